@@ -1,0 +1,90 @@
+/**
+ * Every error multihop throws extends MultihopError, so callers can tell the project's own
+ * failures (with a stable `code`) from bugs and from errors of the libraries underneath.
+ */
+export class MultihopError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A setting is missing or wrong: names the variable, file or field. */
+export class ConfigError extends MultihopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFIG', message, options);
+  }
+}
+
+/** Input data (a file, a line, a field) is malformed. */
+export class InputError extends MultihopError {
+  constructor(
+    message: string,
+    readonly location: { file?: string; line?: number; field?: string } = {},
+    options?: { cause?: unknown },
+  ) {
+    super('INPUT', message, options);
+  }
+}
+
+/**
+ * The model's reply broke its schema even after the repair round. `raw` keeps every reply
+ * text (first attempt, then the repair), so the trace can show exactly what came back.
+ */
+export class ModelOutputError extends MultihopError {
+  constructor(
+    message: string,
+    readonly details: { role: string; promptId: string; raw: string[]; issues: string },
+  ) {
+    super('MODEL_OUTPUT', message);
+  }
+}
+
+/** The provider failed (HTTP error, timeout, connection) after its bounded retries. */
+export class ProviderError extends MultihopError {
+  constructor(
+    message: string,
+    readonly details: { provider: string; status?: number; attempts: number; retryable: boolean },
+    options?: { cause?: unknown },
+  ) {
+    super('PROVIDER', message, options);
+  }
+}
+
+export type BudgetKind = 'maxHops' | 'maxLlmCalls' | 'maxTokens' | 'deadline';
+
+/** A run hit one of its limits; runWorkflow turns this into a labelled partial result. */
+export class BudgetExceededError extends MultihopError {
+  constructor(
+    readonly kind: BudgetKind,
+    readonly limit: number,
+    readonly used: number,
+  ) {
+    super('BUDGET', `budget exceeded: ${kind} (limit ${limit}, used ${used})`);
+  }
+}
+
+/** The caller aborted the run through its AbortSignal. */
+export class RunAbortedError extends MultihopError {
+  constructor(reason?: unknown) {
+    super('ABORTED', `run aborted${reason instanceof Error ? `: ${reason.message}` : reason ? `: ${String(reason)}` : ''}`);
+  }
+}
+
+/** A plan (sub-goal list / DAG) is invalid: unknown step, cycle, self-reference, dangling placeholder. */
+export class PlanError extends MultihopError {
+  constructor(
+    message: string,
+    readonly problems: PlanProblem[],
+  ) {
+    super('PLAN', message);
+  }
+}
+
+export interface PlanProblem {
+  kind: 'unknown-step' | 'cycle' | 'self-reference' | 'dangling-placeholder' | 'duplicate-step' | 'empty';
+  step?: string;
+  message: string;
+}

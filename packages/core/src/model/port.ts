@@ -1,0 +1,72 @@
+import type { ZodType } from 'zod';
+import type { CallUsage } from '../usage';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * What the model port needs of a prompt. @multihop/prompts implements it; anything with the
+ * same shape works, so core does not depend on the prompt registry.
+ */
+export interface PromptTemplate<T = unknown> {
+  id: string;
+  role: string;
+  version: string;
+  schema: ZodType<T>;
+  /** Renders the messages; throws naming the variable when one is missing. */
+  render(vars: Record<string, unknown>): ChatMessage[];
+}
+
+export interface ModelCallRequest<T> {
+  prompt: PromptTemplate<T>;
+  vars: Record<string, unknown>;
+  /** Defaults to the prompt's own schema. */
+  schema?: ZodType<T>;
+  /** Defaults to the prompt's role; selects the per-role model. */
+  role?: string;
+  signal?: AbortSignal;
+}
+
+export interface ModelCallResult<T> {
+  output: T;
+  /** The reply text the output was parsed from (the repaired one when a repair happened). */
+  text: string;
+  usage: CallUsage;
+}
+
+/** The role-addressed, schema-checked model call every workflow makes. */
+export interface ModelPort {
+  call<T>(request: ModelCallRequest<T>): Promise<ModelCallResult<T>>;
+  /** Which model serves a role, e.g. `openai:gpt-4o-mini` or `offline`. */
+  modelFor(role: string): string;
+}
+
+/** One round trip to a model, as a provider sees it. */
+export interface ProviderRequest {
+  role: string;
+  promptId: string;
+  messages: ChatMessage[];
+  /** The call's variables, for providers (the offline model) that answer from them, not from text. */
+  vars: Record<string, unknown>;
+  schema: ZodType;
+  /** JSON Schema of `schema`, for providers with a structured-output mode. */
+  jsonSchema: Record<string, unknown>;
+  /** 0 for the first attempt, 1 for the schema-repair round. */
+  attempt: number;
+  signal?: AbortSignal;
+}
+
+export interface ProviderResponse {
+  text: string;
+  /** Absent when the provider reported none; the port then estimates and marks it. */
+  usage?: { promptTokens: number; completionTokens: number };
+  model: string;
+}
+
+export interface Provider {
+  /** Stable id used in cache keys and usage, e.g. `openai:gpt-4o-mini`. */
+  readonly id: string;
+  generate(request: ProviderRequest): Promise<ProviderResponse>;
+}

@@ -1,0 +1,102 @@
+/** A multi-hop question with its gold answer(s) and gold supporting passages. */
+export interface Question {
+  id: string;
+  text: string;
+  /** The canonical gold answer. */
+  answer: string;
+  /** Further accepted answers (MuSiQue `answer_aliases`, IRCoT extra spans); metrics take the max over all. */
+  aliases: string[];
+  /** Ids of the gold supporting passages, in the same id space the retriever returns. */
+  supportingIds: string[];
+  /** Sentence-level supporting facts where the dataset has them. */
+  supportingSentences?: Array<{ passageId: string; sentence: number }>;
+  /** Question type as the dataset labels it (bridge, comparison, compositional, 2hop, ...). */
+  type?: string;
+  /** Number of hops, where known (MuSiQue decompositions, gold passage count). */
+  hops?: number;
+  /** Name of the dataset the question comes from. */
+  dataset?: string;
+}
+
+/** All accepted gold answers of a question: the answer first, then its aliases. */
+export function goldAnswers(question: Pick<Question, 'answer' | 'aliases'>): string[] {
+  return [question.answer, ...question.aliases.filter((a) => a !== question.answer)];
+}
+
+/** A retrievable unit of text. Sentence chunks point at their passage through `passageId`. */
+export interface Passage {
+  id: string;
+  title: string;
+  text: string;
+  /** For sentence-level chunks: the passage the sentence belongs to. */
+  passageId?: string;
+  /** For sentence-level chunks: the sentence index inside its passage. */
+  sentence?: number;
+}
+
+/** A passage as a run used it: where it came from and how it ranked. */
+export interface Evidence extends Passage {
+  /** The query that retrieved it. */
+  query: string;
+  rank: number;
+  score: number;
+  /** The hop (iteration, sub-goal) that brought it in, where the method has hops. */
+  hop?: number;
+}
+
+export interface RoleUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** True when at least one call's tokens were estimated because the provider reported none. */
+  estimated: boolean;
+  /** Calls answered from the on-disk response cache. */
+  cachedCalls: number;
+}
+
+export interface Usage {
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** True when any token count in here is an estimate, not the provider's own figure. */
+  estimated: boolean;
+  byRole: Record<string, RoleUsage>;
+  retrievalCalls: number;
+  wallMs: number;
+}
+
+export type TraceKind = 'enter' | 'exit' | 'llm' | 'retrieve' | 'decision' | 'error';
+
+/** One step of a run, emitted live and kept in order in the RunResult. */
+export interface TraceEvent {
+  runId: string;
+  /** 0-based, strictly increasing within a run. */
+  seq: number;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** The chart node (state / graph node) the event belongs to. */
+  node: string;
+  kind: TraceKind;
+  data: Record<string, unknown>;
+}
+
+export type RunStatus = 'ok' | 'partial' | 'error';
+
+export interface RunResult {
+  runId: string;
+  workflowId: string;
+  questionId: string;
+  /** The final answer (for a partial run: the latest answer the run had). */
+  answer: string;
+  /** `ok`: finished; `partial`: stopped by a budget, labelled in `stopReason`; `error`: failed, see `error`. */
+  status: RunStatus;
+  stopReason?: string;
+  error?: { code: string; message: string; raw?: string[] };
+  /** Ids of the passages the run used, in the order they were gathered, deduplicated. */
+  evidenceIds: string[];
+  evidence: Evidence[];
+  trace: TraceEvent[];
+  usage: Usage;
+  /** Method-specific extras (the plan, the hop count, the ESC decisions, ...). */
+  data?: Record<string, unknown>;
+}
