@@ -1,7 +1,16 @@
+// Contracts
 export * from './errors';
 export * from './types';
-export * from './usage';
-export * from './retriever';
+export type { SearchHit, SearchOptions, RetrieverPort } from './retriever';
+export { UsageMeter, emptyUsage, estimateTokens, addUsage, type CallUsage } from './usage';
+
+// Workflows, charts, traces, budgets
+export { defineWorkflow, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';
+export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } from './chart';
+export { TraceBus, type TraceListener } from './trace';
+export { BudgetTracker, type Budget } from './budget';
+
+// Model port
 export type {
   ChatMessage,
   PromptTemplate,
@@ -12,3 +21,18 @@ export type {
   ProviderRequest,
   ProviderResponse,
 } from './model/port';
+export { createModel, parseReply, jsonSchemaOf, type ModelOptions } from './model/createModel';
+export { extractJson } from './model/json';
+export { ConcurrencyLimiter } from './model/limiter';
+export { ResponseCache } from './model/cache';
+export { createOpenAIProvider, type OpenAIProviderOptions } from './model/providers/openai';
+export { createScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './model/scripted';
+export {
+  createModelFromEnv,
+  loadModelConfig,
+  parseModelSpec,
+  type ModelSpec,
+  type ModelConfigFile,
+  type ModelFromEnvOptions,
+  type ResolvedModel,
+} from './model/config';

@@ -1,0 +1,101 @@
+import { BudgetExceededError, RunAbortedError } from './errors';
+
+/** Limits of one run. Every field is optional; an absent field is no limit. */
+export interface Budget {
+  /** Retrieval hops (iterations, sub-goals) the run may take. */
+  maxHops?: number;
+  maxLlmCalls?: number;
+  /** Prompt + completion tokens over all roles. */
+  maxTokens?: number;
+  /** Wall time from the run's start. */
+  timeoutMs?: number;
+}
+
+/**
+ * Enforces a Budget. Checks run before each model call and each hop, so an exceeded budget
+ * stops the run at a step boundary with a BudgetExceededError, which runWorkflow turns into a
+ * labelled partial result. The deadline also aborts in-flight calls through `signal`.
+ */
+export class BudgetTracker {
+  private hopCount = 0;
+  private calls = 0;
+  private tokens = 0;
+  private readonly started = Date.now();
+  private readonly controller = new AbortController();
+  private readonly timer?: NodeJS.Timeout;
+  /** Aborts when the caller's signal aborts or the deadline passes. */
+  readonly signal: AbortSignal;
+
+  constructor(
+    readonly budget: Budget = {},
+    callerSignal?: AbortSignal,
+  ) {
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.controller.signal]) : this.controller.signal;
+    if (budget.timeoutMs !== undefined) {
+      this.timer = setTimeout(
+        () => this.controller.abort(new BudgetExceededError('deadline', budget.timeoutMs ?? 0, Date.now() - this.started)),
+        budget.timeoutMs,
+      );
+      this.timer.unref?.();
+    }
+  }
+
+  get hops(): number {
+    return this.hopCount;
+  }
+
+  get llmCalls(): number {
+    return this.calls;
+  }
+
+  get totalTokens(): number {
+    return this.tokens;
+  }
+
+  /** True when another hop fits in maxHops. */
+  canHop(): boolean {
+    return this.budget.maxHops === undefined || this.hopCount < this.budget.maxHops;
+  }
+
+  /** Counts a hop; throws when it would exceed maxHops. */
+  chargeHop(): void {
+    this.check();
+    if (!this.canHop()) throw new BudgetExceededError('maxHops', this.budget.maxHops ?? 0, this.hopCount + 1);
+    this.hopCount++;
+  }
+
+  /** Throws before a model call that the budget does not allow. */
+  beforeLlmCall(): void {
+    this.check();
+    const { maxLlmCalls, maxTokens } = this.budget;
+    if (maxLlmCalls !== undefined && this.calls >= maxLlmCalls) {
+      throw new BudgetExceededError('maxLlmCalls', maxLlmCalls, this.calls + 1);
+    }
+    if (maxTokens !== undefined && this.tokens >= maxTokens) {
+      throw new BudgetExceededError('maxTokens', maxTokens, this.tokens);
+    }
+  }
+
+  afterLlmCall(tokens: number): void {
+    this.calls++;
+    this.tokens += tokens;
+  }
+
+  /** Throws if the run was aborted or its deadline passed. */
+  check(): void {
+    if (!this.signal.aborted) return;
+    const reason: unknown = this.signal.reason;
+    if (reason instanceof BudgetExceededError) throw reason;
+    throw new RunAbortedError(reason);
+  }
+
+  /** The deadline error when the deadline is what aborted the signal. */
+  deadlineError(): BudgetExceededError | undefined {
+    const reason: unknown = this.controller.signal.reason;
+    return this.controller.signal.aborted && reason instanceof BudgetExceededError ? reason : undefined;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ModelOutputError } from '../errors';
+import { createModel } from './createModel';
+import type { ChatMessage, PromptTemplate, Provider, ProviderRequest } from './port';
+import { createScriptedProvider } from './scripted';
+
+const answerSchema = z.object({ answer: z.string().min(1), confidence: z.number().min(0).max(1) });
+
+const answerPrompt: PromptTemplate<z.infer<typeof answerSchema>> = {
+  id: 'test.answer',
+  role: 'writer',
+  version: '1',
+  schema: answerSchema,
+  render: (vars): ChatMessage[] => [{ role: 'user', content: `Answer: ${String(vars['question'])}` }],
+};
+
+describe('createModel', () => {
+  it('returns the parsed, validated object from a fenced reply', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['```json\n{"answer":"Paris","confidence":0.9}\n```'] } });
+    const model = createModel({ provider });
+    const result = await model.call({ prompt: answerPrompt, vars: { question: 'capital of France?' } });
+    expect(result.output).toEqual({ answer: 'Paris', confidence: 0.9 });
+    expect(result.usage).toMatchObject({ role: 'writer', attempts: 1, cached: false });
+  });
+
+  it('repairs a schema violation once, showing the model the validation error', async () => {
+    const provider = createScriptedProvider({
+      replies: { writer: ['{"answer":"Paris","confidence":7}', '{"answer":"Paris","confidence":0.7}'] },
+    });
+    const result = await createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(result.output.confidence).toBe(0.7);
+    expect(result.usage.attempts).toBe(2);
+    const repair = provider.requests[1] as ProviderRequest;
+    expect(repair.attempt).toBe(1);
+    expect(repair.messages.at(-2)).toEqual({ role: 'assistant', content: '{"answer":"Paris","confidence":7}' });
+    expect(repair.messages.at(-1)?.content).toMatch(/confidence/);
+  });
+
+  it('fails after the repair round with ModelOutputError keeping both raw replies', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['I think it is Paris.', '{"answer": ""}'] } });
+    const call = createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    await expect(call).rejects.toBeInstanceOf(ModelOutputError);
+    const error = (await call.catch((e: unknown) => e)) as ModelOutputError;
+    expect(error.details.raw).toEqual(['I think it is Paris.', '{"answer": ""}']);
+    expect(error.details.role).toBe('writer');
+    expect(provider.requests).toHaveLength(2);
+  });
+
+  it('estimates and marks tokens when the provider reports no usage', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['{"answer":"Paris","confidence":1}'] } });
+    const { usage } = await createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'capital?' } });
+    expect(usage.estimated).toBe(true);
+    expect(usage.promptTokens).toBeGreaterThan(0);
+    expect(usage.completionTokens).toBe(Math.ceil('{"answer":"Paris","confidence":1}'.length / 4));
+  });
+
+  it('uses the provider usage when reported', async () => {
+    const provider = createScriptedProvider({
+      replies: { writer: ['{"answer":"Paris","confidence":1}'] },
+      usage: { promptTokens: 120, completionTokens: 9 },
+    });
+    const { usage } = await createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(usage).toMatchObject({ promptTokens: 120, completionTokens: 9, estimated: false });
+  });
+
+  it('routes roles to their own providers', async () => {
+    const main = createScriptedProvider({ id: 'main', replies: { writer: ['{"answer":"A","confidence":1}'] } });
+    const esc = createScriptedProvider({ id: 'esc-model', replies: { esc: ['{"answer":"B","confidence":1}'] } });
+    const model = createModel({ provider: main, roles: { esc } });
+    expect((await model.call({ prompt: answerPrompt, vars: {}, role: 'esc' })).output.answer).toBe('B');
+    expect((await model.call({ prompt: answerPrompt, vars: {} })).output.answer).toBe('A');
+    expect(model.modelFor('esc')).toBe('esc-model');
+    expect(model.modelFor('writer')).toBe('main');
+  });
+
+  it('answers a repeated call from the on-disk cache without calling the provider', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-'));
+    const provider = createScriptedProvider({ replies: { writer: ['{"answer":"Paris","confidence":1}'] } });
+    const first = await createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    // A new port over the same directory: as a second evaluation run would be.
+    const second = await createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(provider.requests).toHaveLength(1);
+    expect(second.output).toEqual(first.output);
+    expect(second.usage.cached).toBe(true);
+    const other = createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'another' } });
+    await expect(other).rejects.toThrow(/ran out of replies/);
+  });
+
+  it('keeps at most `concurrency` provider requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const provider: Provider = {
+      id: 'slow',
+      async generate() {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 10));
+        inFlight--;
+        return { text: '{"answer":"x","confidence":0}', model: 'slow' };
+      },
+    };
+    const model = createModel({ provider, concurrency: 3 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => model.call({ prompt: answerPrompt, vars: { question: String(i) } })));
+    expect(peak).toBe(3);
+  });
+});

@@ -1,0 +1,158 @@
+import { z, type ZodType } from 'zod';
+import { ModelOutputError, RunAbortedError } from '../errors';
+import { estimateTokens, type CallUsage } from '../usage';
+import { ResponseCache } from './cache';
+import { extractJson } from './json';
+import { ConcurrencyLimiter } from './limiter';
+import type {
+  ChatMessage,
+  ModelCallRequest,
+  ModelCallResult,
+  ModelPort,
+  Provider,
+  ProviderRequest,
+  ProviderResponse,
+} from './port';
+
+export interface ModelOptions {
+  /** Serves every role without an override. */
+  provider: Provider;
+  /** Per-role providers: the papers give some roles their own model (PAR²'s ESC, HERA's orchestrator). */
+  roles?: Record<string, Provider>;
+  /** Most provider requests in flight at once across all roles (default 4). */
+  concurrency?: number;
+  /** On-disk response cache: a directory or a ResponseCache. Off by default. */
+  cache?: string | ResponseCache;
+}
+
+/**
+ * The model port: renders the prompt, sends it to the role's provider through the
+ * concurrency limiter (and the optional cache), parses bare or fenced JSON, validates it
+ * with the schema, and on a violation gives the model exactly one repair round that shows it
+ * the validation error. A second failure throws ModelOutputError with both raw replies.
+ */
+export function createModel(options: ModelOptions): ModelPort {
+  const limiter = new ConcurrencyLimiter(options.concurrency ?? 4);
+  const cache = typeof options.cache === 'string' ? new ResponseCache(options.cache) : options.cache;
+  const providerFor = (role: string): Provider => options.roles?.[role] ?? options.provider;
+
+  async function send(provider: Provider, request: ProviderRequest): Promise<ProviderResponse & { cached: boolean }> {
+    const key = { model: provider.id, messages: request.messages, jsonSchema: request.jsonSchema };
+    const hit = cache ? await cache.get(key) : undefined;
+    if (hit) return { ...hit, cached: true };
+    throwIfAborted(request.signal);
+    const response = await limiter.run(() => {
+      throwIfAborted(request.signal);
+      return provider.generate(request);
+    });
+    return { ...response, cached: false };
+  }
+
+  return {
+    modelFor: (role) => providerFor(role).id,
+
+    async call<T>(request: ModelCallRequest<T>): Promise<ModelCallResult<T>> {
+      const role = request.role ?? request.prompt.role;
+      const schema: ZodType<T> = request.schema ?? request.prompt.schema;
+      const provider = providerFor(role);
+      const jsonSchema = jsonSchemaOf(schema);
+      const started = Date.now();
+      const usage: CallUsage = {
+        role,
+        model: provider.id,
+        promptTokens: 0,
+        completionTokens: 0,
+        estimated: false,
+        cached: false,
+        attempts: 0,
+        latencyMs: 0,
+      };
+      const raws: string[] = [];
+      let messages: ChatMessage[] = request.prompt.render(request.vars);
+      let issues = '';
+
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const response = await send(provider, {
+          role,
+          promptId: request.prompt.id,
+          messages,
+          vars: request.vars,
+          schema,
+          jsonSchema,
+          attempt,
+          signal: request.signal,
+        });
+        usage.attempts += 1;
+        usage.cached = response.cached;
+        if (response.usage) {
+          usage.promptTokens += response.usage.promptTokens;
+          usage.completionTokens += response.usage.completionTokens;
+        } else {
+          usage.estimated = true;
+          usage.promptTokens += estimateTokens(messages.map((m) => m.content).join('\n'));
+          usage.completionTokens += estimateTokens(response.text);
+        }
+        raws.push(response.text);
+
+        const parsed = parseReply(response.text, schema);
+        if (parsed.ok) {
+          if (cache && !response.cached) {
+            await cache.set({ model: provider.id, messages, jsonSchema }, response);
+          }
+          usage.latencyMs = Date.now() - started;
+          return { output: parsed.value, text: response.text, usage };
+        }
+        issues = parsed.issues;
+        messages = [
+          ...messages,
+          { role: 'assistant', content: response.text },
+          { role: 'user', content: repairInstruction(issues, jsonSchema) },
+        ];
+      }
+
+      throw new ModelOutputError(
+        `the ${role} model's reply to prompt ${request.prompt.id} broke its schema after one repair round: ${issues}`,
+        { role, promptId: request.prompt.id, raw: raws, issues },
+      );
+    },
+  };
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; issues: string };
+
+/** Parses and validates a reply: bare or fenced JSON, then the zod schema. */
+export function parseReply<T>(text: string, schema: ZodType<T>): Parsed<T> {
+  const json = extractJson(text);
+  if (json === undefined) return { ok: false, issues: 'the reply contains no JSON object' };
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, issues: z.prettifyError(result.error) };
+}
+
+function repairInstruction(issues: string, jsonSchema: Record<string, unknown>): string {
+  return [
+    'Your previous reply could not be used because it does not match the required output format.',
+    `Validation errors:\n${issues}`,
+    `Reply again with only one JSON value that satisfies this JSON Schema:\n${JSON.stringify(jsonSchema)}`,
+  ].join('\n\n');
+}
+
+const jsonSchemaMemo = new WeakMap<object, Record<string, unknown>>();
+
+/** JSON Schema of a zod schema (memoised; `{}` for schemas JSON Schema cannot express). */
+export function jsonSchemaOf(schema: ZodType): Record<string, unknown> {
+  let out = jsonSchemaMemo.get(schema);
+  if (!out) {
+    try {
+      out = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
+    } catch {
+      out = {};
+    }
+    jsonSchemaMemo.set(schema, out);
+  }
+  return out;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
+}

@@ -1,0 +1,63 @@
+/**
+ * Pulls the JSON value out of a model reply. Models wrap JSON in ``` fences, prefix it with a
+ * sentence, or follow it with commentary; all of those are accepted. Returns undefined when
+ * the reply holds no parsable JSON object or array.
+ */
+export function extractJson(text: string): unknown {
+  const trimmed = text.trim();
+  const direct = tryParse(trimmed);
+  if (direct.ok) return direct.value;
+
+  for (const fenced of fencedBlocks(trimmed)) {
+    const parsed = tryParse(fenced);
+    if (parsed.ok) return parsed.value;
+  }
+
+  for (let start = 0; start < trimmed.length; start++) {
+    const ch = trimmed[start];
+    if (ch !== '{' && ch !== '[') continue;
+    const end = balancedEnd(trimmed, start);
+    if (end < 0) continue;
+    const parsed = tryParse(trimmed.slice(start, end + 1));
+    if (parsed.ok) return parsed.value;
+  }
+  return undefined;
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (!text.startsWith('{') && !text.startsWith('[')) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function fencedBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  const fence = /```[a-zA-Z0-9_-]*\s*\n?([\s\S]*?)```/g;
+  for (let m = fence.exec(text); m; m = fence.exec(text)) blocks.push((m[1] ?? '').trim());
+  return blocks;
+}
+
+/** Index of the bracket closing the one at `start`, skipping brackets inside strings; -1 if none. */
+function balancedEnd(text: string, start: number): number {
+  const stack: string[] = [];
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{') stack.push('}');
+    else if (ch === '[') stack.push(']');
+    else if (ch === '}' || ch === ']') {
+      if (stack.pop() !== ch) return -1;
+      if (stack.length === 0) return i;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,123 @@
+import { startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply } from '@multihop/testing';
+import { z } from 'zod';
+import { ProviderError, RunAbortedError } from '../../errors';
+import { createModel } from '../createModel';
+import type { PromptTemplate } from '../port';
+import { createOpenAIProvider } from './openai';
+
+const schema = z.object({ answer: z.string() });
+const prompt: PromptTemplate<{ answer: string }> = {
+  id: 'test.answer',
+  role: 'writer',
+  version: '1',
+  schema,
+  render: (vars) => [
+    { role: 'system', content: 'Reply with JSON {"answer": string}.' },
+    { role: 'user', content: String(vars['question']) },
+  ],
+};
+
+let server: OpenAICompatibleServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(replies: StubReply[]): Promise<OpenAICompatibleServer> {
+  server = await startOpenAICompatibleServer(({ index }) => replies[Math.min(index, replies.length - 1)] as StubReply);
+  return server;
+}
+
+const fast = { apiKey: 'local', retryBaseMs: 5, timeoutMs: 2000 };
+
+describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () => {
+  it('sends the rendered messages and reads content and usage', async () => {
+    const s = await serve([{ content: '{"answer":"Kansas City"}', usage: { prompt_tokens: 31, completion_tokens: 8 } }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'qwen2.5-7b', baseURL: s.baseURL, ...fast }) });
+    const result = await model.call({ prompt, vars: { question: 'Where?' } });
+    expect(result.output).toEqual({ answer: 'Kansas City' });
+    expect(result.usage).toMatchObject({ model: 'openai:qwen2.5-7b', promptTokens: 31, completionTokens: 8, estimated: false });
+    expect(s.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(s.requests[0]?.body.model).toBe('qwen2.5-7b');
+    expect(s.requests[0]?.body.messages).toEqual([
+      { role: 'system', content: 'Reply with JSON {"answer": string}.' },
+      { role: 'user', content: 'Where?' },
+    ]);
+    expect(s.requests[0]?.headers['authorization']).toBe('Bearer local');
+  });
+
+  it('estimates tokens, marked as estimated, when the server sends no usage field', async () => {
+    const s = await serve([{ content: '{"answer":"x"}', usage: null }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    const { usage } = await model.call({ prompt, vars: { question: 'q' } });
+    expect(usage.estimated).toBe(true);
+    expect(usage.completionTokens).toBe(Math.ceil('{"answer":"x"}'.length / 4));
+  });
+
+  it('retries a 429 after the Retry-After delay and then succeeds', async () => {
+    const s = await serve([
+      { status: 429, content: 'rate limited', headers: { 'retry-after-ms': '30' } },
+      { status: 503, content: 'overloaded' },
+      { content: '{"answer":"ok"}' },
+    ]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 2 }) });
+    expect((await model.call({ prompt, vars: { question: 'q' } })).output.answer).toBe('ok');
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('gives up after the bounded retries with a ProviderError naming status and attempts', async () => {
+    const s = await serve([{ status: 500, content: 'boom' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 2 }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.details).toMatchObject({ status: 500, attempts: 3, retryable: true });
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 401', async () => {
+    const s = await serve([{ status: 401, content: 'bad key' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error.details).toMatchObject({ status: 401, attempts: 1, retryable: false });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('times out a slow reply, retries, and reports the timeout', async () => {
+    const s = await serve([{ content: '{"answer":"late"}', delayMs: 400 }]);
+    const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, timeoutMs: 100, maxRetries: 1 });
+    const error = (await createModel({ provider }).call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.details.attempts).toBe(2);
+    expect(error.message).toMatch(/time/i);
+  });
+
+  it('reports a dropped connection as retryable and fails when nothing listens', async () => {
+    const s = await serve([{ destroy: true }, { content: '{"answer":"second try"}' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    expect((await model.call({ prompt, vars: { question: 'q' } })).output.answer).toBe('second try');
+
+    const closed = s.baseURL;
+    await s.close();
+    server = undefined;
+    const dead = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: closed, ...fast, maxRetries: 1 }) });
+    const error = (await dead.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.details).toMatchObject({ attempts: 2, retryable: true });
+  });
+
+  it('stops when the AbortSignal fires mid-request', async () => {
+    const s = await serve([{ content: '{"answer":"never"}', delayMs: 1000 }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user cancelled')), 50);
+    await expect(model.call({ prompt, vars: { question: 'q' }, signal: controller.signal })).rejects.toBeInstanceOf(RunAbortedError);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('asks for JSON mode when configured', async () => {
+    const s = await serve([{ content: '{"answer":"x"}' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, jsonMode: true }) });
+    await model.call({ prompt, vars: { question: 'q' } });
+    expect(s.requests[0]?.body.response_format).toEqual({ type: 'json_object' });
+  });
+});

@@ -1,0 +1,10 @@
+export type { Plan, PlanStep, DagStep, ResolvedAnswers } from './types';
+export type { Placeholder } from './findPlaceholders';
+export type { PlanStepInput } from './createPlan';
+export { findPlaceholders } from './findPlaceholders';
+export { substitutePlaceholders, unresolvedPlaceholders } from './substitutePlaceholders';
+export { createPlan } from './createPlan';
+export { validatePlan, assertValidPlan } from './validatePlan';
+export { findCycles } from './findCycles';
+export { topologicalOrder, topologicalLayers } from './topologicalOrder';
+export { readySteps } from './readySteps';

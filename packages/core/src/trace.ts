@@ -1,0 +1,67 @@
+import type { TraceEvent, TraceKind } from './types';
+
+export type TraceListener = (event: TraceEvent) => void;
+
+/**
+ * The live event stream of one run. Events get a run-wide sequence number and a timestamp,
+ * are kept in order for the RunResult, go to listeners as they happen (a UI lights the chart
+ * up from them), and can be consumed with `for await` until the run closes the bus.
+ */
+export class TraceBus {
+  private readonly log: TraceEvent[] = [];
+  private readonly listeners = new Set<TraceListener>();
+  private readonly wakers = new Set<() => void>();
+  private closed = false;
+
+  constructor(readonly runId: string) {}
+
+  emit(node: string, kind: TraceKind, data: Record<string, unknown> = {}): TraceEvent {
+    if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
+    const event: TraceEvent = { runId: this.runId, seq: this.log.length, at: Date.now(), node, kind, data };
+    this.log.push(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing observer must not break the run it observes.
+      }
+    }
+    this.wake();
+    return event;
+  }
+
+  /** Subscribes to events emitted from now on; returns the unsubscribe function. */
+  on(listener: TraceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get events(): readonly TraceEvent[] {
+    return this.log;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  /** Every event of the run from the first, then live ones, until the bus closes. */
+  async *[Symbol.asyncIterator](): AsyncIterator<TraceEvent> {
+    let next = 0;
+    for (;;) {
+      while (next < this.log.length) yield this.log[next++] as TraceEvent;
+      if (this.closed) return;
+      await new Promise<void>((resolve) => this.wakers.add(resolve));
+    }
+  }
+
+  private wake(): void {
+    const wakers = [...this.wakers];
+    this.wakers.clear();
+    for (const wake of wakers) wake();
+  }
+}

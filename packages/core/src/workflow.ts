@@ -1,0 +1,214 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { BudgetTracker, type Budget } from './budget';
+import type { Chart } from './chart';
+import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError } from './errors';
+import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
+import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
+import { TraceBus, type TraceListener } from './trace';
+import type { Evidence, Question, RunResult } from './types';
+import { UsageMeter } from './usage';
+
+export interface RunOptions {
+  model: ModelPort;
+  retriever: RetrieverPort;
+  budget?: Budget;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Receives every trace event as it happens. */
+  onEvent?: TraceListener;
+}
+
+/** The workflow contract (SPEC §3): every method and baseline is one of these. */
+export interface Workflow {
+  id: string;
+  title: string;
+  /** The paper the method comes from (title, venue/arXiv). */
+  paper: string;
+  chart(): Chart;
+  run(question: Question, options: RunOptions): Promise<RunResult>;
+}
+
+/** What a workflow's body hands back; runWorkflow adds the trace, the usage and the status. */
+export interface WorkflowOutput {
+  answer: string;
+  /** Set when the method itself stopped early (e.g. hop budget H reached) with its latest answer. */
+  stopReason?: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * What a workflow's body sees during a run. `model` and `retriever` are the caller's, wrapped so
+ * that every call is traced under the current node, metered per role and checked against the
+ * budget before it goes out.
+ */
+export interface RunContext {
+  runId: string;
+  question: Question;
+  model: ModelPort;
+  retriever: RetrieverPort;
+  trace: TraceBus;
+  budget: BudgetTracker;
+  signal: AbortSignal;
+  /** Runs `body` as chart node `name`: enter/exit events, and calls inside are traced under it. */
+  node<T>(name: string, body: () => Promise<T>, data?: Record<string, unknown>): Promise<T>;
+  /** Emits a decision event (a guard's outcome, a controller's verdict) at the current node. */
+  decide(decision: string, data?: Record<string, unknown>): void;
+  /** Records the best answer so far; a run stopped by a budget or error reports it. */
+  draft(answer: string): void;
+  /** Adds retrieved passages to the run's evidence (deduplicated by id, first occurrence kept). */
+  addEvidence(hits: SearchHit[], meta: { query: string; hop?: number }): Evidence[];
+}
+
+export interface WorkflowDefinition {
+  id: string;
+  title: string;
+  paper: string;
+  chart(): Chart;
+  execute(question: Question, ctx: RunContext): Promise<WorkflowOutput>;
+}
+
+/** Turns a method body into a Workflow whose runs are traced, metered, budgeted and never lost. */
+export function defineWorkflow(definition: WorkflowDefinition): Workflow {
+  return {
+    id: definition.id,
+    title: definition.title,
+    paper: definition.paper,
+    chart: definition.chart,
+    run: (question, options) => runWorkflow(definition, question, options),
+  };
+}
+
+const currentNode = new AsyncLocalStorage<string>();
+
+async function runWorkflow(definition: WorkflowDefinition, question: Question, options: RunOptions): Promise<RunResult> {
+  const runId = options.runId ?? randomUUID();
+  const trace = new TraceBus(runId);
+  const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
+  const budget = new BudgetTracker(options.budget, options.signal);
+  const meter = new UsageMeter();
+  const started = Date.now();
+  const evidence: Evidence[] = [];
+  const seen = new Set<string>();
+  let draft = '';
+  const here = (): string => currentNode.getStore() ?? definition.id;
+
+  const model: ModelPort = {
+    modelFor: (role) => options.model.modelFor(role),
+    async call<T>(request: ModelCallRequest<T>): Promise<ModelCallResult<T>> {
+      budget.beforeLlmCall();
+      const role = request.role ?? request.prompt.role;
+      try {
+        const result = await options.model.call({ ...request, signal: request.signal ?? budget.signal });
+        meter.recordCall(result.usage);
+        budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
+        trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output });
+        return result;
+      } catch (error) {
+        if (error instanceof ModelOutputError) {
+          trace.emit(here(), 'error', { role, promptId: request.prompt.id, message: error.message, raw: error.details.raw });
+        }
+        throw error;
+      }
+    },
+  };
+
+  const retriever: RetrieverPort = {
+    async search(query: string, searchOptions: SearchOptions = {}): Promise<SearchHit[]> {
+      budget.check();
+      const t0 = Date.now();
+      const hits = await options.retriever.search(query, { ...searchOptions, signal: searchOptions.signal ?? budget.signal });
+      meter.recordRetrieval();
+      trace.emit(here(), 'retrieve', {
+        query,
+        k: searchOptions.k,
+        level: searchOptions.level ?? 'passage',
+        ms: Date.now() - t0,
+        hits: hits.map((h) => ({ id: h.id, title: h.title, rank: h.rank, score: h.score })),
+      });
+      return hits;
+    },
+  };
+
+  const ctx: RunContext = {
+    runId,
+    question,
+    model,
+    retriever,
+    trace,
+    budget,
+    signal: budget.signal,
+    async node(name, body, data = {}) {
+      return currentNode.run(name, async () => {
+        trace.emit(name, 'enter', data);
+        try {
+          const out = await body();
+          trace.emit(name, 'exit', {});
+          return out;
+        } catch (error) {
+          trace.emit(name, 'exit', { failed: true });
+          throw error;
+        }
+      });
+    },
+    decide(decision, data = {}) {
+      trace.emit(here(), 'decision', { decision, ...data });
+    },
+    draft(answer) {
+      draft = answer;
+    },
+    addEvidence(hits, meta) {
+      const added: Evidence[] = [];
+      for (const hit of hits) {
+        if (seen.has(hit.id)) continue;
+        seen.add(hit.id);
+        const item: Evidence = { ...hit, query: meta.query, hop: meta.hop };
+        evidence.push(item);
+        added.push(item);
+      }
+      return added;
+    },
+  };
+
+  const finish = (partial: Omit<RunResult, 'runId' | 'workflowId' | 'questionId' | 'evidence' | 'evidenceIds' | 'trace' | 'usage'>): RunResult => {
+    budget.dispose();
+    trace.close();
+    unsubscribe?.();
+    return {
+      runId,
+      workflowId: definition.id,
+      questionId: question.id,
+      ...partial,
+      evidenceIds: evidence.map((e) => e.id),
+      evidence,
+      trace: [...trace.events],
+      usage: meter.snapshot(Date.now() - started),
+    };
+  };
+
+  try {
+    const output = await definition.execute(question, ctx);
+    return finish({
+      answer: output.answer,
+      status: output.stopReason ? 'partial' : 'ok',
+      ...(output.stopReason ? { stopReason: output.stopReason } : {}),
+      ...(output.data ? { data: output.data } : {}),
+    });
+  } catch (caught) {
+    const error = budget.deadlineError() ?? caught;
+    if (error instanceof BudgetExceededError) {
+      trace.emit(here(), 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });
+      return finish({ answer: draft, status: 'partial', stopReason: `budget:${error.kind}` });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
+    const raw = error instanceof ModelOutputError ? error.details.raw : undefined;
+    if (!(error instanceof ModelOutputError)) trace.emit(here(), 'error', { code, message });
+    return finish({
+      answer: draft,
+      status: 'error',
+      ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
+      error: { code, message, ...(raw ? { raw } : {}) },
+    });
+  }
+}
