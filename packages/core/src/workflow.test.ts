@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { hotpotDev } from '../test/sharedQuestions';
+import type { Chart } from './chart';
+import { createModel } from './model/createModel';
+import type { PromptTemplate } from './model/port';
+import { createScriptedProvider } from './model/scripted';
+import type { RetrieverPort, SearchHit } from './retriever';
+import type { Passage, TraceEvent } from './types';
+import { defineWorkflow } from './workflow';
+
+const [first] = hotpotDev(1);
+if (!first) throw new Error('shared HotpotQA dev sample is missing');
+const { question, passages } = first;
+
+/** Term-overlap search over one question's real paragraphs (core cannot use @multihop/retriever). */
+function overlapRetriever(pool: Passage[]): RetrieverPort {
+  const terms = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  return {
+    async search(query, options = {}) {
+      const q = terms(query);
+      return pool
+        .map((p) => ({ p, score: [...terms(`${p.title} ${p.text}`)].filter((t) => q.has(t)).length }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, options.k ?? 5)
+        .map(({ p, score }, i): SearchHit => ({ ...p, rank: i + 1, score }));
+    },
+  };
+}
+
+const stepSchema = z.object({ answer: z.string(), done: z.boolean() });
+const stepPrompt: PromptTemplate<z.infer<typeof stepSchema>> = {
+  id: 'test.step',
+  role: 'reasoner',
+  version: '1',
+  schema: stepSchema,
+  render: (vars) => [{ role: 'user', content: `${String(vars['question'])}\n${String(vars['context'])}` }],
+};
+
+const chart: Chart = {
+  id: 'loop',
+  engine: 'plain',
+  guards: ['done'],
+  nodes: [
+    { id: 'retrieve', kind: 'step' },
+    { id: 'reason', kind: 'choice' },
+  ],
+  edges: [
+    { from: 'retrieve', to: 'reason' },
+    { from: 'reason', to: 'retrieve', kind: 'conditional' },
+  ],
+};
+
+/** A small iterative workflow: retrieve, reason, repeat until the model says done. */
+const loop = defineWorkflow({
+  id: 'loop',
+  title: 'retrieve-reason loop',
+  paper: 'test',
+  chart: () => chart,
+  async execute(q, ctx) {
+    let query = q.text;
+    for (let hop = 0; ; hop++) {
+      ctx.budget.chargeHop();
+      const hits = await ctx.node('retrieve', () => ctx.retriever.search(query, { k: 3 }));
+      ctx.addEvidence(hits, { query, hop });
+      const step = await ctx.node('reason', async () => {
+        const { output } = await ctx.model.call({ prompt: stepPrompt, vars: { question: q.text, context: hits.map((h) => h.text).join('\n') } });
+        ctx.decide(output.done ? 'STOP' : 'CONTINUE');
+        return output;
+      });
+      ctx.draft(step.answer);
+      if (step.done) return { answer: step.answer, data: { hops: hop + 1 } };
+      query = `${q.text} ${step.answer}`;
+    }
+  },
+});
+
+const reply = (answer: string, done: boolean) => JSON.stringify({ answer, done });
+
+describe('defineWorkflow / runWorkflow', () => {
+  it('runs the body and returns answer, deduplicated evidence, ordered trace and per-role usage', async () => {
+    const provider = createScriptedProvider({
+      replies: { reasoner: [reply('Shirley Temple', false), reply('Chief of Protocol', true)] },
+      usage: { promptTokens: 50, completionTokens: 5 },
+    });
+    const live: TraceEvent[] = [];
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), onEvent: (e) => live.push(e) });
+
+    expect(result).toMatchObject({ status: 'ok', answer: 'Chief of Protocol', workflowId: 'loop', questionId: question.id, data: { hops: 2 } });
+    expect(result.trace.map((e) => `${e.node}:${e.kind}`)).toEqual([
+      'retrieve:enter', 'retrieve:retrieve', 'retrieve:exit', 'reason:enter', 'reason:llm', 'reason:decision', 'reason:exit',
+      'retrieve:enter', 'retrieve:retrieve', 'retrieve:exit', 'reason:enter', 'reason:llm', 'reason:decision', 'reason:exit',
+    ]);
+    expect(live).toEqual(result.trace);
+    expect(result.trace.map((e) => e.seq)).toEqual(result.trace.map((_, i) => i));
+    expect(new Set(result.evidenceIds).size).toBe(result.evidenceIds.length);
+    expect(result.evidence.every((e) => passages.some((p) => p.id === e.id))).toBe(true);
+    expect(result.usage).toMatchObject({ llmCalls: 2, promptTokens: 100, completionTokens: 10, retrievalCalls: 2, estimated: false });
+    expect(result.usage.byRole['reasoner']?.calls).toBe(2);
+  });
+
+  it('ends a run that exceeds max model calls with a labelled partial result holding the latest answer', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('Shirley Temple', false)] }, repeatLast: true });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 3 } });
+    expect(result.status).toBe('partial');
+    expect(result.stopReason).toBe('budget:maxLlmCalls');
+    expect(result.answer).toBe('Shirley Temple');
+    expect(result.usage.llmCalls).toBe(3);
+    expect(result.trace.at(-1)).toMatchObject({ kind: 'decision', data: { decision: 'STOP', reason: 'budget:maxLlmCalls' } });
+  });
+
+  it('stops at the hop and token limits too', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, usage: { promptTokens: 40, completionTokens: 2 } });
+    const model = createModel({ provider });
+    const hops = await loop.run(question, { model, retriever: overlapRetriever(passages), budget: { maxHops: 2 } });
+    expect(hops).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
+    expect(hops.usage.retrievalCalls).toBe(2);
+    const tokens = await loop.run(question, { model, retriever: overlapRetriever(passages), budget: { maxTokens: 100 } });
+    expect(tokens).toMatchObject({ status: 'partial', stopReason: 'budget:maxTokens' });
+    expect(tokens.usage.llmCalls).toBe(3);
+  });
+
+  it('stops at the deadline, aborting the call in flight', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, latencyMs: 30 });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { timeoutMs: 100 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'x' });
+  });
+
+  it('reports a caller abort as an error result, keeping the trace so far', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, latencyMs: 20 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), signal: controller.signal });
+    expect(result).toMatchObject({ status: 'error', stopReason: 'aborted', error: { code: 'ABORTED' } });
+    expect(result.trace.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the raw model text in the trace and the result when output breaks its schema', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('MODEL_OUTPUT');
+    expect(result.error?.raw).toEqual(['The answer is Chief of Protocol.', '{"answer": 3}']);
+    const errorEvent = result.trace.find((e) => e.kind === 'error');
+    expect(errorEvent).toMatchObject({ node: 'reason', data: { role: 'reasoner', raw: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
+  });
+});
