@@ -12,7 +12,7 @@ describe('topologicalOrder', () => {
 
   it('moves a step after the steps it depends on, keeping plan order otherwise', () => {
     const plan = createPlan([
-      { id: 'compare', question: 'Is [a from step x] older than [b from step y]?', dependsOn: ['a', 'b'] },
+      { id: 'compare', question: 'Is Ann older than Bob?', dependsOn: ['a', 'b'] },
       { id: 'a', question: 'When was Ann born?' },
       { id: 'b', question: 'When was Bob born?' },
     ]);
