@@ -10,6 +10,9 @@ export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } 
 export { TraceBus, type TraceListener } from './trace';
 export { BudgetTracker, type Budget } from './budget';
 
+// Plans: sub-goal lists / DAGs with placeholder dependencies
+export * from './plan';
+
 // Model port
 export type {
   ChatMessage,

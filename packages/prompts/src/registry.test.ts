@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { definePrompt } from './definePrompt';
+import { prompts, PromptRegistry } from './index';
+
+describe('the prompt registry', () => {
+  it('holds the baseline and judge prompts, each with a role, a version and a schema', () => {
+    expect(prompts.list().map((p) => p.id)).toEqual([
+      'baseline.cot',
+      'baseline.direct',
+      'baseline.ircot-step',
+      'baseline.rag-answer',
+      'baseline.react-step',
+      'judge.correctness',
+    ]);
+    expect(prompts.roles()).toEqual(['cot', 'direct', 'ircot', 'judge', 'rag-answer', 'react']);
+    expect(prompts.list({ role: 'judge' }).map((p) => p.id)).toEqual(['judge.correctness']);
+  });
+
+  it('renders every built-in prompt from its declared variables', () => {
+    const sample: Record<string, unknown> = {
+      question: 'Which city hosted the 1900 Olympics?',
+      passages: [{ title: 'Paris', text: 'Paris hosted the 1900 Summer Olympics.' }],
+      thoughts: ['The 1900 Olympics were in Paris.'],
+      steps: [{ thought: 'look it up', action: 'search', input: '1900 Olympics', observation: 'Paris hosted them.' }],
+      prediction: 'Paris',
+      gold: 'Paris, France',
+    };
+    for (const prompt of prompts.list()) {
+      const vars = Object.fromEntries(prompt.variables.map((v) => [v, sample[v]]));
+      expect(prompt.variables.every((v) => v in sample)).toBe(true);
+      const text = prompt.render(vars).map((m) => m.content).join('\n');
+      expect(text).not.toMatch(/\{\{/);
+    }
+  });
+
+  it('validates replies with each schema', () => {
+    const judge = prompts.get<{ explanation: string; decision: string }>('judge.correctness');
+    expect(judge.schema.safeParse({ explanation: 'same city', decision: 'yes' }).success).toBe(true);
+    expect(judge.schema.safeParse({ explanation: 'x', decision: 'maybe' }).success).toBe(false);
+    const react = prompts.get('baseline.react-step');
+    expect(react.schema.safeParse({ thought: 't', action: 'search', input: 'q' }).success).toBe(true);
+    expect(react.schema.safeParse({ thought: 't', action: 'lookup', input: 'q' }).success).toBe(false);
+    const ircot = prompts.get('baseline.ircot-step');
+    expect(ircot.schema.safeParse({ thought: 'So the answer is Paris.', answer: 'Paris' }).success).toBe(true);
+    expect(ircot.schema.safeParse({ thought: '', answer: null }).success).toBe(false);
+  });
+
+  it('rejects unknown ids naming the known ones, and a second prompt under a taken id', () => {
+    expect(() => prompts.get('par2.nope')).toThrow(/no prompt with id "par2.nope"; known: baseline.cot/);
+    const registry = new PromptRegistry();
+    const a = definePrompt({ id: 'x.y', role: 'r', version: '1', description: 'd', template: 't', schema: z.object({}) });
+    const b = definePrompt({ id: 'x.y', role: 'r', version: '2', description: 'd', template: 't', schema: z.object({}) });
+    registry.register(a).register(a);
+    expect(() => registry.register(b)).toThrow(/already registered/);
+  });
+});
