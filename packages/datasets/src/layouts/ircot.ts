@@ -1,0 +1,46 @@
+import type { Question } from '@multihop/core';
+import { z } from 'zod';
+import type { CorpusBuilder } from '../CorpusBuilder';
+import type { SourceRecord } from '../readRecords';
+import { validateRecord } from '../validateRecord';
+import type { LayoutResult } from './LayoutResult';
+
+const IrcotRecord = z.object({
+  question_id: z.union([z.string(), z.number()]).transform(String),
+  question_text: z.string(),
+  answers_objects: z.array(z.object({ spans: z.array(z.string()) })).min(1),
+  contexts: z.array(
+    z.object({
+      title: z.string(),
+      paragraph_text: z.string(),
+      is_supporting: z.boolean().optional(),
+    }),
+  ),
+});
+
+/** IRCoT processed JSONL (`question_id`, `question_text`, `answers_objects`, `contexts[].is_supporting`). */
+export function fromIrcot(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
+  const questions: Question[] = [];
+  const contexts: Record<string, string[]> = {};
+  for (const record of records) {
+    const r = validateRecord(IrcotRecord, record, file);
+    const spans = r.answers_objects.flatMap((a) => a.spans);
+    const ids: string[] = [];
+    const gold: string[] = [];
+    for (const c of r.contexts) {
+      const id = corpus.addText(c.title, c.paragraph_text);
+      if (!ids.includes(id)) ids.push(id);
+      if (c.is_supporting && !gold.includes(id)) gold.push(id);
+    }
+    contexts[r.question_id] = ids;
+    questions.push({
+      id: r.question_id,
+      text: r.question_text,
+      answer: spans[0] ?? '',
+      aliases: [...new Set(spans.slice(1))],
+      supportingIds: gold,
+      hops: gold.length || undefined,
+    });
+  }
+  return { questions, contexts, warnings: [] };
+}

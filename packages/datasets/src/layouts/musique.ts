@@ -1,0 +1,64 @@
+import type { Question } from '@multihop/core';
+import { z } from 'zod';
+import type { CorpusBuilder } from '../CorpusBuilder';
+import type { SourceRecord } from '../readRecords';
+import { recordError, validateRecord } from '../validateRecord';
+import type { LayoutResult } from './LayoutResult';
+
+const MusiqueRecord = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  question: z.string(),
+  answer: z.string(),
+  answer_aliases: z.array(z.string()).optional(),
+  paragraphs: z.array(
+    z.object({
+      idx: z.number().int().optional(),
+      title: z.string(),
+      paragraph_text: z.string(),
+      is_supporting: z.boolean().optional(),
+    }),
+  ),
+  question_decomposition: z
+    .array(z.object({ paragraph_support_idx: z.number().int().nullable().optional() }))
+    .optional(),
+});
+
+/** MuSiQue official JSONL/JSON: `paragraphs[].is_supporting`, hop order from `question_decomposition`. */
+export function fromMusique(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
+  const questions: Question[] = [];
+  const contexts: Record<string, string[]> = {};
+  for (const record of records) {
+    const r = validateRecord(MusiqueRecord, record, file);
+    const ids: string[] = [];
+    const byIdx = new Map<number, string>();
+    r.paragraphs.forEach((p, i) => {
+      const id = corpus.addText(p.title, p.paragraph_text);
+      if (!ids.includes(id)) ids.push(id);
+      byIdx.set(p.idx ?? i, id);
+    });
+    // Gold in hop order (the decomposition's order), so the first gold passage is the first hop's.
+    const gold: string[] = [];
+    (r.question_decomposition ?? []).forEach((step, i) => {
+      if (step.paragraph_support_idx === null || step.paragraph_support_idx === undefined) return;
+      const id = byIdx.get(step.paragraph_support_idx);
+      if (!id) throw recordError(record, file, `question_decomposition[${i}].paragraph_support_idx`, `no paragraph with idx ${step.paragraph_support_idx}`);
+      if (!gold.includes(id)) gold.push(id);
+    });
+    r.paragraphs.forEach((p, i) => {
+      const id = byIdx.get(p.idx ?? i);
+      if (p.is_supporting && id && !gold.includes(id)) gold.push(id);
+    });
+    contexts[r.id] = ids;
+    const hops = r.question_decomposition?.length;
+    questions.push({
+      id: r.id,
+      text: r.question,
+      answer: r.answer,
+      aliases: [...new Set((r.answer_aliases ?? []).filter((a) => a !== r.answer))],
+      supportingIds: gold,
+      type: /^(\dhop\d?)__/.exec(r.id)?.[1] ?? (hops ? `${hops}hop` : undefined),
+      hops: hops || gold.length || undefined,
+    });
+  }
+  return { questions, contexts, warnings: [] };
+}
