@@ -1,0 +1,175 @@
+import { InputError } from '@multihop/core';
+import { demonymsToCountries } from './demonyms';
+import { extractFinalAnswer, mmoaNormalize, squadNormalize, type NormalizationName } from './normalize';
+
+/** Scores of one prediction against its gold answer(s); every field is in [0, 1]. */
+export interface AnswerScore {
+  /** 1 when the normalised prediction equals a normalised gold answer (lenient: see `opera-lenient`). */
+  em: number;
+  f1: number;
+  precision: number;
+  recall: number;
+  /** 1 when a normalised gold answer occurs in the normalised prediction as whole tokens. */
+  accuracy: number;
+}
+
+export interface AnswerMetricOptions {
+  /** Defaults to `squad`, the official HotpotQA/SQuAD normalisation. */
+  normalization?: NormalizationName;
+}
+
+/** One gold answer, or the answer and its aliases (see `goldAnswers` in @multihop/core). */
+export type GoldAnswers = string | readonly string[];
+
+interface Overlap {
+  f1: number;
+  precision: number;
+  recall: number;
+}
+
+const NO_OVERLAP: Overlap = { f1: 0, precision: 0, recall: 0 };
+const FULL_OVERLAP: Overlap = { f1: 1, precision: 1, recall: 1 };
+
+// HotpotQA's evaluation gives F1 = 0 when either side normalises to one of these and the two
+// differ: "no" must not earn partial credit against "no, it was not" or against "yes".
+const CLOSED_ANSWERS = new Set(['yes', 'no', 'noanswer']);
+
+function tokensOf(normalized: string): string[] {
+  return normalized === '' ? [] : normalized.split(' ');
+}
+
+function tokenOverlap(prediction: readonly string[], gold: readonly string[]): Overlap {
+  const remaining = new Map<string, number>();
+  for (const token of gold) remaining.set(token, (remaining.get(token) ?? 0) + 1);
+  let same = 0;
+  for (const token of prediction) {
+    const left = remaining.get(token) ?? 0;
+    if (left > 0) {
+      same += 1;
+      remaining.set(token, left - 1);
+    }
+  }
+  if (same === 0) return NO_OVERLAP;
+  const precision = same / prediction.length;
+  const recall = same / gold.length;
+  return { f1: (2 * precision * recall) / (precision + recall), precision, recall };
+}
+
+/** True when `needle` occurs in `haystack` as a contiguous run of whole tokens. */
+function isSubspan(needle: readonly string[], haystack: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  for (let start = 0; start + needle.length <= haystack.length; start += 1) {
+    if (needle.every((token, j) => haystack[start + j] === token)) return true;
+  }
+  return false;
+}
+
+function isClosedMismatch(prediction: string, gold: string): boolean {
+  return prediction !== gold && (CLOSED_ANSWERS.has(prediction) || CLOSED_ANSWERS.has(gold));
+}
+
+function strictScore(prediction: string, gold: string): AnswerScore {
+  const predTokens = tokensOf(prediction);
+  const goldTokens = tokensOf(gold);
+  const overlap = isClosedMismatch(prediction, gold) ? NO_OVERLAP : tokenOverlap(predTokens, goldTokens);
+  return {
+    em: prediction === gold ? 1 : 0,
+    ...overlap,
+    accuracy: isSubspan(goldTokens, predTokens) ? 1 : 0,
+  };
+}
+
+/**
+ * Initials of the capitalised words, lower-cased ("United States of America" → "usa"), or
+ * undefined when fewer than two words are capitalised: one initial matches far too much.
+ * Articles are skipped because the normalised other side has lost them too.
+ */
+export function acronymOf(raw: string): string | undefined {
+  const initials = raw
+    .split(/[\s\-\u2010-\u2015]+/u)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+/u, ''))
+    .filter((word) => !/^(?:a|an|the)$/iu.test(word))
+    .filter((word) => /^\p{Lu}/u.test(word))
+    .map((word) => word.charAt(0).toLowerCase());
+  return initials.length >= 2 ? initials.join('') : undefined;
+}
+
+function isAcronymOf(raw: string, normalizedOther: string): boolean {
+  const acronym = acronymOf(raw);
+  return acronym !== undefined && acronym === normalizedOther.replace(/ /g, '');
+}
+
+/**
+ * OPERA-style lenient comparison on top of the SQuAD normalisation: a demonym equals its
+ * country, an acronym equals the initials of the other side's capitalised words, and one side
+ * found as a contiguous token span of the other counts as an exact match, which then also
+ * gives F1 = 1. The lenient score is never below the strict one.
+ */
+function lenientScore(rawPrediction: string, rawGold: string): AnswerScore {
+  const prediction = squadNormalize(rawPrediction);
+  const gold = squadNormalize(rawGold);
+  const strict = strictScore(prediction, gold);
+  // A yes/no inside a longer answer is as likely a negation as an agreement: closed answers
+  // keep HotpotQA's exact rule under every scheme.
+  if (CLOSED_ANSWERS.has(prediction) || CLOSED_ANSWERS.has(gold)) return strict;
+
+  const predCountries = demonymsToCountries(tokensOf(prediction));
+  const goldCountries = demonymsToCountries(tokensOf(gold));
+  const acronymMatch = isAcronymOf(rawPrediction, gold) || isAcronymOf(rawGold, prediction);
+  const goldInPrediction = isSubspan(goldCountries, predCountries);
+  const accuracy = strict.accuracy === 1 || goldInPrediction || acronymMatch ? 1 : 0;
+  if (strict.em === 1 || goldInPrediction || isSubspan(predCountries, goldCountries) || acronymMatch) {
+    return { em: 1, ...FULL_OVERLAP, accuracy };
+  }
+  const countryOverlap = tokenOverlap(predCountries, goldCountries);
+  const { f1, precision, recall } = countryOverlap.f1 > strict.f1 ? countryOverlap : strict;
+  return { em: 0, f1, precision, recall, accuracy };
+}
+
+function scoreOne(prediction: string, gold: string, normalization: NormalizationName): AnswerScore {
+  switch (normalization) {
+    case 'squad':
+      return strictScore(squadNormalize(prediction), squadNormalize(gold));
+    case 'mmoa':
+      return strictScore(mmoaNormalize(extractFinalAnswer(prediction)), mmoaNormalize(gold));
+    case 'opera-lenient':
+      return lenientScore(prediction, gold);
+  }
+}
+
+function goldList(gold: GoldAnswers): readonly string[] {
+  const list = typeof gold === 'string' ? [gold] : gold;
+  if (list.length === 0) throw new InputError('answer metrics need at least one gold answer', { field: 'gold' });
+  return list;
+}
+
+/**
+ * EM, F1 (with its precision and recall) and accuracy of a prediction, each the maximum over
+ * the gold answers as in the SQuAD/MuSiQue evaluations; precision and recall come from the
+ * gold answer with the best F1 (the first one on ties).
+ */
+export function scoreAnswer(prediction: string, gold: GoldAnswers, options: AnswerMetricOptions = {}): AnswerScore {
+  const normalization = options.normalization ?? 'squad';
+  const scores = goldList(gold).map((g) => scoreOne(prediction, g, normalization));
+  const bestF1 = scores.reduce((best, s) => (s.f1 > best.f1 ? s : best));
+  return {
+    em: Math.max(...scores.map((s) => s.em)),
+    f1: bestF1.f1,
+    precision: bestF1.precision,
+    recall: bestF1.recall,
+    accuracy: Math.max(...scores.map((s) => s.accuracy)),
+  };
+}
+
+export function exactMatch(prediction: string, gold: GoldAnswers, options?: AnswerMetricOptions): number {
+  return scoreAnswer(prediction, gold, options).em;
+}
+
+export function f1Score(prediction: string, gold: GoldAnswers, options?: AnswerMetricOptions): { f1: number; precision: number; recall: number } {
+  const { f1, precision, recall } = scoreAnswer(prediction, gold, options);
+  return { f1, precision, recall };
+}
+
+export function answerAccuracy(prediction: string, gold: GoldAnswers, options?: AnswerMetricOptions): number {
+  return scoreAnswer(prediction, gold, options).accuracy;
+}

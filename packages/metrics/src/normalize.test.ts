@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { extractFinalAnswer, foldUnicodePunctuation, mmoaNormalize, normalizeAnswer, squadNormalize } from './normalize';
+
+describe('squadNormalize (official SQuAD/HotpotQA rules)', () => {
+  it('lower-cases, deletes punctuation, drops articles and collapses whitespace', () => {
+    expect(squadNormalize('  The Quick,   Brown fox! ')).toBe('quick brown fox');
+    expect(squadNormalize('An apple a day')).toBe('apple day');
+  });
+
+  it('deletes punctuation before dropping articles, so joined words stay joined', () => {
+    expect(squadNormalize('the-end')).toBe('theend');
+    expect(squadNormalize('U.S.A.')).toBe('usa');
+  });
+
+  it('drops articles only as whole words, with Unicode-aware word boundaries like Python', () => {
+    expect(squadNormalize('Theatre of the Absurd')).toBe('theatre of absurd');
+    expect(squadNormalize('ça a été')).toBe('ça été');
+  });
+
+  it('leaves non-ASCII punctuation in place, as string.punctuation does', () => {
+    expect(squadNormalize('Ireland’s')).toBe('ireland’s');
+    expect(squadNormalize('1914–1918')).toBe('1914–1918');
+  });
+
+  it('is idempotent', () => {
+    fc.assert(fc.property(fc.string(), (s) => squadNormalize(squadNormalize(s)) === squadNormalize(s)));
+  });
+});
+
+describe('mmoaNormalize', () => {
+  it('turns punctuation into a space instead of deleting it', () => {
+    expect(mmoaNormalize('Jean-Paul Sartre')).toBe('jean paul sartre');
+    expect(mmoaNormalize('U.S.A.')).toBe('u s');
+  });
+
+  it('folds typographic quotes, dashes and primes to ASCII before splitting on punctuation', () => {
+    expect(foldUnicodePunctuation('“Ireland’s” 1914–1918 — 5′ 9″')).toBe('"Ireland\'s" 1914-1918 - 5\' 9"');
+    expect(mmoaNormalize('Ireland’s')).toBe(mmoaNormalize("Ireland's"));
+    expect(mmoaNormalize('1914–1918')).toBe('1914 1918');
+  });
+
+  it('is what normalizeAnswer uses for the mmoa scheme', () => {
+    expect(normalizeAnswer('Jean-Paul', 'mmoa')).toBe('jean paul');
+    expect(normalizeAnswer('Jean-Paul')).toBe('jeanpaul');
+    expect(normalizeAnswer('Jean-Paul', 'opera-lenient')).toBe('jeanpaul');
+  });
+});
+
+describe('extractFinalAnswer', () => {
+  it('keeps the text after the last "Answer:", case-insensitively', () => {
+    expect(extractFinalAnswer('Step 1 gives Answer: Paris. Checking again... ANSWER: Lyon')).toBe(' Lyon');
+  });
+
+  it('returns the whole text when there is no marker', () => {
+    expect(extractFinalAnswer('Paris')).toBe('Paris');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Answer normalisations. Each paper scores answers after its own normalisation, and the
+ * numbers are only comparable under the same one, so every answer metric names the scheme
+ * it used.
+ */
+export type NormalizationName = 'squad' | 'mmoa' | 'opera-lenient';
+
+export const NORMALIZATIONS: readonly NormalizationName[] = ['squad', 'mmoa', 'opera-lenient'];
+
+// Python's string.punctuation: the official SQuAD/HotpotQA scripts delete exactly these
+// characters and leave every non-ASCII one in place.
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+// Python's `\b` is Unicode-aware and JavaScript's is not; without these lookarounds the "a"
+// of "ça" would be dropped here and kept by the official script.
+const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
+
+function collapseWhitespace(text: string): string {
+  return text.split(/\s+/u).filter(Boolean).join(' ');
+}
+
+/**
+ * The official SQuAD v1.1 / HotpotQA normalisation: lower-case, delete ASCII punctuation,
+ * drop the articles a/an/the, collapse whitespace (in that order, so "the-end" → "theend").
+ */
+export function squadNormalize(text: string): string {
+  const lowered = text.toLowerCase();
+  const unpunctuated = lowered.replace(ASCII_PUNCTUATION, '');
+  return collapseWhitespace(unpunctuated.replace(ARTICLES, ' '));
+}
+
+const UNICODE_FOLDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/[\u2018\u2019\u201A\u201B\u2032\u2035\u00B4\u02B9\u02BC\uFF07]/gu, "'"],
+  [/[\u201C\u201D\u201E\u201F\u2033\u2036\u00AB\u00BB\u02BA\uFF02]/gu, '"'],
+  [/[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uFE58\uFE63\uFF0D]/gu, '-'],
+  [/\u2026/gu, '...'],
+  [/[\u00A0\u2007\u202F]/gu, ' '],
+];
+
+/**
+ * Folds typographic quotes, primes, dashes, the ellipsis and non-breaking spaces to ASCII.
+ * Generators write "Ireland’s" and "1914–1918" where gold answers have "Ireland's" and
+ * "1914-1918"; without the fold the SQuAD rules keep "’" inside the token and the two never match.
+ */
+export function foldUnicodePunctuation(text: string): string {
+  let out = text;
+  for (const [pattern, ascii] of UNICODE_FOLDS) out = out.replace(pattern, ascii);
+  return out;
+}
+
+const ANSWER_MARKER = /\banswer\s*:/giu;
+
+/**
+ * The text after the last "Answer:" (case-insensitive), or the whole text when there is none.
+ * MMOA-RAG's generator reasons before it answers; only the final answer is scored.
+ */
+export function extractFinalAnswer(text: string): string {
+  let end = -1;
+  for (const match of text.matchAll(ANSWER_MARKER)) end = match.index + match[0].length;
+  return end < 0 ? text : text.slice(end);
+}
+
+/**
+ * MMOA-RAG's normalisation: Unicode punctuation folded to ASCII, then lower-case, ASCII
+ * punctuation replaced by a space (so "Jean-Paul" gives two tokens instead of "jeanpaul"),
+ * articles dropped, whitespace collapsed. The "Answer:" extraction is a prediction-side
+ * step (see {@link extractFinalAnswer}); this function treats its input as an answer.
+ */
+export function mmoaNormalize(text: string): string {
+  const lowered = foldUnicodePunctuation(text).toLowerCase();
+  const spaced = lowered.replace(ASCII_PUNCTUATION, ' ');
+  return collapseWhitespace(spaced.replace(ARTICLES, ' '));
+}
+
+/**
+ * Normalises an answer string under a named scheme. `opera-lenient` normalises like `squad`;
+ * its leniency lies in how two normalised answers are compared (see `answer.ts`).
+ */
+export function normalizeAnswer(text: string, normalization: NormalizationName = 'squad'): string {
+  return normalization === 'mmoa' ? mmoaNormalize(text) : squadNormalize(text);
+}
