@@ -1,0 +1,32 @@
+export type SearchMode = 'bm25' | 'vector' | 'hybrid';
+export type CorpusSetting = 'open' | 'closed';
+export type ChunkLevel = 'passage' | 'sentence';
+
+/** What a corpus holds and how it is indexed; one per corpus, stored in the database itself so any URI keeps it. */
+export interface CorpusManifest {
+  schemaVersion: 1;
+  corpus: string;
+  setting: CorpusSetting;
+  /** Every source ingested into this corpus (file paths or labels), in order. */
+  sources: string[];
+  dataset?: string;
+  layout?: string;
+  levels: ChunkLevel[];
+  counts: {
+    /** Questions whose paragraphs are in the corpus (closed setting), or 0. */
+    questions: number;
+    /** Rows per level (closed: one per question and paragraph). */
+    rows: Partial<Record<ChunkLevel, number>>;
+    /** Distinct passages. */
+    passages: number;
+  };
+  index: {
+    fts: { column: 'search_text'; stem: boolean; removeStopWords: boolean; language: string; withPosition: boolean };
+    vector?: { embedder: string; dimensions: number; distance: 'cosine'; index: 'flat' | 'IVF_FLAT' };
+    /** Scalar index on question_id, for the closed setting's per-question prefilter. */
+    questionIdIndex: boolean;
+  };
+  ingests: number;
+  createdAt: string;
+  updatedAt: string;
+}

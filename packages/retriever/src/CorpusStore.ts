@@ -1,0 +1,388 @@
+import { resolve } from 'node:path';
+import { ConfigError, InputError } from '@multihop/core';
+import type { CorpusPassage, Dataset } from '@multihop/datasets';
+import { sentenceId } from '@multihop/datasets';
+import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
+import type { Embedder } from './Embedder';
+import { CorpusNotFoundError, IngestError } from './errors';
+import { arrow, lancedb, type Connection, type Table } from './lance';
+import { LanceRetriever } from './LanceRetriever';
+import type { Reranker } from './Reranker';
+
+export interface CorpusStoreOptions {
+  /** A directory (embedded LanceDB) or any LanceDB URI (`s3://…`, `db://…`). Default: `.multihop/lancedb` in the working directory. */
+  uri?: string;
+}
+
+export interface IngestOptions {
+  /** Corpus name; default `<dataset>-<setting>`, e.g. `hotpotqa-dev-open`. */
+  corpus?: string;
+  /** `open` pools every paragraph once; `closed` keeps each question's own paragraphs, searched per question. Default `open`. */
+  setting?: CorpusSetting;
+  /** Chunk levels to index. Default both. */
+  levels?: ChunkLevel[];
+  /** Adds a vector column for vector and hybrid search. The same embedder must be used on every ingest of a corpus. */
+  embedder?: Embedder;
+  /** Rows per write. Default 10,000. */
+  batchSize?: number;
+  /** Build an IVF_FLAT vector index once a table has this many rows; below it flat search is exact and fast enough. Default 100,000. */
+  vectorIndexMinRows?: number;
+}
+
+export interface IngestPassagesOptions extends Omit<IngestOptions, 'setting'> {
+  corpus: string;
+  /** Where the passages came from, for the manifest. */
+  source: string;
+}
+
+export interface IngestReport {
+  corpus: string;
+  /** Rows this ingest added per level (0 on a re-run). */
+  added: Partial<Record<ChunkLevel, number>>;
+  ingestMs: number;
+  indexMs: number;
+  manifest: CorpusManifest;
+}
+
+export interface RetrieverOptions {
+  /** Default search mode. Default `bm25`. */
+  mode?: SearchMode;
+  /** Needed for vector and hybrid; must be the embedder the corpus was ingested with. */
+  embedder?: Embedder;
+  /** Applied to every search unless a search turns it off. */
+  reranker?: Reranker;
+}
+
+/** One row of a chunk table. */
+export interface ChunkRow {
+  row_key: string;
+  id: string;
+  passage_id: string;
+  title: string;
+  text: string;
+  /** -1 for passage rows. */
+  sentence: number;
+  /** '' in the open setting. */
+  question_id: string;
+  /** What BM25 and the embedder see: the title carries the entity a paragraph is about. */
+  search_text: string;
+  vector?: number[];
+}
+
+const MANIFESTS = '_multihop_manifests';
+const FTS = { column: 'search_text', stem: true, removeStopWords: true, language: 'English', withPosition: false } as const;
+// A closed corpus holds one row per (question, paragraph); the separator cannot occur in either id.
+const KEY_SEPARATOR = '\u241f';
+
+/**
+ * The corpus store: LanceDB tables per corpus and chunk level, ingested idempotently (rows are
+ * keyed, re-runs insert nothing twice), indexed for BM25 (stemming, stop words) and optionally
+ * vectors, each corpus described by a manifest kept in the database itself.
+ */
+export class CorpusStore {
+  private constructor(
+    private readonly db: Connection,
+    readonly uri: string,
+  ) {}
+
+  static async open(options: CorpusStoreOptions = {}): Promise<CorpusStore> {
+    const uri = resolveUri(options.uri);
+    return new CorpusStore(await lancedb.connect(uri), uri);
+  }
+
+  /** Ingests a dataset's paragraphs in the open or closed setting. */
+  async ingest(dataset: Dataset, options: IngestOptions = {}): Promise<IngestReport> {
+    const setting = options.setting ?? 'open';
+    const levels = options.levels ?? ['passage', 'sentence'];
+    const corpus = options.corpus ?? `${dataset.name}-${setting}`;
+    const byId = new Map(dataset.passages.map((p) => [p.id, p]));
+    let rowsFor: (level: ChunkLevel) => ChunkRow[];
+    if (setting === 'closed') {
+      if (Object.keys(dataset.contexts).length === 0) {
+        throw new InputError(`dataset ${dataset.name} has no per-question paragraphs (layout ${dataset.layout}); use the open setting`, { file: dataset.source, field: 'setting' });
+      }
+      rowsFor = (level) =>
+        dataset.questions.flatMap((q) =>
+          (dataset.contexts[q.id] ?? []).flatMap((id) => {
+            const passage = byId.get(id);
+            return passage ? chunkRows(passage, level, q.id) : [];
+          }),
+        );
+    } else {
+      rowsFor = (level) => dataset.passages.flatMap((p) => chunkRows(p, level, ''));
+    }
+    return this.write(corpus, setting, levels, rowsFor, options, {
+      source: dataset.source,
+      dataset: dataset.name,
+      layout: dataset.layout,
+      questions: setting === 'closed' ? dataset.questions.length : 0,
+    });
+  }
+
+  /** Ingests passages that come without questions (a corpus file, a synthetic corpus) into an open corpus. */
+  async ingestPassages(passages: Iterable<CorpusPassage>, options: IngestPassagesOptions): Promise<IngestReport> {
+    const list = [...passages];
+    const levels = options.levels ?? ['passage', 'sentence'];
+    return this.write(options.corpus, 'open', levels, (level) => list.flatMap((p) => chunkRows(p, level, '')), options, {
+      source: options.source,
+      questions: 0,
+    });
+  }
+
+  /** A retriever over one corpus; implements core's RetrieverPort. */
+  async retriever(corpus: string, options: RetrieverOptions = {}): Promise<LanceRetriever> {
+    const manifest = await this.manifest(corpus);
+    if (!manifest) throw new CorpusNotFoundError(corpus, await this.corpora());
+    const tables: Partial<Record<ChunkLevel, Table>> = {};
+    for (const level of manifest.levels) tables[level] = await this.db.openTable(tableName(corpus, level));
+    return new LanceRetriever(tables, manifest, options);
+  }
+
+  async manifest(corpus: string): Promise<CorpusManifest | undefined> {
+    const table = await this.manifestTable(false);
+    if (!table) return undefined;
+    const rows = await table.query().where(`corpus = ${sqlString(corpus)}`).limit(1).toArray();
+    const json = rows[0]?.json;
+    return typeof json === 'string' ? (JSON.parse(json) as CorpusManifest) : undefined;
+  }
+
+  /** Names of the corpora in this database. */
+  async corpora(): Promise<string[]> {
+    const table = await this.manifestTable(false);
+    if (!table) return [];
+    const rows = await table.query().select(['corpus']).toArray();
+    return rows.map((r) => String(r.corpus)).sort();
+  }
+
+  /** The underlying LanceDB table of a corpus level, for direct queries (the benchmark's baseline). */
+  async table(corpus: string, level: ChunkLevel = 'passage'): Promise<Table> {
+    if (!(await this.manifest(corpus))) throw new CorpusNotFoundError(corpus, await this.corpora());
+    return this.db.openTable(tableName(corpus, level));
+  }
+
+  /** Removes a corpus: its tables and its manifest. */
+  async drop(corpus: string): Promise<void> {
+    const names = new Set(await this.db.tableNames());
+    for (const level of ['passage', 'sentence'] as const) {
+      const name = tableName(corpus, level);
+      if (names.has(name)) await this.db.dropTable(name);
+    }
+    const manifests = await this.manifestTable(false);
+    if (manifests) await manifests.delete(`corpus = ${sqlString(corpus)}`);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private async write(
+    corpus: string,
+    setting: CorpusSetting,
+    levels: ChunkLevel[],
+    rowsFor: (level: ChunkLevel) => ChunkRow[],
+    options: IngestOptions,
+    meta: { source: string; dataset?: string; layout?: string; questions: number },
+  ): Promise<IngestReport> {
+    validateCorpusName(corpus);
+    const previous = await this.manifest(corpus);
+    checkCompatible(corpus, previous, setting, options.embedder);
+    const batchSize = options.batchSize ?? 10_000;
+    const started = performance.now();
+    const existing = new Set(await this.db.tableNames());
+    // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
+    const undo: Array<() => Promise<void>> = [];
+    const added: Partial<Record<ChunkLevel, number>> = {};
+    const tables: Partial<Record<ChunkLevel, Table>> = {};
+    try {
+      for (const level of levels) {
+        const name = tableName(corpus, level);
+        const rows = dedupeRows(rowsFor(level));
+        let table: Table;
+        let fresh = false;
+        if (existing.has(name)) {
+          table = await this.db.openTable(name);
+          const version = await table.version();
+          undo.push(async () => {
+            await table.checkout(version);
+            await table.restore();
+          });
+        } else {
+          table = await this.db.createEmptyTable(name, chunkSchema(options.embedder?.dimensions));
+          fresh = true;
+          undo.push(() => this.db.dropTable(name));
+        }
+        tables[level] = table;
+        let count = 0;
+        for (let i = 0; i < rows.length; i += batchSize) {
+          const batch = rows.slice(i, i + batchSize);
+          if (options.embedder) {
+            const vectors = await options.embedder.embed(batch.map((r) => r.search_text));
+            batch.forEach((r, j) => (r.vector = vectors[j]));
+          }
+          if (fresh) {
+            // A fresh table has nothing to collide with and rows are deduplicated above: plain appends are faster.
+            await table.add(batch as unknown as Record<string, unknown>[]);
+            count += batch.length;
+          } else {
+            const result = await table.mergeInsert('row_key').whenNotMatchedInsertAll().execute(batch as unknown as Record<string, unknown>[]);
+            count += result.numInsertedRows;
+          }
+        }
+        added[level] = count;
+      }
+    } catch (cause) {
+      for (const step of undo.reverse()) await step().catch(() => undefined);
+      throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${(cause as Error).message}`, { cause });
+    }
+    const ingestMs = performance.now() - started;
+
+    const indexStarted = performance.now();
+    let vectorIndex: 'flat' | 'IVF_FLAT' = previous?.index.vector?.index ?? 'flat';
+    let questionIdIndex = false;
+    const rowCounts: Partial<Record<ChunkLevel, number>> = {};
+    for (const level of levels) {
+      const table = tables[level];
+      if (!table) continue;
+      const indices = await table.listIndices();
+      const has = (column: string) => indices.some((ix) => ix.columns.includes(column));
+      // Compaction merges the batch fragments and brings existing indices up to date with the new rows.
+      if ((added[level] ?? 0) > 0 || !has(FTS.column)) await table.optimize();
+      if (!has(FTS.column)) {
+        await table.createIndex(FTS.column, {
+          config: lancedb.Index.fts({ withPosition: FTS.withPosition, stem: FTS.stem, removeStopWords: FTS.removeStopWords, language: FTS.language }),
+        });
+      }
+      rowCounts[level] = await table.countRows();
+      if (setting === 'closed') {
+        if (!has('question_id')) await table.createIndex('question_id', { config: lancedb.Index.btree() });
+        questionIdIndex = true;
+      }
+      if (options.embedder && !has('vector') && (rowCounts[level] ?? 0) >= (options.vectorIndexMinRows ?? 100_000)) {
+        await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) });
+        vectorIndex = 'IVF_FLAT';
+      }
+    }
+    const indexMs = performance.now() - indexStarted;
+
+    const now = new Date().toISOString();
+    const passageTable = tables.passage;
+    const manifest: CorpusManifest = {
+      schemaVersion: 1,
+      corpus,
+      setting,
+      sources: [...new Set([...(previous?.sources ?? []), meta.source])],
+      dataset: meta.dataset ?? previous?.dataset,
+      layout: meta.layout ?? previous?.layout,
+      levels: [...new Set([...(previous?.levels ?? []), ...levels])],
+      counts: {
+        questions: Math.max(previous?.counts.questions ?? 0, meta.questions),
+        rows: { ...previous?.counts.rows, ...rowCounts },
+        passages: passageTable ? await countDistinctPassages(passageTable, setting) : (previous?.counts.passages ?? 0),
+      },
+      index: {
+        fts: { ...FTS },
+        vector: options.embedder ? { embedder: options.embedder.id, dimensions: options.embedder.dimensions, distance: 'cosine', index: vectorIndex } : undefined,
+        questionIdIndex,
+      },
+      ingests: (previous?.ingests ?? 0) + 1,
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+    };
+    const manifests = await this.manifestTable(true);
+    await manifests!.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
+    return { corpus, added, ingestMs, indexMs, manifest };
+  }
+
+  private async manifestTable(create: true): Promise<Table>;
+  private async manifestTable(create: false): Promise<Table | undefined>;
+  private async manifestTable(create: boolean): Promise<Table | undefined> {
+    const names = await this.db.tableNames();
+    if (names.includes(MANIFESTS)) return this.db.openTable(MANIFESTS);
+    if (!create) return undefined;
+    const schema = new arrow.Schema([new arrow.Field('corpus', new arrow.Utf8(), false), new arrow.Field('json', new arrow.Utf8(), false)]);
+    return this.db.createEmptyTable(MANIFESTS, schema, { mode: 'create', existOk: true });
+  }
+}
+
+/** Passage row, or one row per sentence linked to its passage. */
+export function chunkRows(passage: CorpusPassage, level: ChunkLevel, questionId: string): ChunkRow[] {
+  const key = (id: string) => (questionId ? `${questionId}${KEY_SEPARATOR}${id}` : id);
+  if (level === 'passage') {
+    return [
+      {
+        row_key: key(passage.id),
+        id: passage.id,
+        passage_id: passage.id,
+        title: passage.title,
+        text: passage.text,
+        sentence: -1,
+        question_id: questionId,
+        search_text: `${passage.title}. ${passage.text}`,
+      },
+    ];
+  }
+  const sentences = passage.sentences.length ? passage.sentences : [passage.text];
+  return sentences.map((text, i) => {
+    const id = sentenceId(passage.id, i);
+    return { row_key: key(id), id, passage_id: passage.id, title: passage.title, text, sentence: i, question_id: questionId, search_text: `${passage.title}. ${text}` };
+  });
+}
+
+function dedupeRows(rows: ChunkRow[]): ChunkRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
+}
+
+function chunkSchema(dimensions?: number) {
+  const utf8 = (name: string) => new arrow.Field(name, new arrow.Utf8(), false);
+  const fields: Array<InstanceType<typeof arrow.Field>> = [
+    utf8('row_key'),
+    utf8('id'),
+    utf8('passage_id'),
+    utf8('title'),
+    utf8('text'),
+    new arrow.Field('sentence', new arrow.Int32(), false),
+    utf8('question_id'),
+    utf8('search_text'),
+  ];
+  if (dimensions) {
+    fields.push(new arrow.Field('vector', new arrow.FixedSizeList(dimensions, new arrow.Field('item', new arrow.Float32(), true)), true));
+  }
+  return new arrow.Schema(fields);
+}
+
+async function countDistinctPassages(table: Table, setting: CorpusSetting): Promise<number> {
+  if (setting === 'open') return table.countRows();
+  const rows = await table.query().select(['id']).toArray();
+  return new Set(rows.map((r) => String(r.id))).size;
+}
+
+function checkCompatible(corpus: string, previous: CorpusManifest | undefined, setting: CorpusSetting, embedder?: Embedder): void {
+  if (!previous) return;
+  if (previous.setting !== setting) {
+    throw new ConfigError(`corpus "${corpus}" is ${previous.setting}; cannot ingest into it in the ${setting} setting (use another corpus name)`);
+  }
+  const had = previous.index.vector?.embedder;
+  if (had !== embedder?.id) {
+    throw new ConfigError(`corpus "${corpus}" was ingested ${had ? `with embedder ${had}` : 'without an embedder'}; this ingest uses ${embedder ? embedder.id : 'none'}`);
+  }
+}
+
+export function tableName(corpus: string, level: ChunkLevel): string {
+  return `${corpus.replace(/[^A-Za-z0-9_-]/g, '_')}__${level}`;
+}
+
+function validateCorpusName(corpus: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(corpus)) {
+    throw new InputError(`corpus name "${corpus}" must start with a letter or digit and use only letters, digits, _ . -`, { field: 'corpus' });
+  }
+}
+
+export function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function resolveUri(uri?: string): string {
+  if (!uri) return resolve(process.cwd(), '.multihop', 'lancedb');
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri) ? uri : resolve(uri);
+}

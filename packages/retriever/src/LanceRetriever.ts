@@ -1,0 +1,134 @@
+import { ConfigError, InputError, RunAbortedError, type RetrieverPort, type SearchHit, type SearchOptions } from '@multihop/core';
+import type { ChunkLevel, CorpusManifest, SearchMode } from './CorpusManifest';
+import type { Embedder } from './Embedder';
+import { lancedb, type Table } from './lance';
+import type { Reranker } from './Reranker';
+
+export interface RetrieverSearchOptions extends SearchOptions {
+  /** Overrides the retriever's default mode. */
+  mode?: SearchMode;
+  /**
+   * A SQL prefilter over the chunk columns `id`, `passage_id`, `title`, `text`, `sentence`
+   * (-1 on passage rows) and `question_id`, applied before ranking, e.g. `title = 'Paris'`.
+   */
+  where?: string;
+  /**
+   * `id` (default) drops repeated chunks (a paragraph shared by several questions of a closed
+   * corpus); `passage` keeps only the best sentence of each passage at sentence level.
+   */
+  dedupeBy?: 'id' | 'passage';
+  /** `false` skips the retriever's reranker for this search. */
+  rerank?: boolean;
+  /** Candidates fetched for the reranker (default max(20, 2k)). */
+  candidates?: number;
+}
+
+const COLUMNS = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id'];
+// Standard RRF constant (Cormack et al. 2009); LanceDB's RRFReranker takes the same k.
+const RRF_K = 60;
+
+/**
+ * Search over one corpus: BM25 (default), vector or hybrid (reciprocal-rank fusion of both),
+ * with prefilters, per-question restriction in the closed setting, dedupe and an optional reranker.
+ * Implements core's RetrieverPort, so every workflow can take it.
+ */
+export class LanceRetriever implements RetrieverPort {
+  readonly mode: SearchMode;
+  private readonly embedder?: Embedder;
+  private readonly reranker?: Reranker;
+  private rrf?: Promise<InstanceType<typeof lancedb.rerankers.RRFReranker>>;
+
+  constructor(
+    private readonly tables: Partial<Record<ChunkLevel, Table>>,
+    readonly manifest: CorpusManifest,
+    options: { mode?: SearchMode; embedder?: Embedder; reranker?: Reranker } = {},
+  ) {
+    this.mode = options.mode ?? 'bm25';
+    this.embedder = options.embedder;
+    this.reranker = options.reranker;
+    if (this.mode !== 'bm25') this.vectorEmbedder(this.mode);
+  }
+
+  async search(query: string, options: RetrieverSearchOptions = {}): Promise<SearchHit[]> {
+    const k = options.k ?? 5;
+    if (!Number.isInteger(k) || k < 1) throw new InputError(`k must be a positive integer, got ${k}`, { field: 'k' });
+    const level = options.level ?? 'passage';
+    const table = this.tables[level];
+    if (!table) throw new ConfigError(`corpus "${this.manifest.corpus}" has no ${level}-level chunks (levels: ${this.manifest.levels.join(', ')})`);
+    const mode = options.mode ?? this.mode;
+    abortIf(options.signal);
+    if (!query.trim()) return [];
+
+    const filters: string[] = [];
+    // In an open corpus every paragraph is shared, so a questionId does not restrict anything there.
+    if (options.questionId !== undefined && this.manifest.setting === 'closed') filters.push(`question_id = '${options.questionId.replace(/'/g, "''")}'`);
+    if (options.where) filters.push(`(${options.where})`);
+    const where = filters.length ? filters.join(' AND ') : undefined;
+
+    const dedupeBy = options.dedupeBy ?? 'id';
+    const reranker = options.rerank === false ? undefined : this.reranker;
+    const wanted = reranker ? Math.max(options.candidates ?? Math.max(20, 2 * k), k) : k;
+    const mayRepeat = (this.manifest.setting === 'closed' && options.questionId === undefined) || (dedupeBy === 'passage' && level === 'sentence');
+    const limit = mayRepeat ? wanted * 4 : wanted;
+
+    const rows = await this.run(table, mode, query, where, limit, options.signal);
+    abortIf(options.signal);
+    const seen = new Set<string>();
+    let hits: SearchHit[] = [];
+    for (const row of rows) {
+      const hit = toHit(row, level, mode);
+      const key = dedupeBy === 'passage' ? String(row.passage_id) : hit.id;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      hits.push(hit);
+      if (hits.length === wanted) break;
+    }
+    hits.forEach((h, i) => (h.rank = i + 1));
+    if (reranker) hits = await reranker.rerank(query, hits, { k, signal: options.signal });
+    return hits.slice(0, k);
+  }
+
+  private async run(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    if (mode === 'bm25') {
+      let q = table.query().fullTextSearch(query, { columns: 'search_text' }).select(COLUMNS).limit(limit);
+      if (where) q = q.where(where);
+      return q.toArray();
+    }
+    const embedder = this.vectorEmbedder(mode);
+    const [vector] = await embedder.embed([query], signal);
+    if (!vector) throw new ConfigError(`embedder ${embedder.id} returned no vector`);
+    abortIf(signal);
+    let q = table.query().nearestTo(vector).distanceType('cosine').select(COLUMNS).limit(limit);
+    if (mode === 'hybrid') {
+      this.rrf ??= lancedb.rerankers.RRFReranker.create(RRF_K);
+      q = q.fullTextSearch(query, { columns: 'search_text' }).rerank(await this.rrf);
+    }
+    if (where) q = q.where(where);
+    return q.toArray();
+  }
+
+  private vectorEmbedder(mode: SearchMode): Embedder {
+    const indexed = this.manifest.index.vector;
+    if (!indexed) throw new ConfigError(`corpus "${this.manifest.corpus}" has no vectors; ingest it with an embedder to use ${mode} search`);
+    if (!this.embedder) throw new ConfigError(`${mode} search needs an embedder (the corpus was embedded with ${indexed.embedder})`);
+    if (this.embedder.id !== indexed.embedder) {
+      throw new ConfigError(`corpus "${this.manifest.corpus}" was embedded with ${indexed.embedder}, not ${this.embedder.id}`);
+    }
+    return this.embedder;
+  }
+}
+
+function toHit(row: Record<string, unknown>, level: ChunkLevel, mode: SearchMode): SearchHit {
+  const score =
+    mode === 'bm25' ? Number(row._score) : mode === 'vector' ? 1 - Number(row._distance) : Number(row._relevance_score);
+  const hit: SearchHit = { id: String(row.id), title: String(row.title), text: String(row.text), rank: 0, score };
+  if (level === 'sentence') {
+    hit.passageId = String(row.passage_id);
+    hit.sentence = Number(row.sentence);
+  }
+  return hit;
+}
+
+function abortIf(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
+}

@@ -1,0 +1,3 @@
+import { retrieverConformance } from '../test/retrieverConformance';
+
+retrieverConformance('bm25');

@@ -1,0 +1,13 @@
+export { CorpusStore, chunkRows, tableName, type CorpusStoreOptions, type IngestOptions, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
+export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
+export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
+export type { Embedder } from './Embedder';
+export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';
+export type { Reranker } from './Reranker';
+export { LexicalReranker, type LexicalRerankerOptions } from './LexicalReranker';
+export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
+export { rerankPrompt, RerankOutput, type RerankCandidate } from './rerankPrompt';
+export { reciprocalRankFusion } from './reciprocalRankFusion';
+export { tokenize } from './tokenize';
+export { CorpusNotFoundError, IngestError } from './errors';

@@ -1,0 +1,155 @@
+import { RunAbortedError, type Question, type SearchHit } from '@multihop/core';
+import { loadDataset, sentenceId, type Dataset } from '@multihop/datasets';
+import { CorpusStore } from '../src/CorpusStore';
+import type { SearchMode } from '../src/CorpusManifest';
+import { HashingEmbedder } from '../src/HashingEmbedder';
+import type { LanceRetriever } from '../src/LanceRetriever';
+import { datasetsDir, tempDir } from './sharedData';
+
+/**
+ * The retriever contract, run once per search mode (STYLE.md: one shared suite every adapter runs).
+ * Every mode gets the same data (the first 50 HotpotQA dev questions, closed and open), the same
+ * assertions and the same gold-finding bars.
+ */
+export function retrieverConformance(mode: SearchMode): void {
+  describe(`retriever conformance: ${mode}`, () => {
+    let store: CorpusStore;
+    let dataset: Dataset;
+    let closed: LanceRetriever;
+    let open: LanceRetriever;
+
+    beforeAll(async () => {
+      dataset = await loadDataset('hotpotqa-dev', { datasetsDir, limit: 50 });
+      store = await CorpusStore.open({ uri: await tempDir(`conformance-${mode}`) });
+      const embedder = new HashingEmbedder();
+      await store.ingest(dataset, { setting: 'closed', embedder });
+      await store.ingest(dataset, { setting: 'open', embedder });
+      closed = await store.retriever('hotpotqa-dev-closed', { mode, embedder });
+      open = await store.retriever('hotpotqa-dev-open', { mode, embedder });
+    });
+    afterAll(() => store?.close());
+
+    const recallAt = async (retriever: LanceRetriever, k: number, closedSetting: boolean) => {
+      let anyGold = 0;
+      let allGold = 0;
+      for (const q of dataset.questions) {
+        const hits = await retriever.search(q.text, { k, questionId: closedSetting ? q.id : undefined });
+        const found = q.supportingIds.filter((id) => hits.some((h) => h.id === id)).length;
+        if (found > 0) anyGold++;
+        if (found === q.supportingIds.length) allGold++;
+      }
+      return { any: anyGold / dataset.questions.length, all: allGold / dataset.questions.length };
+    };
+
+    it('returns at most k hits, ranked 1..n with non-increasing scores', async () => {
+      for (const q of dataset.questions.slice(0, 10)) {
+        const hits = await open.search(q.text, { k: 7 });
+        expect(hits.length).toBe(7);
+        expectWellRanked(hits);
+      }
+    });
+
+    it('restricts a closed search to the question’s own paragraphs', async () => {
+      for (const q of dataset.questions) {
+        const own = new Set(dataset.contexts[q.id]);
+        const hits = await closed.search(q.text, { k: 50, questionId: q.id });
+        // BM25 returns only paragraphs sharing a term with the query, so at most all of them.
+        expect(hits.length).toBeGreaterThan(0);
+        expect(hits.length).toBeLessThanOrEqual(own.size);
+        expect(hits.every((h) => own.has(h.id))).toBe(true);
+        expectWellRanked(hits);
+      }
+    });
+
+    it('finds gold in the closed (distractor) setting with the raw question', async () => {
+      const r5 = await recallAt(closed, 5, true);
+      const r10 = await recallAt(closed, 10, true);
+      expect(r5.any).toBeGreaterThanOrEqual(0.9);
+      expect(r5.all).toBeGreaterThanOrEqual(0.4);
+      expect(r10.all).toBeGreaterThanOrEqual(0.95);
+    });
+
+    it('finds gold in the open setting with the raw question', async () => {
+      const r5 = await recallAt(open, 5, false);
+      const r10 = await recallAt(open, 10, false);
+      expect(r5.any).toBeGreaterThanOrEqual(0.9);
+      expect(r10.all).toBeGreaterThanOrEqual(0.6);
+    });
+
+    it('puts a passage first when queried with its own title and text', async () => {
+      const gold = dataset.questions.slice(0, 20).map((q) => q.supportingIds[0]!);
+      const byId = new Map(dataset.passages.map((p) => [p.id, p]));
+      for (const id of gold) {
+        const p = byId.get(id)!;
+        const [first] = await open.search(`${p.title}. ${p.text}`, { k: 3 });
+        expect(first?.id).toBe(id);
+      }
+    });
+
+    it('searches sentence chunks linked to their passages', async () => {
+      const p = dataset.passages.find((x) => x.sentences.length >= 3)!;
+      const hits = await open.search(`${p.title}. ${p.sentences[1]}`, { k: 5, level: 'sentence' });
+      expect(hits[0]).toMatchObject({ id: sentenceId(p.id, 1), passageId: p.id, sentence: 1, text: p.sentences[1], title: p.title });
+      for (const h of hits) expect(h.id).toBe(sentenceId(h.passageId!, h.sentence!));
+      expectWellRanked(hits);
+    });
+
+    it('keeps one sentence per passage when asked to dedupe by passage', async () => {
+      const q = dataset.questions[0]!;
+      const hits = await open.search(q.text, { k: 8, level: 'sentence', dedupeBy: 'passage' });
+      expect(new Set(hits.map((h) => h.passageId)).size).toBe(hits.length);
+      expect(hits.length).toBe(8);
+    });
+
+    it('applies a where prefilter before ranking', async () => {
+      const q = dataset.questions[1]!;
+      const goldTitle = dataset.passages.find((p) => p.id === q.supportingIds[0])!.title;
+      const quoted = `'${goldTitle.replace(/'/g, "''")}'`;
+      expect((await open.search(goldTitle, { k: 5, where: `title = ${quoted}` })).map((h) => h.title)).toEqual([goldTitle]);
+      const without = await open.search(goldTitle, { k: 5, where: `title != ${quoted}` });
+      expect(without.length).toBeGreaterThan(0);
+      expect(without.some((h) => h.title === goldTitle)).toBe(false);
+    });
+
+    it('deduplicates paragraphs shared by several questions when a closed corpus is searched whole', async () => {
+      const shared = sharedParagraph(dataset);
+      const hits = await closed.search(shared.query, { k: 10 });
+      const ids = hits.map((h) => h.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toContain(shared.id);
+    });
+
+    it('answers an empty query with no hits and survives query syntax characters', async () => {
+      expect(await open.search('   ')).toEqual([]);
+      const hits = await open.search('"Kiss and Tell" (1945): who? -- AND OR NOT * [x] {y} \\ \' ~2', { k: 3 });
+      expect(hits.length).toBe(3);
+    });
+
+    it('stops on an aborted signal', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      await expect(open.search('anything', { signal: controller.signal })).rejects.toBeInstanceOf(RunAbortedError);
+    });
+  });
+}
+
+function expectWellRanked(hits: SearchHit[]): void {
+  hits.forEach((h, i) => {
+    expect(h.rank).toBe(i + 1);
+    expect(Number.isFinite(h.score)).toBe(true);
+    expect(typeof h.title).toBe('string');
+    expect(h.text.length).toBeGreaterThan(0);
+    if (i > 0) expect(h.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+  });
+}
+
+/** A paragraph that occurs in more than one question's context, or the first question's first paragraph. */
+function sharedParagraph(dataset: Dataset): { id: string; query: string } {
+  const count = new Map<string, number>();
+  for (const ids of Object.values(dataset.contexts)) for (const id of ids) count.set(id, (count.get(id) ?? 0) + 1);
+  const id = [...count.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const p = dataset.passages.find((x) => x.id === id)!;
+  return { id, query: `${p.title}. ${p.text}` };
+}
+
+export type { Question };
