@@ -1,1 +1,2 @@
 export { startOpenAICompatibleServer, type StubReply, type StubRequest, type OpenAICompatibleServer } from './openaiCompatibleServer';
+export { readmeUsageExample, readmeTestSource } from './readmeExample';
