@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, InputError } from '@multihop/core';
+import { loadDataset, type Dataset } from '@multihop/datasets';
+import { CorpusStore } from './CorpusStore';
+import { CorpusNotFoundError, IngestError } from './errors';
+import { HashingEmbedder } from './HashingEmbedder';
+import type { Embedder } from './Embedder';
+import { datasetsDir, tempDir } from '../test/sharedData';
+
+const fixtures = join(__dirname, '../../datasets/test/fixtures');
+
+describe('CorpusStore', () => {
+  let dataset: Dataset;
+  beforeAll(async () => {
+    dataset = await loadDataset('musique-dev', { datasetsDir, limit: 20 });
+  });
+
+  it('ingests idempotently: a re-run adds nothing and keeps the manifest’s creation time', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('idempotent') });
+    const first = await store.ingest(dataset, { setting: 'closed' });
+    expect(first.added.passage).toBe(20 * 20);
+    const again = await store.ingest(dataset, { setting: 'closed' });
+    expect(again.added).toEqual({ passage: 0, sentence: 0 });
+    expect(again.manifest.counts.rows).toEqual(first.manifest.counts.rows);
+    expect(again.manifest.ingests).toBe(2);
+    expect(again.manifest.createdAt).toBe(first.manifest.createdAt);
+    const table = await store.table('musique-dev-closed');
+    expect(await table.countRows()).toBe(400);
+    store.close();
+  });
+
+  it('adds only the new paragraphs when a larger slice of the same dataset is ingested', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('grow') });
+    const small = await store.ingest(dataset, { levels: ['passage'] });
+    const bigger = await loadDataset('musique-dev', { datasetsDir, limit: 40 });
+    const grown = await store.ingest(bigger, { levels: ['passage'] });
+    expect((small.added.passage ?? 0) + (grown.added.passage ?? 0)).toBe(bigger.passages.length);
+    expect(grown.manifest.counts.passages).toBe(bigger.passages.length);
+    // New rows are searchable and indexed after the optimise step.
+    const retriever = await store.retriever('musique-dev-open');
+    const last = bigger.passages[bigger.passages.length - 1]!;
+    expect((await retriever.search(`${last.title}. ${last.text}`, { k: 1 }))[0]?.id).toBe(last.id);
+    store.close();
+  });
+
+  it('records source, counts, index settings and times in the manifest', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('manifest') });
+    const embedder = new HashingEmbedder({ dimensions: 64 });
+    const { manifest } = await store.ingest(dataset, { setting: 'closed', embedder });
+    expect(manifest).toMatchObject({
+      corpus: 'musique-dev-closed',
+      setting: 'closed',
+      sources: [dataset.source],
+      dataset: 'musique-dev',
+      layout: 'musique',
+      levels: ['passage', 'sentence'],
+      counts: { questions: 20, rows: { passage: 400 }, passages: new Set(Object.values(dataset.contexts).flat()).size },
+      index: {
+        fts: { column: 'search_text', stem: true, removeStopWords: true, language: 'English' },
+        vector: { embedder: embedder.id, dimensions: 64, distance: 'cosine', index: 'flat' },
+        questionIdIndex: true,
+      },
+    });
+    expect(manifest.counts.rows.sentence).toBeGreaterThan(400);
+    expect(Date.parse(manifest.createdAt)).not.toBeNaN();
+    expect(await store.manifest('musique-dev-closed')).toEqual(manifest);
+    expect(await store.corpora()).toEqual(['musique-dev-closed']);
+    store.close();
+  });
+
+  it('rolls a failed ingest back so nothing half-ingested stays visible', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('rollback') });
+    const good = new HashingEmbedder({ dimensions: 32 });
+    await store.ingest(dataset, { levels: ['passage'], embedder: good });
+    const before = await (await store.table('musique-dev-open')).countRows();
+    const bigger = await loadDataset('musique-dev', { datasetsDir, limit: 60 });
+    let calls = 0;
+    const failing: Embedder = {
+      id: good.id,
+      dimensions: good.dimensions,
+      embed: async (texts) => {
+        if (++calls === 2) throw new Error('embedding service went away');
+        return good.embed(texts);
+      },
+    };
+    await expect(store.ingest(bigger, { levels: ['passage'], embedder: failing, batchSize: 100 })).rejects.toBeInstanceOf(IngestError);
+    expect(await (await store.table('musique-dev-open')).countRows()).toBe(before);
+    expect((await store.manifest('musique-dev-open'))?.ingests).toBe(1);
+
+    // A corpus whose first ingest fails leaves no table and no manifest behind.
+    calls = 0;
+    await expect(store.ingest(bigger, { corpus: 'fresh', levels: ['passage'], embedder: failing, batchSize: 100 })).rejects.toThrow(/rolled back/);
+    expect(await store.corpora()).toEqual(['musique-dev-open']);
+    await expect(store.retriever('fresh')).rejects.toBeInstanceOf(CorpusNotFoundError);
+    store.close();
+  });
+
+  it('refuses to mix embedders or settings in one corpus', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('mix') });
+    await store.ingest(dataset, { levels: ['passage'] });
+    await expect(store.ingest(dataset, { levels: ['passage'], embedder: new HashingEmbedder() })).rejects.toBeInstanceOf(ConfigError);
+    await expect(store.ingest(dataset, { corpus: 'musique-dev-open', setting: 'closed' })).rejects.toThrow(/is open/);
+    await expect(store.retriever('musique-dev-open', { mode: 'vector', embedder: new HashingEmbedder() })).rejects.toThrow(/has no vectors/);
+    store.close();
+  });
+
+  it('needs the same embedder to search as to ingest', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('embedder') });
+    await store.ingest(dataset, { levels: ['passage'], embedder: new HashingEmbedder({ dimensions: 64 }) });
+    await expect(store.retriever('musique-dev-open', { mode: 'hybrid' })).rejects.toThrow(/needs an embedder/);
+    await expect(store.retriever('musique-dev-open', { mode: 'vector', embedder: new HashingEmbedder({ dimensions: 128 }) })).rejects.toThrow(/was embedded with/);
+    const retriever = await store.retriever('musique-dev-open');
+    await expect(retriever.search('x', { level: 'sentence' })).rejects.toThrow(/no sentence-level chunks/);
+    store.close();
+  });
+
+  it('names the corpora that exist when one is missing', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('missing') });
+    await store.ingest(dataset, { corpus: 'present', levels: ['passage'] });
+    await expect(store.retriever('absent')).rejects.toThrow('corpus "absent" not found; available: present');
+    store.close();
+  });
+
+  it('rejects the closed setting for a dataset without per-question paragraphs', async () => {
+    const plain = await loadDataset(join(fixtures, 'plain.jsonl'), { corpus: join(fixtures, 'plain.corpus.jsonl') });
+    const store = await CorpusStore.open({ uri: await tempDir('plain') });
+    await expect(store.ingest(plain, { setting: 'closed' })).rejects.toBeInstanceOf(InputError);
+    const report = await store.ingest(plain);
+    expect(report.added.passage).toBe(6);
+    const hits = await (await store.retriever('plain-open')).search('director of Moonfall Harbor', { k: 2 });
+    expect(hits[0]?.id).toBe('p0');
+    store.close();
+  });
+
+  it('ingests a corpus file without questions and drops a corpus whole', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('passages') });
+    await store.ingestPassages(dataset.passages.slice(0, 30), { corpus: 'pool', source: 'test slice', levels: ['passage'] });
+    expect((await store.manifest('pool'))?.counts.passages).toBe(30);
+    await store.drop('pool');
+    expect(await store.corpora()).toEqual([]);
+    store.close();
+  });
+
+  it('defaults to an embedded database under .multihop/ in the working directory', async () => {
+    const dir = await tempDir('cwd');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const store = await CorpusStore.open();
+      expect(store.uri).toBe(join(dir, '.multihop', 'lancedb'));
+      await store.ingest(dataset, { levels: ['passage'] });
+      expect(existsSync(join(dir, '.multihop', 'lancedb'))).toBe(true);
+      store.close();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('rejects corpus names that cannot be table names', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('names') });
+    await expect(store.ingest(dataset, { corpus: '../evil' })).rejects.toMatchObject({ location: { field: 'corpus' } });
+    store.close();
+  });
+});
