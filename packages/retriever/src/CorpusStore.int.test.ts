@@ -137,8 +137,15 @@ describe('CorpusStore', () => {
     const store = await CorpusStore.open({ uri: await tempDir('passages') });
     await store.ingestPassages(dataset.passages.slice(0, 30), { corpus: 'pool', source: 'test slice', levels: ['passage'] });
     expect((await store.manifest('pool'))?.counts.passages).toBe(30);
+    async function* batches() {
+      for (let i = 0; i < 60; i += 25) yield dataset.passages.slice(i, Math.min(i + 25, 60));
+      yield dataset.passages.slice(0, 10); // repeats are skipped, not stored twice
+    }
+    const streamed = await store.ingestPassages(batches, { corpus: 'streamed', source: 'generator', levels: ['passage', 'sentence'] });
+    expect(streamed.added.passage).toBe(60);
+    expect(streamed.manifest.counts.rows.sentence).toBe(dataset.passages.slice(0, 60).reduce((n, p) => n + p.sentences.length, 0));
     await store.drop('pool');
-    expect(await store.corpora()).toEqual([]);
+    expect(await store.corpora()).toEqual(['streamed']);
     store.close();
   });
 

@@ -111,7 +111,8 @@ export class CorpusStore {
     } else {
       rowsFor = (level) => dataset.passages.flatMap((p) => chunkRows(p, level, ''));
     }
-    return this.write(corpus, setting, levels, rowsFor, options, {
+    const batchSize = options.batchSize ?? 10_000;
+    return this.write(corpus, setting, levels, (level) => inBatches(rowsFor(level), batchSize), options, {
       source: dataset.source,
       dataset: dataset.name,
       layout: dataset.layout,
@@ -119,14 +120,18 @@ export class CorpusStore {
     });
   }
 
-  /** Ingests passages that come without questions (a corpus file, a synthetic corpus) into an open corpus. */
-  async ingestPassages(passages: Iterable<CorpusPassage>, options: IngestPassagesOptions): Promise<IngestReport> {
-    const list = [...passages];
+  /**
+   * Ingests passages that come without questions (a corpus file, a synthetic corpus) into an open
+   * corpus. Pass a list, or a function returning batches, to stream corpora too big to hold at once
+   * (it is called once per level).
+   */
+  async ingestPassages(passages: Iterable<CorpusPassage> | (() => AsyncIterable<CorpusPassage[]>), options: IngestPassagesOptions): Promise<IngestReport> {
     const levels = options.levels ?? ['passage', 'sentence'];
-    return this.write(options.corpus, 'open', levels, (level) => list.flatMap((p) => chunkRows(p, level, '')), options, {
-      source: options.source,
-      questions: 0,
-    });
+    const batchesFor =
+      typeof passages === 'function'
+        ? (level: ChunkLevel) => mapBatches(passages(), (batch) => batch.flatMap((p) => chunkRows(p, level, '')))
+        : (level: ChunkLevel) => inBatches([...passages].flatMap((p) => chunkRows(p, level, '')), options.batchSize ?? 10_000);
+    return this.write(options.corpus, 'open', levels, batchesFor, options, { source: options.source, questions: 0 });
   }
 
   /** A retriever over one corpus; implements core's RetrieverPort. */
@@ -179,14 +184,13 @@ export class CorpusStore {
     corpus: string,
     setting: CorpusSetting,
     levels: ChunkLevel[],
-    rowsFor: (level: ChunkLevel) => ChunkRow[],
+    batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
     options: IngestOptions,
     meta: { source: string; dataset?: string; layout?: string; questions: number },
   ): Promise<IngestReport> {
     validateCorpusName(corpus);
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
-    const batchSize = options.batchSize ?? 10_000;
     const started = performance.now();
     const existing = new Set(await this.db.tableNames());
     // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
@@ -196,7 +200,8 @@ export class CorpusStore {
     try {
       for (const level of levels) {
         const name = tableName(corpus, level);
-        const rows = dedupeRows(rowsFor(level));
+        // Keys seen in this run: inputs may repeat a passage (a corpus file listing it twice).
+        const seen = new Set<string>();
         let table: Table;
         let fresh = false;
         if (existing.has(name)) {
@@ -213,8 +218,9 @@ export class CorpusStore {
         }
         tables[level] = table;
         let count = 0;
-        for (let i = 0; i < rows.length; i += batchSize) {
-          const batch = rows.slice(i, i + batchSize);
+        for await (const rows of batchesFor(level)) {
+          const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
+          if (batch.length === 0) continue;
           if (options.embedder) {
             const vectors = await options.embedder.embed(batch.map((r) => r.search_text));
             batch.forEach((r, j) => (r.vector = vectors[j]));
@@ -328,9 +334,12 @@ export function chunkRows(passage: CorpusPassage, level: ChunkLevel, questionId:
   });
 }
 
-function dedupeRows(rows: ChunkRow[]): ChunkRow[] {
-  const seen = new Set<string>();
-  return rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
+function* inBatches<T>(items: T[], size: number): Iterable<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+async function* mapBatches<T, U>(source: AsyncIterable<T[]>, map: (batch: T[]) => U[]): AsyncIterable<U[]> {
+  for await (const batch of source) yield map(batch);
 }
 
 function chunkSchema(dimensions?: number) {
