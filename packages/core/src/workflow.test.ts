@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hotpotDev } from '../test/sharedQuestions';
+import { hotpotDevSample as hotpotDev } from '@multihop/testing';
 import type { Chart } from './chart';
 import { createModel } from './model/createModel';
 import type { PromptTemplate } from './model/port';

@@ -1,6 +1,6 @@
 import { createModel, MultihopError } from '@multihop/core';
 import { prompts } from '@multihop/prompts';
-import { hotpotDev } from '../test/sharedQuestions';
+import { hotpotDevSample as hotpotDev } from '@multihop/testing';
 import { createOfflineProvider, offlineModel } from './createOfflineProvider';
 
 const questions = hotpotDev(40);

@@ -1,6 +1,6 @@
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
-import { offlineModel } from '@multihop/offline-model';
-import { judgeCorrectness } from './judge';
+import { offlineModel } from './createOfflineProvider';
+import { judgeCorrectness } from '@multihop/metrics';
 
 // The judge end to end: the registered PAR² A.2 prompt, through the real model port, answered
 // by the offline model (its lexical judge stands where GPT-4 stood in the paper).

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Shaped like @multihop/core's Question and Passage (this package sits below core, so it cannot import them). */
+export interface SampleQuestion {
+  id: string;
+  text: string;
+  answer: string;
+  aliases: string[];
+  supportingIds: string[];
+}
+export interface SamplePassage {
+  id: string;
+  title: string;
+  text: string;
+}
+
+/** Where the shared datasets are: MULTIHOP_DATASETS_DIR, else `../shared/datasets` beside the repo. */
+export function sharedDatasetsDir(): string {
+  return process.env['MULTIHOP_DATASETS_DIR'] ?? resolve(__dirname, '../../../../shared/datasets');
+}
+
+/**
+ * The first `n` questions of the real HotpotQA dev sample with their own paragraphs, read
+ * straight from the IRCoT lines, for tests of packages that sit below @multihop/datasets
+ * in the package graph (core, offline-model).
+ */
+export function hotpotDevSample(n: number): Array<{ question: SampleQuestion; passages: SamplePassage[] }> {
+  const file = resolve(sharedDatasetsDir(), 'hotpotqa/dev-500.ircot.jsonl');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, n)
+    .map((line) => {
+      const row = JSON.parse(line) as {
+        question_id: string;
+        question_text: string;
+        answers_objects: Array<{ spans: string[] }>;
+        contexts: Array<{ id: string; title: string; paragraph_text: string; is_supporting: boolean }>;
+      };
+      const spans = row.answers_objects.flatMap((a) => a.spans);
+      const id = (c: { id: string }) => `${row.question_id}:${c.id}`;
+      return {
+        question: {
+          id: row.question_id,
+          text: row.question_text,
+          answer: spans[0] ?? '',
+          aliases: spans.slice(1),
+          supportingIds: row.contexts.filter((c) => c.is_supporting).map(id),
+        },
+        passages: row.contexts.map((c) => ({ id: id(c), title: c.title, text: c.paragraph_text })),
+      };
+    });
+}
