@@ -1,0 +1,239 @@
+/**
+ * `npm run bench:retrieval`: ingest throughput, query latency (wrapper vs the same query straight
+ * on LanceDB), single-query retrieval quality and a synthetic scale run, all measured in one run.
+ *
+ * Flags: --scale-passages=N (default 1,000,000; 0 skips), --datasets=a,b, --queries=N (per
+ * dataset, default all), --dir=path (default a temp dir, removed after), --json=file.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { Question, SearchHit } from '@multihop/core';
+import { loadDataset, type CorpusPassage, type Dataset } from '@multihop/datasets';
+import { retrievalScores, summarizeLatency } from '@multihop/metrics';
+import { CorpusStore, HashingEmbedder, type LanceRetriever, type SearchMode } from '@multihop/retriever';
+
+type Table = Awaited<ReturnType<CorpusStore['table']>>;
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [key, value] = a.replace(/^--/, '').split('=');
+    return [key ?? '', value ?? 'true'];
+  }),
+);
+const scalePassages = Number(args['scale-passages'] ?? 1_000_000);
+const datasetNames = (args.datasets ?? 'hotpotqa-dev,2wiki-dev,musique-dev').split(',');
+const queryLimit = args.queries ? Number(args.queries) : Infinity;
+const K = [5, 10] as const;
+const MODES: SearchMode[] = ['bm25', 'vector', 'hybrid'];
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+const pct = (x: number) => (100 * x).toFixed(1);
+
+async function main(): Promise<void> {
+  const dir = args.dir ?? mkdtempSync(join(tmpdir(), 'multihop-bench-'));
+  const started = Date.now();
+  console.log(`# bench:retrieval — ${new Date().toISOString()}`);
+  console.log(`machine: nproc ${nprocs()}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, node ${process.version}, ${cpus()[0]?.model ?? ''}`);
+  console.log(`database: ${dir}\n`);
+  const store = await CorpusStore.open({ uri: dir });
+  const embedder = new HashingEmbedder();
+  const results: Record<string, unknown> = { date: new Date().toISOString(), nproc: nprocs(), node: process.version };
+
+  const ingestRows: string[] = [];
+  const latencyRows: string[] = [];
+  const qualityRows: string[] = [];
+  for (const name of datasetNames) {
+    const dataset = await loadDataset(name);
+    const report = await store.ingest(dataset, { corpus: `${name}-open`, levels: ['passage'], embedder });
+    const passages = dataset.passages.length;
+    ingestRows.push(
+      `| ${name} | ${passages} | ${(passages / (report.ingestMs / 1000)).toFixed(0)} | ${ms(report.ingestMs)} | ${ms(report.indexMs)} |`,
+    );
+    const questions = dataset.questions.slice(0, queryLimit);
+    const table = await store.table(`${name}-open`);
+    const retrievers = Object.fromEntries(
+      await Promise.all(MODES.map(async (mode) => [mode, await store.retriever(`${name}-open`, { mode, embedder })] as const)),
+    ) as Record<SearchMode, LanceRetriever>;
+
+    for (const mode of MODES) {
+      const { wrapper, raw } = await latency(retrievers[mode], table, mode, questions, embedder);
+      const w = summarizeLatency(wrapper)!;
+      const r = summarizeLatency(raw)!;
+      latencyRows.push(`| ${name} | ${mode} | ${ms(w.p50)} | ${ms(w.p95)} | ${ms(r.p50)} | ${ms(r.p95)} | ${(w.p50 / r.p50).toFixed(2)}× |`);
+      (results[`${name}.${mode}.latency`] = { wrapper: w, raw: r });
+    }
+    for (const mode of MODES) {
+      const q = await quality(retrievers[mode], questions);
+      qualityRows.push(
+        `| ${name} | ${mode} | ${K.map((k) => `${pct(q[k].recall)} | ${pct(q[k].fullRecall)} | ${pct(q[k].ndcg)} | ${pct(q[k].allPass)}`).join(' | ')} |`,
+      );
+      results[`${name}.${mode}.quality`] = q;
+    }
+    results[`${name}.ingest`] = { passages, ingestMs: report.ingestMs, indexMs: report.indexMs };
+  }
+
+  console.log('## Ingest (open corpus, passage level, with the hashing embedder)\n');
+  console.log('| dataset | passages | passages/s | ingest ms | index build ms |\n|---|---|---|---|---|');
+  console.log(ingestRows.join('\n'));
+  console.log('\n## Query latency, k=10, raw question (ms; "LanceDB" = the same query straight on the table)\n');
+  console.log('| dataset | mode | p50 | p95 | LanceDB p50 | LanceDB p95 | wrapper/LanceDB p50 |\n|---|---|---|---|---|---|---|');
+  console.log(latencyRows.join('\n'));
+  console.log('\n## Single-query retrieval quality, raw question as query (%)\n');
+  console.log('| dataset | mode | R@5 | full R@5 | NDCG@5 | All-Pass@5 | R@10 | full R@10 | NDCG@10 | All-Pass@10 |\n|---|---|---|---|---|---|---|---|---|---|');
+  console.log(qualityRows.join('\n'));
+
+  if (scalePassages > 0) {
+    const pool = (await Promise.all(datasetNames.map((n) => loadDataset(n)))).flatMap((d) => d.passages);
+    const questions = (await loadDataset(datasetNames[0] ?? 'hotpotqa-dev')).questions.slice(0, 300);
+    const scale = await scaleRun(store, dir, pool, questions, scalePassages);
+    results.scale = scale;
+    console.log(`\n## Scale: synthetic corpus of ${scalePassages.toLocaleString('en-US')} passages (vocabulary and lengths of the ${pool.length} real passages)\n`);
+    console.log('| passages | generate+ingest s | passages/s | index build s | size on disk | BM25 p50 ms | BM25 p95 ms |\n|---|---|---|---|---|---|---|');
+    console.log(
+      `| ${scalePassages.toLocaleString('en-US')} | ${(scale.ingestMs / 1000).toFixed(1)} | ${(scalePassages / (scale.ingestMs / 1000)).toFixed(0)} | ${(scale.indexMs / 1000).toFixed(1)} | ${scale.diskMb.toFixed(0)} MB | ${ms(scale.p50)} | ${ms(scale.p95)} |`,
+    );
+  }
+  store.close();
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s, peak RSS ${peakMb.toFixed(0)} MB`);
+  results.totalSeconds = (Date.now() - started) / 1000;
+  results.peakRssMb = peakMb;
+  if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));
+  if (!args.dir) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Wrapper vs raw LanceDB, interleaved per query so drift hits both alike; both include embedding the query. */
+async function latency(retriever: LanceRetriever, table: Table, mode: SearchMode, questions: Question[], embedder: HashingEmbedder) {
+  const k = 10;
+  const rrf = await (await import('@lancedb/lancedb')).rerankers.RRFReranker.create(60);
+  const columns = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id'];
+  const rawQuery = async (text: string) => {
+    if (mode === 'bm25') return table.query().fullTextSearch(text, { columns: 'search_text' }).select(columns).limit(k).toArray();
+    const [vector] = await embedder.embed([text]);
+    const q = table.query().nearestTo(vector!).distanceType('cosine').select(columns).limit(k);
+    return mode === 'vector' ? q.toArray() : q.fullTextSearch(text, { columns: 'search_text' }).rerank(rrf).toArray();
+  };
+  for (const q of questions.slice(0, 20)) {
+    await retriever.search(q.text, { k });
+    await rawQuery(q.text);
+  }
+  const wrapper: number[] = [];
+  const raw: number[] = [];
+  for (const [i, q] of questions.entries()) {
+    const order = i % 2 === 0 ? ['w', 'r'] : ['r', 'w'];
+    for (const which of order) {
+      const t = performance.now();
+      if (which === 'w') await retriever.search(q.text, { k });
+      else await rawQuery(q.text);
+      (which === 'w' ? wrapper : raw).push(performance.now() - t);
+    }
+  }
+  return { wrapper, raw };
+}
+
+async function quality(retriever: LanceRetriever, questions: Question[]) {
+  const sums = Object.fromEntries(K.map((k) => [k, { recall: 0, fullRecall: 0, ndcg: 0, allPass: 0 }])) as Record<
+    (typeof K)[number],
+    { recall: number; fullRecall: number; ndcg: number; allPass: number }
+  >;
+  for (const q of questions) {
+    const hits: SearchHit[] = await retriever.search(q.text, { k: Math.max(...K) });
+    const ids = hits.map((h) => h.id);
+    for (const k of K) {
+      const s = retrievalScores(ids, q.supportingIds, k);
+      sums[k].recall += s.recall;
+      sums[k].fullRecall += s.fullRecall;
+      sums[k].ndcg += s.ndcg;
+      sums[k].allPass += s.allPass;
+    }
+  }
+  for (const k of K) for (const key of Object.keys(sums[k]) as Array<keyof (typeof sums)[5]>) sums[k][key] /= questions.length;
+  return sums;
+}
+
+/**
+ * Synthetic passages: titles and words drawn from the real passages' unigram distributions,
+ * lengths from their length distribution, with a seeded generator so every run builds the same corpus.
+ */
+async function scaleRun(store: CorpusStore, dir: string, pool: CorpusPassage[], questions: Question[], total: number) {
+  const random = mulberry32(20261122);
+  const words = new Map<string, number>();
+  const titleWords = new Map<string, number>();
+  const lengths: number[] = [];
+  for (const p of pool) {
+    const tokens = p.text.split(/\s+/).filter(Boolean);
+    lengths.push(tokens.length);
+    for (const t of tokens) words.set(t, (words.get(t) ?? 0) + 1);
+    for (const t of p.title.split(/\s+/)) titleWords.set(t, (titleWords.get(t) ?? 0) + 1);
+  }
+  const sampleWord = sampler(words, random);
+  const sampleTitle = sampler(titleWords, random);
+  const batchSize = 50_000;
+  async function* batches(): AsyncIterable<CorpusPassage[]> {
+    for (let start = 0; start < total; start += batchSize) {
+      const batch: CorpusPassage[] = [];
+      for (let i = start; i < Math.min(total, start + batchSize); i++) {
+        const length = lengths[Math.floor(random() * lengths.length)] ?? 50;
+        const text = Array.from({ length }, sampleWord).join(' ');
+        const title = `${sampleTitle()} ${sampleTitle()}`;
+        batch.push({ id: `syn-${i}`, title, text, sentences: [text] });
+      }
+      yield batch;
+    }
+  }
+  const report = await store.ingestPassages(batches, { corpus: 'synthetic', source: `synthetic:${total}`, levels: ['passage'], batchSize });
+  const retriever = await store.retriever('synthetic');
+  for (const q of questions.slice(0, 20)) await retriever.search(q.text, { k: 10 });
+  const times: number[] = [];
+  for (const q of questions) {
+    const t = performance.now();
+    await retriever.search(q.text, { k: 10 });
+    times.push(performance.now() - t);
+  }
+  const lat = summarizeLatency(times)!;
+  const diskMb = Number(execFileSync('du', ['-sm', join(dir, 'synthetic__passage.lance')]).toString().split(/\s/)[0]);
+  return { ingestMs: report.ingestMs, indexMs: report.indexMs, diskMb, p50: lat.p50, p95: lat.p95 };
+}
+
+function sampler(counts: Map<string, number>, random: () => number): () => string {
+  const keys = [...counts.keys()];
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const key of keys) cumulative.push((sum += counts.get(key) ?? 0));
+  return () => {
+    const target = random() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cumulative[mid] ?? 0) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return keys[lo] ?? '';
+  };
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function nprocs(): number {
+  try {
+    return Number(execFileSync('nproc').toString().trim());
+  } catch {
+    return cpus().length;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
