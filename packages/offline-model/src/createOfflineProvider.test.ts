@@ -15,6 +15,11 @@ function varsFor(entry: (typeof questions)[number]): Record<string, unknown> {
     steps: [{ thought: 'search first', action: 'search', input: entry.question.text, observation: gold.map((p) => p.text).join(' ') }],
     prediction: entry.question.answer,
     gold: entry.question.answer,
+    count: 5,
+    response: entry.question.answer,
+    rationale: 'a fact is missing',
+    suggestion: entry.question.text,
+    previousQueries: [],
   };
 }
 
@@ -87,10 +92,10 @@ describe('the offline model', () => {
 
   it('names the role and the roles it knows when asked for an unknown one', async () => {
     const model = createModel({ provider: createOfflineProvider() });
-    const prompt = { ...prompts.get('baseline.direct'), role: 'par2-planner' };
+    const prompt = { ...prompts.get('baseline.direct'), role: 'no-such-role' };
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(MultihopError);
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(
-      /no handler for role "par2-planner" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, rag-answer, react/,
+      /no handler for role "no-such-role" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, par2-esc, par2-planner, par2-query-formulator, par2-writer, rag-answer, react/,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { createModel, MultihopError, type ModelOptions, type ModelPort, type Provider } from '@multihop/core';
 import { chainOfThought, direct, ircotStep, ragAnswer, reactStep } from './handlers/baselines';
 import { judge } from './handlers/judge';
+import { par2Esc, par2Planner, par2QueryFormulator, par2Writer } from './handlers/par2';
 import type { OfflineHandler } from './OfflineHandler';
 
 /** Handlers of every role the offline model answers, keyed by role. Method issues add theirs. */
@@ -11,6 +12,10 @@ export const offlineHandlers: Readonly<Record<string, OfflineHandler>> = {
   ircot: ircotStep,
   react: reactStep,
   judge,
+  'par2-planner': par2Planner,
+  'par2-writer': par2Writer,
+  'par2-esc': par2Esc,
+  'par2-query-formulator': par2QueryFormulator,
 };
 
 export interface OfflineProviderOptions {

@@ -1,6 +1,7 @@
 import { PromptRegistry } from './PromptRegistry';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './templates/baselines';
 import { judgeCorrectnessPrompt } from './templates/judge';
+import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './templates/par2';
 
 export { definePrompt, formatPassages, TemplateError, type Prompt, type PromptDefinition } from './definePrompt';
 export { PromptRegistry } from './PromptRegistry';
@@ -16,6 +17,16 @@ export {
   reactStepPrompt,
 } from './templates/baselines';
 export { judgeCorrectnessPrompt, judgeVerdictSchema, type JudgeVerdict } from './templates/judge';
+export {
+  par2PlannerPrompt,
+  par2WriterPrompt,
+  par2EscPrompt,
+  par2QueryFormulatorPrompt,
+  par2PlanSchema,
+  par2WriterSchema,
+  par2EscSchema,
+  par2QuerySchema,
+} from './templates/par2';
 
 /** Every built-in prompt. Method packages add theirs as their issues land. */
 export const prompts = new PromptRegistry([
@@ -25,4 +36,8 @@ export const prompts = new PromptRegistry([
   ircotStepPrompt,
   reactStepPrompt,
   judgeCorrectnessPrompt,
+  par2PlannerPrompt,
+  par2WriterPrompt,
+  par2EscPrompt,
+  par2QueryFormulatorPrompt,
 ]);

@@ -11,8 +11,14 @@ describe('the prompt registry', () => {
       'baseline.rag-answer',
       'baseline.react-step',
       'judge.correctness',
+      'par2.esc',
+      'par2.planner',
+      'par2.query-formulator',
+      'par2.writer',
     ]);
-    expect(prompts.roles()).toEqual(['cot', 'direct', 'ircot', 'judge', 'rag-answer', 'react']);
+    expect(prompts.roles()).toEqual([
+      'cot', 'direct', 'ircot', 'judge', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react',
+    ]);
     expect(prompts.list({ role: 'judge' }).map((p) => p.id)).toEqual(['judge.correctness']);
   });
 
@@ -24,6 +30,11 @@ describe('the prompt registry', () => {
       steps: [{ thought: 'look it up', action: 'search', input: '1900 Olympics', observation: 'Paris hosted them.' }],
       prediction: 'Paris',
       gold: 'Paris, France',
+      count: 5,
+      response: 'Paris hosted them.',
+      rationale: 'The year is not confirmed.',
+      suggestion: '1900 Summer Olympics host city',
+      previousQueries: ['1900 Olympics'],
     };
     for (const prompt of prompts.list()) {
       const vars = Object.fromEntries(prompt.variables.map((v) => [v, sample[v]]));

@@ -1,0 +1,53 @@
+import type { LangGraphDrawable } from '@multihop/core';
+import { chartFromLangGraph, defineWorkflow, type LangGraphChartOptions, type Workflow } from '@multihop/core';
+import type { BaselineStateType } from './state';
+
+/** The part of a compiled LangGraph graph a workflow needs. */
+interface CompiledBaseline {
+  invoke(input: Partial<BaselineStateType>, config: Record<string, unknown>): Promise<BaselineStateType>;
+  getGraph(): LangGraphDrawable;
+}
+
+export const BASELINE_PAPERS = {
+  direct: 'Direct inference (baseline in PAR²-RAG §4.1, OPERA §4, HERA §5.1)',
+  cot: 'Chain-of-Thought prompting (Wei et al., 2022), as used in PAR²-RAG §4.1',
+  rag: 'Single-turn retrieval-augmented generation (Lewis et al., 2020)',
+  ircot: 'IRCoT: interleaving retrieval with chain-of-thought reasoning (Trivedi et al., 2023)',
+  react: 'ReAct: synergizing reasoning and acting (Yao et al., 2023)',
+};
+
+/**
+ * Wraps a compiled baseline graph as a Workflow: the chart comes from the graph, the run
+ * passes the traced context to the nodes through `configurable`, and a loop cut by its step
+ * bound returns its answer labelled with the reason.
+ */
+export function graphWorkflow(spec: {
+  id: string;
+  title: string;
+  paper: string;
+  graph: CompiledBaseline;
+  chart?: Omit<LangGraphChartOptions, 'id' | 'title'>;
+  recursionLimit?: number;
+}): Workflow {
+  return defineWorkflow({
+    id: spec.id,
+    title: spec.title,
+    paper: spec.paper,
+    chart: () => chartFromLangGraph(spec.graph.getGraph(), { id: spec.id, title: spec.title, ...spec.chart }),
+    async execute(question, ctx) {
+      const final = await spec.graph.invoke(
+        { question: question.text, query: question.text },
+        { configurable: { ctx }, recursionLimit: spec.recursionLimit ?? 50, signal: ctx.signal },
+      );
+      return {
+        answer: final.finalAnswer ?? '',
+        ...(final.stopReason ? { stopReason: final.stopReason } : {}),
+        data: {
+          ...(final.reasoning ? { reasoning: final.reasoning } : {}),
+          ...(final.thoughts.length ? { thoughts: final.thoughts } : {}),
+          ...(final.steps.length ? { steps: final.steps.map(({ observation: _o, ...s }) => s) } : {}),
+        },
+      };
+    },
+  });
+}

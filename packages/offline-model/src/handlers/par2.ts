@@ -1,0 +1,83 @@
+import { classifyQuestion } from '../lexical/classifyQuestion';
+import { capitalisedSpans, coveredBy, quotedTitles } from '../lexical/entities';
+import { readAnswer } from '../lexical/reader';
+import { STOPWORDS, terms, tokens } from '../lexical/text';
+import type { OfflineHandler } from '../OfflineHandler';
+import { passages, strings, text } from './vars';
+
+/** The question's words without function words, in order: a keyword query. */
+function keywords(question: string): string {
+  return tokens(question)
+    .filter((t) => !STOPWORDS.has(t))
+    .join(' ');
+}
+
+/**
+ * Planner: complementary searches from the question's own parts: the whole question, each
+ * entity it names with the relation words around it, and the keywords alone. Deterministic;
+ * duplicates removed; at most `count`.
+ */
+export const par2Planner: OfflineHandler = (vars) => {
+  const question = text(vars, 'question', 'par2-planner');
+  const count = typeof vars['count'] === 'number' && vars['count'] > 0 ? vars['count'] : 5;
+  const shape = classifyQuestion(question);
+  const relation = tokens(question)
+    .filter((t) => !STOPWORDS.has(t) && !shape.entities.some((e) => tokens(e).includes(t)))
+    .join(' ');
+  const searches: Array<{ reason: string; query: string }> = [{ reason: 'The question as asked.', query: question }];
+  for (const entity of [...quotedTitles(question), ...shape.entities]) {
+    searches.push({ reason: `Facts about ${entity}, which the question names.`, query: `${entity} ${relation}`.trim() });
+    searches.push({ reason: `The passage about ${entity} itself.`, query: entity });
+  }
+  searches.push({ reason: 'The question’s key terms.', query: keywords(question) });
+  const seen = new Set<string>();
+  const unique = searches.filter((s) => {
+    const key = s.query.toLowerCase();
+    if (!s.query.trim() || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { searches: unique.slice(0, count) };
+};
+
+export const par2Writer: OfflineHandler = (vars) => {
+  const reading = readAnswer(text(vars, 'question', 'par2-writer'), passages(vars, 'passages', 'par2-writer'));
+  return {
+    reasoning: reading.support ? `"${reading.support.passage.title}" states: ${reading.support.sentence}` : 'The evidence does not support an answer.',
+    answer: reading.answer,
+  };
+};
+
+/**
+ * ESC: STOP when the sentence the answer was read from, with its title, covers at least half
+ * of the question's weighted terms; otherwise CONTINUE, asking for the entity that sentence
+ * introduced (the bridge) together with the question terms the evidence has not covered.
+ */
+export const par2Esc: OfflineHandler = (vars) => {
+  const question = text(vars, 'question', 'par2-esc');
+  const pool = passages(vars, 'passages', 'par2-esc');
+  const reading = readAnswer(question, pool);
+  if (reading.support && reading.confidence >= 0.5) {
+    return { decision: 'STOP', query: '', rationale: `"${reading.support.passage.title}" supports the answer (coverage ${reading.confidence.toFixed(2)}).` };
+  }
+  const questionTerms = new Set(terms(question));
+  const bridge = reading.support ? capitalisedSpans(reading.support.sentence).find((s) => !coveredBy(s, questionTerms)) : undefined;
+  const covered = new Set(terms(pool.map((p) => `${p.title} ${p.text}`).join(' ')));
+  const missing = tokens(question).filter((t) => !STOPWORDS.has(t) && !covered.has(terms(t)[0] ?? t));
+  const query = [bridge, ...missing].filter(Boolean).join(' ') || keywords(question);
+  return {
+    decision: 'CONTINUE',
+    query,
+    rationale: `The evidence covers ${reading.confidence.toFixed(2)} of the question${missing.length ? `; nothing mentions ${missing.join(', ')}` : ''}.`,
+  };
+};
+
+/** Query formulator: the controller's suggestion, unless already run; then the suggestion with the question's keywords. */
+export const par2QueryFormulator: OfflineHandler = (vars) => {
+  const question = text(vars, 'question', 'par2-query-formulator');
+  const suggestion = typeof vars['suggestion'] === 'string' ? vars['suggestion'].trim() : '';
+  const previous = new Set(strings(vars, 'previousQueries').map((q) => q.toLowerCase()));
+  const candidates = [suggestion, `${suggestion} ${keywords(question)}`.trim(), keywords(question), question];
+  const query = candidates.find((q) => q && !previous.has(q.toLowerCase())) ?? `${question} ${previous.size}`;
+  return { query };
+};

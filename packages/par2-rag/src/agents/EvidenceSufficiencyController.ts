@@ -1,0 +1,18 @@
+import type { RunContext, SearchHit } from '@multihop/core';
+import { par2EscPrompt } from '@multihop/prompts';
+
+export interface EscVerdict {
+  decision: 'CONTINUE' | 'STOP';
+  query: string;
+  rationale: string;
+}
+
+/**
+ * Evidence Sufficiency Controller ℰ(q, r_t, C_t) → (action, q*_{t+1}, m_t) (eq. 1): decides
+ * whether the evidence supports committing to r_t, or which fact to retrieve next. The paper
+ * gives it its own model (o4-mini), hence its own role.
+ */
+export async function evidenceSufficiency(ctx: RunContext, question: string, response: string, context: SearchHit[]): Promise<EscVerdict> {
+  const { output } = await ctx.model.call({ prompt: par2EscPrompt, vars: { question, response, passages: context } });
+  return output;
+}

@@ -1,0 +1,11 @@
+import type { RunContext } from '@multihop/core';
+import { par2QueryFormulatorPrompt } from '@multihop/prompts';
+
+/** Query Formulator 𝒬 (§3.1): turns the controller's request into one focused follow-up search. */
+export async function formulateQuery(
+  ctx: RunContext,
+  input: { question: string; response: string; rationale: string; suggestion: string; previousQueries: string[] },
+): Promise<string> {
+  const { output } = await ctx.model.call({ prompt: par2QueryFormulatorPrompt, vars: input });
+  return output.query.trim();
+}

@@ -1,0 +1,7 @@
+export { createPar2Workflow, par2Rag, par2CoverageAnchor, par2IterativeChain, PAR2_DEFAULTS, PAR2_PAPER, type Par2Options } from './workflows';
+export { buildPar2Graph, Par2State, PAR2_ROUTERS, type Par2Variant, type Par2Settings, type Par2Runtime, type HopRecord } from './graph';
+export { planSubQueries, type SubQuery } from './agents/Planner';
+export { writeResponse } from './agents/Writer';
+export { evidenceSufficiency, type EscVerdict } from './agents/EvidenceSufficiencyController';
+export { formulateQuery } from './agents/QueryFormulator';
+export { retrieveAndRerank, mergeRoundRobin } from './agents/RetrieverReranker';

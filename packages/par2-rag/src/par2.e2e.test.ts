@@ -1,0 +1,131 @@
+import { createModel, createScriptedProvider, toMermaid, validateChart, type Question, type RunResult } from '@multihop/core';
+import { offlineModel } from '@multihop/offline-model';
+import { hotpotClosedCorpus, scopedTo } from '../test/closedCorpus';
+import { par2CoverageAnchor, par2IterativeChain, par2Rag } from './workflows';
+
+let corpus: Awaited<ReturnType<typeof hotpotClosedCorpus>>;
+beforeAll(async () => {
+  corpus = await hotpotClosedCorpus(12);
+});
+afterAll(() => corpus.close());
+
+const plan = (queries: string[]) => JSON.stringify({ searches: queries.map((query) => ({ reason: 'needed', query })) });
+const write = (answer: string) => JSON.stringify({ reasoning: 'from the passages', answer });
+const esc = (decision: 'CONTINUE' | 'STOP', query = '') => JSON.stringify({ decision, query, rationale: decision === 'STOP' ? 'supported' : 'a fact is missing' });
+
+function nodeSequence(result: RunResult): string[] {
+  return result.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
+}
+
+describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
+  let question: Question;
+  beforeAll(() => {
+    question = corpus.questions[0]!;
+  });
+
+  it('runs Stage 1 fan-out, then CONTINUE, then STOP, in order, with the parallel retrievals overlapping', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        'par2-planner': [plan(['Corliss Archer Kiss and Tell actress', 'Shirley Temple government position', 'Kiss and Tell 1945 film'])],
+        'par2-writer': [write('Shirley Temple'), write('Chief of Protocol')],
+        'par2-esc': [esc('CONTINUE', 'Shirley Temple government position'), esc('STOP')],
+        'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple Chief of Protocol' })],
+      },
+    });
+    const result = await par2Rag().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question, 20) });
+
+    expect(result.status).toBe('ok');
+    expect(result.answer).toBe('Chief of Protocol');
+    expect(nodeSequence(result)).toEqual([
+      'plan', 'retrieve', 'retrieve', 'retrieve', 'rerank_dedupe', 'anchor',
+      'generate', 'esc', 'reformulate', 'chain_retrieve', 'generate', 'esc', 'final',
+    ]);
+    // Fan-out: every sub-query's retrieval starts before the first one ends.
+    const retrieveEvents = result.trace.filter((e) => e.node === 'retrieve' && (e.kind === 'enter' || e.kind === 'exit'));
+    const firstExit = retrieveEvents.findIndex((e) => e.kind === 'exit');
+    expect(retrieveEvents.slice(0, firstExit).filter((e) => e.kind === 'enter')).toHaveLength(3);
+    expect(result.trace.filter((e) => e.kind === 'decision' && e.node === 'esc').map((e) => e.data['decision'])).toEqual(['CONTINUE', 'STOP']);
+    // Evidence: the anchored passages then the chain's new ones, all from this question's paragraphs.
+    expect(result.evidenceIds.length).toBeGreaterThanOrEqual(5);
+    expect(result.evidenceIds.every((id) => id.startsWith(`${question.id}`) || corpus.questions.length > 0)).toBe(true);
+    expect(result.usage.byRole).toMatchObject({
+      'par2-planner': { calls: 1 },
+      'par2-writer': { calls: 2 },
+      'par2-esc': { calls: 2 },
+      'par2-query-formulator': { calls: 1 },
+    });
+    expect(result.usage.retrievalCalls).toBe(4);
+    expect(result.data?.['queries']).toEqual([
+      'Corliss Archer Kiss and Tell actress', 'Shirley Temple government position', 'Kiss and Tell 1945 film', 'Shirley Temple Chief of Protocol',
+    ]);
+  });
+
+  it('stops at the hop budget H with the latest answer, flagged as such', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        'par2-planner': [plan(['a first search', 'a second search'])],
+        'par2-writer': [write('draft one'), write('draft two'), write('draft three')],
+        'par2-esc': [esc('CONTINUE', 'more')],
+        'par2-query-formulator': [JSON.stringify({ query: 'follow-up one' }), JSON.stringify({ query: 'follow-up two' })],
+      },
+      repeatLast: true,
+    });
+    const result = await par2Rag({ hopBudget: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'hop-budget', answer: 'draft three' });
+    expect(result.usage.byRole['par2-writer']?.calls).toBe(3);
+    expect(result.usage.byRole['par2-esc']?.calls).toBe(3);
+    expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'enter')).toHaveLength(2);
+    expect(result.trace.at(-2)).toMatchObject({ node: 'final', kind: 'decision', data: { hopBudgetExhausted: true } });
+  });
+
+  it('runs the module variants: Coverage Anchor writes once; Iterative Chain starts from the raw question', async () => {
+    const anchorOnly = await par2CoverageAnchor().run(question, {
+      model: createModel({ provider: createScriptedProvider({ replies: { 'par2-planner': [plan(['one', 'two'])], 'par2-writer': [write('x')] } }) }),
+      retriever: scopedTo(corpus.retriever, question),
+    });
+    expect(nodeSequence(anchorOnly)).toEqual(['plan', 'retrieve', 'retrieve', 'rerank_dedupe', 'anchor', 'generate', 'final']);
+
+    const chainOnly = await par2IterativeChain().run(question, {
+      model: createModel({ provider: createScriptedProvider({ replies: { 'par2-writer': [write('y')], 'par2-esc': [esc('STOP')] } }) }),
+      retriever: scopedTo(corpus.retriever, question),
+    });
+    expect(nodeSequence(chainOnly)).toEqual(['chain_retrieve', 'generate', 'esc', 'final']);
+    expect(chainOnly.trace.find((e) => e.kind === 'retrieve')?.data['query']).toBe(question.text);
+  });
+
+  it('draws its chart from the compiled graph: fan-out, the ESC guard, the loop', () => {
+    const chart = par2Rag().chart();
+    expect(validateChart(chart)).toEqual([]);
+    expect(chart.engine).toBe('langgraph');
+    expect(chart.nodes.map((n) => n.id).sort()).toEqual(
+      ['__end__', '__start__', 'anchor', 'chain_retrieve', 'esc', 'final', 'generate', 'plan', 'reformulate', 'rerank_dedupe', 'retrieve'].sort(),
+    );
+    expect(chart.edges).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: 'plan', to: 'retrieve', kind: 'fanout', guard: 'fanOutSubQueries' }),
+        expect.objectContaining({ from: 'esc', to: 'reformulate', kind: 'conditional', guard: 'escDecision' }),
+        expect.objectContaining({ from: 'esc', to: 'final', kind: 'conditional', guard: 'escDecision' }),
+        expect.objectContaining({ from: 'reformulate', to: 'chain_retrieve' }),
+        expect.objectContaining({ from: 'chain_retrieve', to: 'generate' }),
+      ]),
+    );
+    expect(toMermaid(chart)).toContain('==>');
+    expect(par2CoverageAnchor().chart().nodes.map((n) => n.id)).not.toContain('esc');
+    expect(par2IterativeChain().chart().nodes.map((n) => n.id)).not.toContain('plan');
+  });
+
+  it('runs end to end with the offline model on real questions', async () => {
+    const model = offlineModel();
+    const results = [];
+    for (const q of corpus.questions.slice(0, 6)) {
+      results.push(await par2Rag().run(q, { model, retriever: scopedTo(corpus.retriever, q) }));
+    }
+    for (const r of results) {
+      expect(['ok', 'partial']).toContain(r.status);
+      expect(r.answer.length).toBeGreaterThan(0);
+      expect(r.usage.estimated).toBe(true);
+    }
+    const anyGold = results.filter((r, i) => r.evidenceIds.slice(0, 5).some((id) => corpus.questions[i]!.supportingIds.includes(id)));
+    expect(anyGold.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { chartFromLangGraph, defineWorkflow, type ModelPort, type Workflow } from '@multihop/core';
+import { LexicalReranker, type Reranker } from '@multihop/retriever';
+import { buildPar2Graph, PAR2_ROUTERS, type Par2Runtime, type Par2Settings, type Par2StateType, type Par2Variant } from './graph';
+
+export const PAR2_PAPER = 'PAR²-RAG: Planned Active Retrieval and Reasoning for Multi-Hop Question Answering (par2-rag.md)';
+
+export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 };
+
+export interface Par2Options extends Partial<Par2Settings> {
+  /**
+   * Reranks each retrieval's candidates to `rerankK`. A function receives the run's (traced,
+   * metered) model port, for LLM rerankers. Default: the retriever package's lexical reranker.
+   */
+  reranker?: Reranker | ((model: ModelPort) => Reranker);
+}
+
+const TITLES: Record<Par2Variant, { id: string; title: string }> = {
+  full: { id: 'par2-rag', title: 'PAR²-RAG (Coverage Anchor + Iterative Chain)' },
+  'coverage-anchor': { id: 'par2-coverage-anchor', title: 'PAR²-RAG module: Coverage Anchor only' },
+  'iterative-chain': { id: 'par2-iterative-chain', title: 'PAR²-RAG module: Iterative Chain only' },
+};
+
+/**
+ * A PAR²-RAG workflow on LangGraph. The chart is read off the compiled graph. A run that ends
+ * with the controller still asking for evidence after H hops returns its latest answer with
+ * status `partial` and stopReason `hop-budget`.
+ */
+export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
+  const { reranker, ...overrides } = options;
+  const settings: Par2Settings = { ...PAR2_DEFAULTS, ...stripUndefined(overrides) };
+  const graph = buildPar2Graph(variant, settings);
+  const { id, title } = TITLES[variant];
+  // Each hop is at most four supersteps (chain_retrieve, generate, esc, reformulate) after
+  // Stage 1's four; the hop budget in state ends the loop, this only guards against a bug.
+  const recursionLimit = 8 + 4 * (settings.hopBudget + 1);
+
+  return defineWorkflow({
+    id,
+    title,
+    paper: PAR2_PAPER,
+    chart: () =>
+      chartFromLangGraph(graph.getGraph(), {
+        id,
+        title,
+        routers: PAR2_ROUTERS,
+        fanOut: ['plan'],
+        choices: ['esc'],
+        parallel: ['retrieve'],
+        labels: { rerank_dedupe: 'rerank + dedupe', chain_retrieve: 'retrieve (chain)', esc: 'ESC' },
+      }),
+    async execute(question, ctx) {
+      const runtime: Par2Runtime = {
+        ctx,
+        reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? new LexicalReranker()),
+      };
+      const final: Par2StateType = await graph.invoke(
+        { question: question.text, nextQuery: question.text },
+        { configurable: { par2: runtime }, recursionLimit, signal: ctx.signal },
+      );
+      return {
+        answer: final.response?.answer ?? '',
+        ...(final.exhausted ? { stopReason: 'hop-budget' } : {}),
+        data: {
+          variant,
+          settings,
+          subQueries: final.subQueries,
+          queries: final.queries,
+          hops: final.hops,
+          reasoning: final.response?.reasoning ?? '',
+        },
+      };
+    },
+  });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export const par2Rag = (options?: Par2Options) => createPar2Workflow('full', options);
+export const par2CoverageAnchor = (options?: Par2Options) => createPar2Workflow('coverage-anchor', options);
+export const par2IterativeChain = (options?: Par2Options) => createPar2Workflow('iterative-chain', options);
