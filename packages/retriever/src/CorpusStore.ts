@@ -8,6 +8,7 @@ import { CorpusNotFoundError, IngestError } from './errors';
 import { arrow, lancedb, type Connection, type Table } from './lance';
 import { LanceRetriever } from './LanceRetriever';
 import type { Reranker } from './Reranker';
+import { sqlString } from './sqlString';
 
 export interface CorpusStoreOptions {
   /** A directory (embedded LanceDB) or any LanceDB URI (`s3://…`, `db://…`). Default: `.multihop/lancedb` in the working directory. */
@@ -387,9 +388,6 @@ function validateCorpusName(corpus: string): void {
   }
 }
 
-export function sqlString(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
 
 function resolveUri(uri?: string): string {
   if (!uri) return resolve(process.cwd(), '.multihop', 'lancedb');

@@ -3,6 +3,7 @@ import type { ChunkLevel, CorpusManifest, SearchMode } from './CorpusManifest';
 import type { Embedder } from './Embedder';
 import { lancedb, type Table } from './lance';
 import type { Reranker } from './Reranker';
+import { sqlString } from './sqlString';
 
 export interface RetrieverSearchOptions extends SearchOptions {
   /** Overrides the retriever's default mode. */
@@ -61,7 +62,7 @@ export class LanceRetriever implements RetrieverPort {
 
     const filters: string[] = [];
     // In an open corpus every paragraph is shared, so a questionId does not restrict anything there.
-    if (options.questionId !== undefined && this.manifest.setting === 'closed') filters.push(`question_id = '${options.questionId.replace(/'/g, "''")}'`);
+    if (options.questionId !== undefined && this.manifest.setting === 'closed') filters.push(`question_id = ${sqlString(options.questionId)}`);
     if (options.where) filters.push(`(${options.where})`);
     const where = filters.length ? filters.join(' AND ') : undefined;
 

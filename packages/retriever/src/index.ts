@@ -1,4 +1,4 @@
-export { CorpusStore, chunkRows, tableName, type CorpusStoreOptions, type IngestOptions, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
+export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export type { Embedder } from './Embedder';
@@ -10,4 +10,5 @@ export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { rerankPrompt, RerankOutput, type RerankCandidate } from './rerankPrompt';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { tokenize } from './tokenize';
+export { sqlString } from './sqlString';
 export { CorpusNotFoundError, IngestError } from './errors';

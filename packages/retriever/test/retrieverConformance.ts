@@ -4,6 +4,7 @@ import { CorpusStore } from '../src/CorpusStore';
 import type { SearchMode } from '../src/CorpusManifest';
 import { HashingEmbedder } from '../src/HashingEmbedder';
 import type { LanceRetriever } from '../src/LanceRetriever';
+import type { Reranker } from '../src/Reranker';
 import { datasetsDir, tempDir } from './sharedData';
 
 /**
@@ -11,8 +12,8 @@ import { datasetsDir, tempDir } from './sharedData';
  * Every mode gets the same data (the first 50 HotpotQA dev questions, closed and open), the same
  * assertions and the same gold-finding bars.
  */
-export function retrieverConformance(mode: SearchMode): void {
-  describe(`retriever conformance: ${mode}`, () => {
+export function retrieverConformance(mode: SearchMode, options: { reranker?: Reranker } = {}): void {
+  describe(`retriever conformance: ${mode}${options.reranker ? ` + ${options.reranker.id} reranker` : ''}`, () => {
     let store: CorpusStore;
     let dataset: Dataset;
     let closed: LanceRetriever;
@@ -24,8 +25,8 @@ export function retrieverConformance(mode: SearchMode): void {
       const embedder = new HashingEmbedder();
       await store.ingest(dataset, { setting: 'closed', embedder });
       await store.ingest(dataset, { setting: 'open', embedder });
-      closed = await store.retriever('hotpotqa-dev-closed', { mode, embedder });
-      open = await store.retriever('hotpotqa-dev-open', { mode, embedder });
+      closed = await store.retriever('hotpotqa-dev-closed', { mode, embedder, reranker: options.reranker });
+      open = await store.retriever('hotpotqa-dev-open', { mode, embedder, reranker: options.reranker });
     });
     afterAll(() => store?.close());
 
