@@ -88,8 +88,8 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
     }
     expect(ircot().chart().edges).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ from: 'reason', to: 'retrieve', kind: 'conditional', guard: 'answerStated' }),
-        expect.objectContaining({ from: 'reason', to: '__end__', kind: 'conditional' }),
+        expect.objectContaining({ from: 'reason', to: 'retrieve', kind: 'conditional', guard: 'answerStated', label: 'continue' }),
+        expect.objectContaining({ from: 'reason', to: '__end__', kind: 'conditional', label: 'answered' }),
       ]),
     );
     expect(react().chart().edges).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'search', to: 'think' })]));

@@ -51,7 +51,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
     })
     .addEdge(START, 'retrieve')
     .addEdge('retrieve', 'reason')
-    .addConditionalEdges('reason', (state: BaselineStateType) => nextAfterReason(state, maxSteps), ['retrieve', 'answer_at_bound', END])
+    .addConditionalEdges('reason', (state: BaselineStateType) => nextAfterReason(state, maxSteps), { answered: END, continue: 'retrieve', 'step-bound': 'answer_at_bound' })
     .addEdge('answer_at_bound', END)
     .compile();
   return graphWorkflow({
@@ -64,7 +64,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
   });
 }
 
-function nextAfterReason(state: BaselineStateType, maxSteps: number): 'retrieve' | 'answer_at_bound' | typeof END {
-  if (state.finalAnswer !== null) return END;
-  return state.thoughts.length >= maxSteps ? 'answer_at_bound' : 'retrieve';
+function nextAfterReason(state: BaselineStateType, maxSteps: number): 'answered' | 'continue' | 'step-bound' {
+  if (state.finalAnswer !== null) return 'answered';
+  return state.thoughts.length >= maxSteps ? 'step-bound' : 'continue';
 }

@@ -46,7 +46,7 @@ export function react(options: ReactOptions = {}): Workflow {
       });
     })
     .addEdge(START, 'think')
-    .addConditionalEdges('think', (state: BaselineStateType) => nextAfterThought(state, maxSteps), ['search', 'answer_at_bound', END])
+    .addConditionalEdges('think', (state: BaselineStateType) => nextAfterThought(state, maxSteps), { finish: END, search: 'search', 'step-bound': 'answer_at_bound' })
     .addEdge('search', 'think')
     .addEdge('answer_at_bound', END)
     .compile();
@@ -60,7 +60,7 @@ export function react(options: ReactOptions = {}): Workflow {
   });
 }
 
-function nextAfterThought(state: BaselineStateType, maxSteps: number): 'search' | 'answer_at_bound' | typeof END {
-  if (state.finalAnswer !== null) return END;
-  return state.steps.length >= maxSteps ? 'answer_at_bound' : 'search';
+function nextAfterThought(state: BaselineStateType, maxSteps: number): 'finish' | 'search' | 'step-bound' {
+  if (state.finalAnswer !== null) return 'finish';
+  return state.steps.length >= maxSteps ? 'step-bound' : 'search';
 }

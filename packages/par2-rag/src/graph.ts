@@ -73,9 +73,9 @@ function fanOutSubQueries(state: Par2StateType): Send[] {
   return state.subQueries.map((s, index) => new Send('retrieve', { ...state, branch: { index, query: s.query } }));
 }
 
-/** Router after `esc`: CONTINUE with hops left → reformulate; STOP, or budget spent → final. */
-function escDecision(state: Par2StateType): 'reformulate' | 'final' {
-  return state.verdict?.decision === 'CONTINUE' && !state.exhausted ? 'reformulate' : 'final';
+/** Router after `esc`: CONTINUE with hops left → reformulate; STOP, or the budget spent → final. */
+function escDecision(state: Par2StateType): 'CONTINUE' | 'STOP' {
+  return state.verdict?.decision === 'CONTINUE' && !state.exhausted ? 'CONTINUE' : 'STOP';
 }
 
 export const PAR2_ROUTERS = { plan: 'fanOutSubQueries', esc: 'escDecision' } as const;
@@ -204,7 +204,7 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     g
       .addEdge('chain_retrieve', 'generate')
       .addEdge('generate', 'esc')
-      .addConditionalEdges('esc', escDecision, ['reformulate', 'final'])
+      .addConditionalEdges('esc', escDecision, { CONTINUE: 'reformulate', STOP: 'final' })
       .addEdge('reformulate', 'chain_retrieve');
   }
   g.addEdge('final', END);

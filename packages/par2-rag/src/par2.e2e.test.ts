@@ -103,8 +103,8 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     expect(chart.edges).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ from: 'plan', to: 'retrieve', kind: 'fanout', guard: 'fanOutSubQueries' }),
-        expect.objectContaining({ from: 'esc', to: 'reformulate', kind: 'conditional', guard: 'escDecision' }),
-        expect.objectContaining({ from: 'esc', to: 'final', kind: 'conditional', guard: 'escDecision' }),
+        expect.objectContaining({ from: 'esc', to: 'reformulate', kind: 'conditional', guard: 'escDecision', label: 'CONTINUE' }),
+        expect.objectContaining({ from: 'esc', to: 'final', kind: 'conditional', guard: 'escDecision', label: 'STOP' }),
         expect.objectContaining({ from: 'reformulate', to: 'chain_retrieve' }),
         expect.objectContaining({ from: 'chain_retrieve', to: 'generate' }),
       ]),

@@ -91,8 +91,52 @@ export function readAnswer(question: string, passages: ReadonlyArray<Pick<Passag
   });
   candidates.sort((a, b) => b.score - a.score);
   const top = candidates[0];
-  if (top) return { answer: top.text, support: top.support, confidence, shape };
-  return { answer: shortest(best.sentence), support: best, confidence, shape };
+  if (!top) return { answer: shortest(best.sentence), support: best, confidence, shape };
+  const firstHop = coverage(question, `${top.support.passage.title} ${top.support.sentence}`, passages);
+  return bridgeHop(question, shape, top, firstHop, passages) ?? { answer: top.text, support: top.support, confidence: firstHop, shape };
+}
+
+/**
+ * Bridge questions ("the position held by the woman who portrayed X"): when the first
+ * sentence covers the question only in part and its best span names another passage (the
+ * bridge entity), read that passage for the question's remaining terms, with the bridge
+ * itself no longer a candidate. Confidence is then what both sentences cover together.
+ */
+function bridgeHop(
+  question: string,
+  shape: QuestionShape,
+  first: { text: string; support: ScoredSentence },
+  firstHop: number,
+  passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>,
+): Reading | undefined {
+  if (firstHop >= 0.6 || shape.type === 'yes-no' || shape.type === 'choice') return undefined;
+  const spans = [first.text, ...capitalisedSpans(first.support.sentence)];
+  const bridge = spans.find((span) => titled(span, passages).some((p) => p.id !== first.support.passage.id));
+  if (!bridge) return undefined;
+  const seen = new Set(terms(`${first.support.passage.title} ${first.support.sentence}`));
+  const remaining = [...new Set(terms(question))].filter((t) => !seen.has(t));
+  if (remaining.length === 0) return undefined;
+  const about = titled(bridge, passages).filter((p) => p.id !== first.support.passage.id);
+  const excluded = new Set([...terms(question), ...terms(bridge)]);
+  const ranked = rankSentences(remaining.join(' '), about).filter((s) => s.score > 0);
+  for (const s of ranked.slice(0, 4)) {
+    const candidate = candidatesOf(s.sentence, shape, excluded)[0];
+    if (candidate) {
+      const both = coverage(question, `${first.support.passage.title} ${first.support.sentence} ${s.sentence}`, passages);
+      return { answer: candidate, support: s, confidence: both, shape };
+    }
+  }
+  return undefined;
+}
+
+/** Passages whose title is the span (or contains it, or is contained in it). */
+function titled(span: string, passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>) {
+  const e = tokens(span).map(stem).join(' ');
+  if (!e) return [];
+  return passages.filter((p) => {
+    const t = tokens(p.title.replace(/\s*\(.*\)$/, '')).map(stem).join(' ');
+    return t.length > 0 && (t === e || (e.includes(t) && t.split(' ').length >= 2) || (t.includes(e) && e.split(' ').length >= 2));
+  });
 }
 
 const PRONOUN_LED = /^(he|she|his|her|it|its|they|their)\b/i;

@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Chart, RunResult } from '@multihop/core';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { main } from './cli';
+import type { Io } from './io';
+
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+const db = mkdtempSync(join(tmpdir(), 'multihop-cli-'));
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('the multihop CLI', () => {
+  it('lists the workflows with their engines and papers', async () => {
+    const { code, out } = await cli('workflows');
+    expect(code).toBe(0);
+    for (const id of ['par2-rag', 'par2-coverage-anchor', 'par2-iterative-chain', 'direct', 'cot', 'single-turn-rag', 'ircot', 'react']) {
+      expect(out).toMatch(new RegExp(`^${id}\\s+langgraph`, 'm'));
+    }
+    expect(out).toContain('PAR²-RAG: Planned Active Retrieval and Reasoning');
+  });
+
+  it('prints the chart of the real graph as Mermaid or JSON', async () => {
+    const mermaid = await cli('chart', 'par2-rag');
+    expect(mermaid.out).toMatch(/^flowchart TD/);
+    expect(mermaid.out).toContain('-.->|"CONTINUE [escDecision]"|');
+    expect(mermaid.out).toContain('-.->|"STOP [escDecision]"|');
+    const json = await cli('chart', 'ircot', '--format', 'json');
+    const chart = JSON.parse(json.out) as Chart;
+    expect(chart.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['retrieve', 'reason', 'answer_at_bound']));
+  });
+
+  it('answers a dataset question with answer, evidence and trace, labelling the offline model', async () => {
+    const { code, out } = await cli('run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db);
+    expect(code).toBe(0);
+    expect(out).toContain('model: offline model (deterministic lexical stand-in, not a language model)');
+    expect(out).toContain('Question: What government position was held by the woman who portrayed Corliss Archer');
+    expect(out).toMatch(/Answer: {3}\S/);
+    expect(out).toMatch(/Evidence \(\d+ passages\):\n {3}1\. /);
+    expect(out).toMatch(/plan\s+▶/);
+    expect(out).toMatch(/esc\s+◆ (CONTINUE|STOP)/);
+    expect(out).toMatch(/Usage: \d+ model calls, \d+ tokens \(estimated/);
+  });
+
+  it('prints the RunResult as JSON with --json, and answers free text over an open corpus', async () => {
+    const { out } = await cli('run', '--workflow', 'single-turn-rag', '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db, '--json');
+    const result = JSON.parse(out) as RunResult & { model: { default: string } };
+    expect(result.workflowId).toBe('single-turn-rag');
+    expect(result.evidenceIds).toHaveLength(5);
+    expect(result.model.default).toBe('offline');
+    const free = await cli('run', '--workflow', 'ircot', '--question', 'Which magazine was started first, Arthur\'s Magazine or First for Women?', '--corpus', 'hotpotqa-dev', '--db', db);
+    expect(free.code).toBe(0);
+    expect(free.out).toContain('corpus: hotpotqa-dev-open');
+  });
+
+  it('says clearly what is wrong with a command', async () => {
+    expect(await cli('run', '--workflow', 'nope', '--dataset', 'hotpotqa-dev', '--id', 'x')).toMatchObject({ code: 2, err: expect.stringContaining('unknown workflow "nope"; known: par2-rag') });
+    expect(await cli('run', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining('give --question') });
+    expect(await cli('run', '--workflow', 'direct', '--dataset', 'hotpotqa-dev', '--id', 'no-such-id', '--db', db)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('no question with id "no-such-id"'),
+    });
+    expect(await cli('eval', '--workflows', 'direct,direct', '--dataset', 'hotpotqa-dev')).toMatchObject({ code: 2, err: expect.stringContaining('names "direct" twice') });
+    expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--bogus'") });
+    expect(await cli('run', '--workflow', 'direct', '--dataset', 'hotpotqa-dev', '--id', 'x', '--model', 'openai:')).toMatchObject({ code: 2, err: expect.stringContaining('--model: "openai:" names no model') });
+  });
+});

@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError, goldAnswers, type Question, type Workflow } from '@multihop/core';
+import type { Io } from '../io';
+import { openCorpus, type Setting } from '../corpus';
+import { ResultsLog, type ResultRow } from '../eval/ResultsLog';
+import { Progress } from '../eval/Progress';
+import { scoreRun } from '../eval/scoreRun';
+import { renderSummary, summarize } from '../eval/summarize';
+import { resolveModel } from '../model';
+import { parseWorkflowList } from '../workflows';
+
+export interface EvalCommandOptions {
+  workflows: string;
+  dataset: string;
+  limit?: number;
+  concurrency: number;
+  setting: Setting;
+  model?: string;
+  out?: string;
+  db?: string;
+  cacheDir?: string;
+}
+
+/**
+ * Runs every workflow on the same questions, K pairs at a time, appending one line per
+ * question × workflow to results.jsonl as each finishes (after its trace file is written).
+ * Re-running with the same --out skips finished pairs; Ctrl-C stops scheduling, lets the pairs
+ * in flight finish, and writes the summary of what is done.
+ */
+export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<number> {
+  const workflows = parseWorkflowList(options.workflows);
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  const model = resolveModel(options.model, { cacheDir: options.cacheDir, concurrency: Math.max(4, options.concurrency) });
+  const modelId = [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
+  const out = resolve(options.out ?? join('.multihop', 'eval', `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}-${modelId.replace(/[^\w.-]+/g, '_')}`));
+
+  const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  try {
+    const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    const log = ResultsLog.open(out, { dataset: corpus.dataset.name, setting: options.setting, model: modelId });
+    const pending: Array<{ workflow: Workflow; question: Question }> = [];
+    for (const question of questions) {
+      for (const workflow of workflows) if (!log.has(workflow.id, question.id)) pending.push({ workflow, question });
+    }
+    const total = questions.length * workflows.length;
+    io.err(`eval: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions (${options.setting}), model: ${model.label}`);
+    io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
+
+    let stopping = false;
+    const onSigint = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      io.err('\neval: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume');
+    };
+    process.on('SIGINT', onSigint);
+    const progress = new Progress(pending.length, 'eval');
+    let next = 0;
+    const worker = async () => {
+      while (!stopping && next < pending.length) {
+        const { workflow, question } = pending[next++]!;
+        const result = await workflow.run(question, { model: model.port, retriever: corpus.retrieverFor(question) });
+        const traceFile = join('traces', workflow.id, `${question.id.replace(/[^\w.-]+/g, '_')}.json`);
+        mkdirSync(join(out, 'traces', workflow.id), { recursive: true });
+        writeFileSync(join(out, traceFile), JSON.stringify({ ...result, model: model.describe }));
+        const row: ResultRow = {
+          workflow: workflow.id,
+          questionId: question.id,
+          question: question.text,
+          prediction: result.answer,
+          gold: goldAnswers(question),
+          status: result.status,
+          ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+          ...(result.error ? { error: `${result.error.code}: ${result.error.message}` } : {}),
+          metrics: scoreRun(result, question),
+          usage: result.usage,
+          evidenceIds: result.evidenceIds,
+          latencyMs: result.usage.wallMs,
+          trace: traceFile,
+        };
+        log.append(row);
+        progress.tick(`${workflow.id} ${question.id}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, pending.length)) }, worker));
+    process.off('SIGINT', onSigint);
+
+    const summary = summarize(log.rows, {
+      dataset: corpus.dataset.name,
+      setting: options.setting,
+      model: model.label,
+      offline: model.offline,
+      workflows: workflows.map((w) => w.id),
+      questionIds: questions.map((q) => q.id),
+    });
+    writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const markdown = renderSummary(summary);
+    writeFileSync(join(out, 'summary.md'), markdown);
+    io.out(markdown);
+    io.err(`eval: wrote ${join(out, 'results.jsonl')}, summary.json, summary.md and traces/`);
+    return stopping ? 130 : 0;
+  } finally {
+    corpus.close();
+  }
+}

@@ -1,0 +1,108 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, InputError, type Usage } from '@multihop/core';
+
+export interface RowMetrics {
+  em: number;
+  f1: number;
+  acc: number;
+  /** null when the question has no gold passage ids. */
+  recall_at_5: number | null;
+  full_recall_at_5: number | null;
+  ndcg_at_5: number | null;
+  /** Every gold passage somewhere in the run's evidence. */
+  all_pass: number | null;
+}
+
+/** One line of results.jsonl: one question × one workflow. */
+export interface ResultRow {
+  workflow: string;
+  questionId: string;
+  question: string;
+  prediction: string;
+  gold: string[];
+  status: 'ok' | 'partial' | 'error';
+  stopReason?: string;
+  error?: string;
+  metrics: RowMetrics;
+  usage: Usage;
+  evidenceIds: string[];
+  latencyMs: number;
+  /** The run's full trace, relative to the output directory. */
+  trace: string;
+}
+
+/** What a results directory was made with; a resume must match it. */
+export interface RunConfig {
+  dataset: string;
+  setting: string;
+  model: string;
+}
+
+/**
+ * results.jsonl, append-only. Opening it repairs a line torn by a kill mid-write (the tail after
+ * the last newline is dropped: that pair simply runs again), so a resumed evaluation neither
+ * loses nor duplicates finished pairs. A malformed line elsewhere is an error naming its line.
+ */
+export class ResultsLog {
+  private readonly done = new Set<string>();
+
+  private constructor(
+    readonly dir: string,
+    readonly file: string,
+    readonly rows: ResultRow[],
+  ) {
+    for (const row of rows) this.done.add(key(row.workflow, row.questionId));
+  }
+
+  static open(dir: string, config: RunConfig): ResultsLog {
+    mkdirSync(join(dir, 'traces'), { recursive: true });
+    const configFile = join(dir, 'run.json');
+    if (existsSync(configFile)) {
+      const previous = JSON.parse(readFileSync(configFile, 'utf8')) as RunConfig;
+      for (const field of ['dataset', 'setting', 'model'] as const) {
+        if (previous[field] !== config[field]) {
+          throw new ConfigError(
+            `${configFile}: this directory holds results for ${field} "${previous[field]}", not "${config[field]}"; use another --out or the same ${field}`,
+          );
+        }
+      }
+    } else {
+      writeFileSync(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
+    }
+    const file = join(dir, 'results.jsonl');
+    const rows: ResultRow[] = [];
+    if (existsSync(file)) {
+      const raw = readFileSync(file, 'utf8');
+      const complete = raw.lastIndexOf('\n') + 1;
+      if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
+      raw
+        .slice(0, complete)
+        .split('\n')
+        .forEach((line, i) => {
+          if (!line.trim()) return;
+          try {
+            rows.push(JSON.parse(line) as ResultRow);
+          } catch (error) {
+            throw new InputError(`${file}:${i + 1}: not a JSON line (${(error as Error).message})`, { file, line: i + 1 });
+          }
+        });
+    }
+    return new ResultsLog(dir, file, rows);
+  }
+
+  has(workflow: string, questionId: string): boolean {
+    return this.done.has(key(workflow, questionId));
+  }
+
+  append(row: ResultRow): void {
+    if (this.has(row.workflow, row.questionId)) return;
+    appendFileSync(this.file, `${JSON.stringify(row)}\n`);
+    this.rows.push(row);
+    this.done.add(key(row.workflow, row.questionId));
+  }
+}
+
+function key(workflow: string, questionId: string): string {
+  return `${workflow}\u0000${questionId}`;
+}

@@ -1,0 +1,16 @@
+import { createModelFromEnv, type ResolvedModel } from '@multihop/core';
+import { createOfflineProvider } from '@multihop/offline-model';
+
+export interface RunnerModel extends ResolvedModel {
+  /** How printed figures name the model: the offline model always says what it is. */
+  label: string;
+}
+
+/** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
+export function resolveModel(flag: string | undefined, options: { cacheDir?: string; concurrency?: number } = {}): RunnerModel {
+  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider(), ...options });
+  const roles = Object.entries(resolved.describe.roles);
+  const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
+  const label = roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base;
+  return { ...resolved, label };
+}
