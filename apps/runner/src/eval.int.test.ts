@@ -1,0 +1,90 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+import type { ResultRow } from './eval/ResultsLog';
+import type { Summary } from './eval/summarize';
+
+// The real CLI in a child process, as a user runs it: the bin script from source, LanceDB on disk,
+// the offline model, the shared HotpotQA dev sample.
+const bin = join(__dirname, '..', 'bin', 'multihop.js');
+const env = { ...process.env, MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), LANCEDB_LOG: 'error' };
+const db = mkdtempSync(join(tmpdir(), 'multihop-eval-db-'));
+
+function lines(file: string): ResultRow[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+}
+
+function runEval(out: string, ...extra: string[]) {
+  return spawnSync(process.execPath, [bin, 'eval', '--dataset', 'hotpotqa-dev', '--db', db, '--out', out, ...extra], { env, encoding: 'utf8', timeout: 300_000 });
+}
+
+describe('multihop eval', () => {
+  it('writes results.jsonl, traces, summary.json and summary.md for every question × workflow', () => {
+    const out = mkdtempSync(join(tmpdir(), 'multihop-eval-'));
+    const done = runEval(out, '--workflows', 'single-turn-rag,direct', '--limit', '6', '--concurrency', '3');
+    expect(done.status).toBe(0);
+    const rows = lines(join(out, 'results.jsonl'));
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map((r) => `${r.workflow}/${r.questionId}`)).size).toBe(12);
+    for (const row of rows) {
+      expect(existsSync(join(out, row.trace))).toBe(true);
+      for (const v of [row.metrics.em, row.metrics.f1, row.metrics.acc]) expect(v).toBeGreaterThanOrEqual(0);
+    }
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(summary).toMatchObject({ dataset: 'hotpotqa-dev', n: 6, offline: true });
+    expect(summary.model).toContain('offline model');
+    const rag = summary.workflows['single-turn-rag']!;
+    for (const key of ['em', 'f1', 'acc', 'recall_at_5', 'ndcg_at_5', 'all_pass'] as const) {
+      expect(rag[key]).toBeGreaterThanOrEqual(0);
+      expect(rag[key]).toBeLessThanOrEqual(1);
+    }
+    expect(rag.recall_at_5).toBeGreaterThan(0);
+    expect(rag.em_ci95[0]).toBeLessThanOrEqual(rag.em);
+    expect(rag.em_ci95[1]).toBeGreaterThanOrEqual(rag.em);
+    expect(rag.llm_calls).toBe(1);
+    expect(summary.workflows['direct']!.recall_at_5).toBe(0);
+    const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(markdown).toContain('these are the offline model’s figures');
+    expect(done.stdout).toContain('| single-turn-rag | 6 |');
+  });
+
+  it('resumes after being killed half-way without losing or duplicating lines', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'multihop-eval-kill-'));
+    const args = ['--workflows', 'par2-rag,ircot', '--limit', '10', '--concurrency', '1'];
+    const child = spawn(process.execPath, [bin, 'eval', '--dataset', 'hotpotqa-dev', '--db', db, '--out', out, ...args], { env, stdio: 'ignore' });
+    const results = join(out, 'results.jsonl');
+    const deadline = Date.now() + 120_000;
+    while ((!existsSync(results) || lines(results).length < 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const before = readFileSync(results, 'utf8');
+    const finishedBefore = before.split('\n').filter(Boolean).length;
+    expect(finishedBefore).toBeGreaterThanOrEqual(4);
+    expect(finishedBefore).toBeLessThan(20);
+    // A kill can also land mid-line: the resume must drop the torn tail and run that pair again.
+    appendFileSync(results, '{"workflow":"par2-rag","questionId":"torn');
+
+    const resumed = runEval(out, ...args);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`${finishedBefore} of 20 pairs already in`));
+    const after = readFileSync(results, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    const rows = lines(results);
+    expect(rows).toHaveLength(20);
+    expect(new Set(rows.map((r) => `${r.workflow}/${r.questionId}`)).size).toBe(20);
+  });
+
+  it('refuses to mix results of another model into an output directory', () => {
+    const out = mkdtempSync(join(tmpdir(), 'multihop-eval-mix-'));
+    expect(runEval(out, '--workflows', 'direct', '--limit', '2').status).toBe(0);
+    const other = spawnSync(
+      process.execPath,
+      [bin, 'eval', '--dataset', 'hotpotqa-dev', '--db', db, '--out', out, '--workflows', 'direct', '--limit', '2', '--model', 'openai:gpt-4o-mini'],
+      { env: { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, encoding: 'utf8' },
+    );
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('this directory holds results for model "offline", not "openai:gpt-4o-mini"');
+  });
+});
