@@ -4,7 +4,7 @@ export { loadDataset, type LoadDatasetOptions } from './loadDataset';
 export { loadCorpus } from './loadCorpus';
 export { detectLayout } from './detectLayout';
 export { readRecords, parseRecords, type SourceRecord } from './readRecords';
-export { resolveDatasetsDir } from './resolveDatasetsDir';
+export { resolveDatasetsDir, type ResolveDatasetsDirOptions } from './resolveDatasetsDir';
 export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } from './namedDatasets';
 export { passageId, sentenceId } from './passageId';
 export { splitSentences, joinSentences } from './splitSentences';

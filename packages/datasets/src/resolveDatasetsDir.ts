@@ -7,7 +7,15 @@ import { ConfigError } from '@multihop/core';
  * `<dir>/shared/datasets` or `<dir>/../shared/datasets` walking up from `from` (the project keeps
  * the data beside the repository, so a clone at any depth finds it). The error lists every path tried.
  */
-export function resolveDatasetsDir(options: { from?: string; env?: NodeJS.ProcessEnv } = {}): string {
+export interface ResolveDatasetsDirOptions {
+  /** Where the walk starts (default: the working directory). */
+  from?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Do not walk above this directory (default: the filesystem root). */
+  stopAt?: string;
+}
+
+export function resolveDatasetsDir(options: ResolveDatasetsDirOptions = {}): string {
   const env = options.env ?? process.env;
   const configured = env.MULTIHOP_DATASETS_DIR;
   if (configured) {
@@ -18,14 +26,16 @@ export function resolveDatasetsDir(options: { from?: string; env?: NodeJS.Proces
   const tried: string[] = [];
   let dir = resolve(options.from ?? process.cwd());
   for (;;) {
-    for (const candidate of [join(dir, 'shared', 'datasets'), join(dir, '..', 'shared', 'datasets')]) {
+    const atStop = options.stopAt !== undefined && dir === resolve(options.stopAt);
+    const candidates = atStop ? [join(dir, 'shared', 'datasets')] : [join(dir, 'shared', 'datasets'), join(dir, '..', 'shared', 'datasets')];
+    for (const candidate of candidates) {
       const abs = resolve(candidate);
       if (tried.includes(abs)) continue;
       tried.push(abs);
       if (isDir(abs)) return abs;
     }
     const parent = dirname(dir);
-    if (parent === dir) break;
+    if (parent === dir || atStop) break;
     dir = parent;
   }
   throw new ConfigError(

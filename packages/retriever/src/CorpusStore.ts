@@ -237,67 +237,68 @@ export class CorpusStore {
         }
         added[level] = count;
       }
+      const ingestMs = performance.now() - started;
+
+      const indexStarted = performance.now();
+      let vectorIndex: 'flat' | 'IVF_FLAT' = previous?.index.vector?.index ?? 'flat';
+      let questionIdIndex = false;
+      const rowCounts: Partial<Record<ChunkLevel, number>> = {};
+      for (const level of levels) {
+        const table = tables[level];
+        if (!table) continue;
+        const indices = await table.listIndices();
+        const has = (column: string) => indices.some((ix) => ix.columns.includes(column));
+        // Compaction merges the batch fragments and brings existing indices up to date with the new rows.
+        if ((added[level] ?? 0) > 0 || !has(FTS.column)) await table.optimize();
+        if (!has(FTS.column)) {
+          await table.createIndex(FTS.column, {
+            config: lancedb.Index.fts({ withPosition: FTS.withPosition, stem: FTS.stem, removeStopWords: FTS.removeStopWords, language: FTS.language }),
+          });
+        }
+        rowCounts[level] = await table.countRows();
+        if (setting === 'closed') {
+          if (!has('question_id')) await table.createIndex('question_id', { config: lancedb.Index.btree() });
+          questionIdIndex = true;
+        }
+        if (options.embedder && !has('vector') && (rowCounts[level] ?? 0) >= (options.vectorIndexMinRows ?? 100_000)) {
+          await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) });
+          vectorIndex = 'IVF_FLAT';
+        }
+      }
+      const indexMs = performance.now() - indexStarted;
+
+      const now = new Date().toISOString();
+      const passageTable = tables.passage;
+      const manifest: CorpusManifest = {
+        schemaVersion: 1,
+        corpus,
+        setting,
+        sources: [...new Set([...(previous?.sources ?? []), meta.source])],
+        dataset: meta.dataset ?? previous?.dataset,
+        layout: meta.layout ?? previous?.layout,
+        levels: [...new Set([...(previous?.levels ?? []), ...levels])],
+        counts: {
+          questions: Math.max(previous?.counts.questions ?? 0, meta.questions),
+          rows: { ...previous?.counts.rows, ...rowCounts },
+          passages: passageTable ? await countDistinctPassages(passageTable, setting) : (previous?.counts.passages ?? 0),
+        },
+        index: {
+          fts: { ...FTS },
+          vector: options.embedder ? { embedder: options.embedder.id, dimensions: options.embedder.dimensions, distance: 'cosine', index: vectorIndex } : undefined,
+          questionIdIndex,
+        },
+        ingests: (previous?.ingests ?? 0) + 1,
+        createdAt: previous?.createdAt ?? now,
+        updatedAt: now,
+      };
+      const manifests = await this.manifestTable(true);
+      await manifests.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
+      return { corpus, added, ingestMs, indexMs, manifest };
     } catch (cause) {
+      // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);
       throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${(cause as Error).message}`, { cause });
     }
-    const ingestMs = performance.now() - started;
-
-    const indexStarted = performance.now();
-    let vectorIndex: 'flat' | 'IVF_FLAT' = previous?.index.vector?.index ?? 'flat';
-    let questionIdIndex = false;
-    const rowCounts: Partial<Record<ChunkLevel, number>> = {};
-    for (const level of levels) {
-      const table = tables[level];
-      if (!table) continue;
-      const indices = await table.listIndices();
-      const has = (column: string) => indices.some((ix) => ix.columns.includes(column));
-      // Compaction merges the batch fragments and brings existing indices up to date with the new rows.
-      if ((added[level] ?? 0) > 0 || !has(FTS.column)) await table.optimize();
-      if (!has(FTS.column)) {
-        await table.createIndex(FTS.column, {
-          config: lancedb.Index.fts({ withPosition: FTS.withPosition, stem: FTS.stem, removeStopWords: FTS.removeStopWords, language: FTS.language }),
-        });
-      }
-      rowCounts[level] = await table.countRows();
-      if (setting === 'closed') {
-        if (!has('question_id')) await table.createIndex('question_id', { config: lancedb.Index.btree() });
-        questionIdIndex = true;
-      }
-      if (options.embedder && !has('vector') && (rowCounts[level] ?? 0) >= (options.vectorIndexMinRows ?? 100_000)) {
-        await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) });
-        vectorIndex = 'IVF_FLAT';
-      }
-    }
-    const indexMs = performance.now() - indexStarted;
-
-    const now = new Date().toISOString();
-    const passageTable = tables.passage;
-    const manifest: CorpusManifest = {
-      schemaVersion: 1,
-      corpus,
-      setting,
-      sources: [...new Set([...(previous?.sources ?? []), meta.source])],
-      dataset: meta.dataset ?? previous?.dataset,
-      layout: meta.layout ?? previous?.layout,
-      levels: [...new Set([...(previous?.levels ?? []), ...levels])],
-      counts: {
-        questions: Math.max(previous?.counts.questions ?? 0, meta.questions),
-        rows: { ...previous?.counts.rows, ...rowCounts },
-        passages: passageTable ? await countDistinctPassages(passageTable, setting) : (previous?.counts.passages ?? 0),
-      },
-      index: {
-        fts: { ...FTS },
-        vector: options.embedder ? { embedder: options.embedder.id, dimensions: options.embedder.dimensions, distance: 'cosine', index: vectorIndex } : undefined,
-        questionIdIndex,
-      },
-      ingests: (previous?.ingests ?? 0) + 1,
-      createdAt: previous?.createdAt ?? now,
-      updatedAt: now,
-    };
-    const manifests = await this.manifestTable(true);
-    await manifests!.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
-    return { corpus, added, ingestMs, indexMs, manifest };
   }
 
   private async manifestTable(create: true): Promise<Table>;
