@@ -8,6 +8,8 @@ import { workflowsCommand } from './commands/workflows';
 import { parseSetting } from './corpus';
 import { processIo, type Io } from './io';
 
+export type { Io } from './io';
+
 export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (offline by default)
 
   multihop workflows
