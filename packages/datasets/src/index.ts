@@ -7,5 +7,6 @@ export { readRecords, parseRecords, type SourceRecord } from './readRecords';
 export { resolveDatasetsDir, type ResolveDatasetsDirOptions } from './resolveDatasetsDir';
 export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } from './namedDatasets';
 export { passageId, sentenceId } from './passageId';
+export { goldSentenceIds } from './goldSentenceIds';
 export { splitSentences, joinSentences } from './splitSentences';
 export { CorpusBuilder } from './CorpusBuilder';

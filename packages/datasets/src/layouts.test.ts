@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { loadDataset } from './loadDataset';
-import { passageId } from './passageId';
+import { passageId, sentenceId } from './passageId';
+import { goldSentenceIds } from './goldSentenceIds';
 import type { Layout } from './Dataset';
 
 const fixture = (name: string) => join(__dirname, '../test/fixtures', name);
@@ -40,6 +41,9 @@ describe('layouts', () => {
       { passageId: q1?.supportingIds[0], sentence: 0 },
       { passageId: q1?.supportingIds[1], sentence: 1 },
     ]);
+    expect(goldSentenceIds(q1!)).toEqual([sentenceId(q1!.supportingIds[0]!, 0), sentenceId(q1!.supportingIds[1]!, 1)]);
+    // The sentence the fact names is the one the passage's sentence list holds at that index.
+    expect(ds.passages.find((p) => p.id === q1?.supportingIds[1])?.sentences[1]).toBe('She was born in Debrecen, Hungary.');
   });
 
   it('reads MuSiQue aliases, hop type and hop-ordered gold', async () => {
