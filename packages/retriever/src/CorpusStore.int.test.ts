@@ -164,6 +164,20 @@ describe('CorpusStore', () => {
     }
   });
 
+  it('accepts any LanceDB URI, not only a directory', async () => {
+    const dir = await tempDir('uri');
+    for (const uri of ['memory://', `file://${dir}`]) {
+      const store = await CorpusStore.open({ uri });
+      expect(store.uri).toBe(uri);
+      await store.ingest(dataset, { levels: ['passage'] });
+      const q = dataset.questions[0]!;
+      const hits = await (await store.retriever('musique-dev-open')).search(q.text, { k: 10 });
+      expect(hits.some((h) => q.supportingIds.includes(h.id))).toBe(true);
+      store.close();
+    }
+    expect(existsSync(join(dir, 'musique-dev-open__passage.lance'))).toBe(true);
+  });
+
   it('rejects corpus names that cannot be table names', async () => {
     const store = await CorpusStore.open({ uri: await tempDir('names') });
     await expect(store.ingest(dataset, { corpus: '../evil' })).rejects.toMatchObject({ location: { field: 'corpus' } });
