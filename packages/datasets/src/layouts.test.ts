@@ -64,6 +64,17 @@ describe('layouts', () => {
     expect(ds.contexts).toEqual({});
   });
 
+  it('reads IRCoT number and date answers when there are no spans', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const file = join(await mkdtemp(join(tmpdir(), 'multihop-ircot-')), 'numbers.jsonl');
+    const record = (id: string, answer: object) =>
+      JSON.stringify({ question_id: id, question_text: 'q?', answers_objects: [answer], contexts: [{ id: '0', title: 'T', paragraph_text: 'P.', is_supporting: true }] });
+    await writeFile(file, [record('n', { number: '42', spans: [] }), record('d', { number: '', date: { day: '4', month: 'July', year: '1776' }, spans: [] })].join('\n'));
+    const ds = await loadDataset(file);
+    expect(ds.questions.map((q) => q.answer)).toEqual(['42', '4 July 1776']);
+  });
+
   it('honours a layout override', async () => {
     await expect(loadDataset(fixture('ircot.jsonl'), { layout: 'musique' })).rejects.toThrow(/ircot\.jsonl:1: field `id`/);
   });

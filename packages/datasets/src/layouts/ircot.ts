@@ -8,7 +8,15 @@ import type { LayoutResult } from './LayoutResult';
 const IrcotRecord = z.object({
   question_id: z.union([z.string(), z.number()]).transform(String),
   question_text: z.string(),
-  answers_objects: z.array(z.object({ spans: z.array(z.string()) })).min(1),
+  answers_objects: z
+    .array(
+      z.object({
+        spans: z.array(z.string()).optional(),
+        number: z.union([z.string(), z.number()]).optional(),
+        date: z.object({ day: z.string().optional(), month: z.string().optional(), year: z.string().optional() }).optional(),
+      }),
+    )
+    .min(1),
   contexts: z.array(
     z.object({
       title: z.string(),
@@ -18,13 +26,21 @@ const IrcotRecord = z.object({
   ),
 });
 
+// IRCoT keeps DROP's answer object: span answers, or a number, or a date when there are no spans.
+function answerTexts(a: { spans?: string[]; number?: string | number; date?: { day?: string; month?: string; year?: string } }): string[] {
+  if (a.spans?.length) return a.spans;
+  if (a.number !== undefined && String(a.number) !== '') return [String(a.number)];
+  const date = [a.date?.day, a.date?.month, a.date?.year].filter(Boolean).join(' ');
+  return date ? [date] : [];
+}
+
 /** IRCoT processed JSONL (`question_id`, `question_text`, `answers_objects`, `contexts[].is_supporting`). */
 export function fromIrcot(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
   const questions: Question[] = [];
   const contexts: Record<string, string[]> = {};
   for (const record of records) {
     const r = validateRecord(IrcotRecord, record, file);
-    const spans = r.answers_objects.flatMap((a) => a.spans);
+    const spans = r.answers_objects.flatMap(answerTexts);
     const ids: string[] = [];
     const gold: string[] = [];
     for (const c of r.contexts) {
