@@ -1,9 +1,10 @@
-import { ConfigError, InputError, RunAbortedError, type RetrieverPort, type SearchHit, type SearchOptions } from '@multihop/core';
+import { ConfigError, InputError, MultihopError, RunAbortedError, type RetrieverPort, type SearchHit, type SearchOptions } from '@multihop/core';
 import type { ChunkLevel, CorpusManifest, SearchMode } from './CorpusManifest';
 import type { Embedder } from './Embedder';
 import { lancedb, type Table } from './lance';
 import type { Reranker } from './Reranker';
 import { sqlString } from './sqlString';
+import { SearchError } from './errors';
 
 export interface RetrieverSearchOptions extends SearchOptions {
   /** Overrides the retriever's default mode. */
@@ -72,7 +73,13 @@ export class LanceRetriever implements RetrieverPort {
     const mayRepeat = (this.manifest.setting === 'closed' && options.questionId === undefined) || (dedupeBy === 'passage' && level === 'sentence');
     const limit = mayRepeat ? wanted * 4 : wanted;
 
-    const rows = await this.run(table, mode, query, where, limit, options.signal);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await this.run(table, mode, query, where, limit, options.signal);
+    } catch (error) {
+      if (error instanceof MultihopError) throw error;
+      throw new SearchError(`${mode} search of corpus "${this.manifest.corpus}" (${level}) failed for query "${query.slice(0, 120)}": ${(error as Error).message}`, { cause: error });
+    }
     abortIf(options.signal);
     const seen = new Set<string>();
     let hits: SearchHit[] = [];
@@ -91,7 +98,7 @@ export class LanceRetriever implements RetrieverPort {
 
   private async run(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     if (mode === 'bm25') {
-      let q = table.query().fullTextSearch(query, { columns: 'search_text' }).select(COLUMNS).limit(limit);
+      let q = table.query().fullTextSearch(matchWords(query)).select(COLUMNS).limit(limit);
       if (where) q = q.where(where);
       return q.toArray();
     }
@@ -102,7 +109,7 @@ export class LanceRetriever implements RetrieverPort {
     let q = table.query().nearestTo(vector).distanceType('cosine').select(COLUMNS).limit(limit);
     if (mode === 'hybrid') {
       this.rrf ??= lancedb.rerankers.RRFReranker.create(RRF_K);
-      q = q.fullTextSearch(query, { columns: 'search_text' }).rerank(await this.rrf);
+      q = q.fullTextSearch(matchWords(query)).rerank(await this.rrf);
     }
     if (where) q = q.where(where);
     return q.toArray();
@@ -117,6 +124,15 @@ export class LanceRetriever implements RetrieverPort {
     }
     return this.embedder;
   }
+}
+
+/**
+ * The query as plain words. A string query goes through LanceDB's query parser, where quotes
+ * make a phrase query — which needs positions the index does not keep — so a model's query
+ * like `"Spanish Harlem" songwriter` failed. A MatchQuery is never parsed.
+ */
+function matchWords(query: string) {
+  return new lancedb.MatchQuery(query, 'search_text');
 }
 
 function toHit(row: Record<string, unknown>, level: ChunkLevel, mode: SearchMode): SearchHit {

@@ -16,3 +16,10 @@ export class IngestError extends MultihopError {
     super('INGEST', message, options);
   }
 }
+
+/** LanceDB failed to answer a search; names the corpus, mode and query, keeps the original as `cause`. */
+export class SearchError extends MultihopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SEARCH', message, options);
+  }
+}

@@ -11,4 +11,4 @@ export { rerankPrompt, RerankOutput, type RerankCandidate } from './rerankPrompt
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { tokenize } from './tokenize';
 export { sqlString } from './sqlString';
-export { CorpusNotFoundError, IngestError } from './errors';
+export { CorpusNotFoundError, IngestError, SearchError } from './errors';
