@@ -70,7 +70,7 @@ function runtimeOf(config: LangGraphRunnableConfig): Par2Runtime {
 
 /** Router after `plan`: one `retrieve` branch per sub-query, run in parallel (LangGraph Send). */
 function fanOutSubQueries(state: Par2StateType): Send[] {
-  return state.subQueries.map((s, index) => new Send('retrieve', { ...state, branch: { index, query: s.query } }));
+  return state.subQueries.map((s, index) => new Send('retrieve', { question: state.question, branch: { index, query: s.query } }));
 }
 
 /** Router after `esc`: CONTINUE with hops left → reformulate; STOP, or the budget spent → final. */
