@@ -114,13 +114,16 @@ async function main(): Promise<void> {
 /** Wrapper vs raw LanceDB, interleaved per query so drift hits both alike; both include embedding the query. */
 async function latency(retriever: LanceRetriever, table: Table, mode: SearchMode, questions: Question[], embedder: HashingEmbedder) {
   const k = 10;
-  const rrf = await (await import('@lancedb/lancedb')).rerankers.RRFReranker.create(60);
+  const lancedb = await import('@lancedb/lancedb');
+  const rrf = await lancedb.rerankers.RRFReranker.create(60);
+  // The wrapper sends full-text queries as a MatchQuery (never parsed as query syntax); so does the raw side.
+  const words = (text: string) => new lancedb.MatchQuery(text, 'search_text');
   const columns = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id'];
   const rawQuery = async (text: string) => {
-    if (mode === 'bm25') return table.query().fullTextSearch(text, { columns: 'search_text' }).select(columns).limit(k).toArray();
+    if (mode === 'bm25') return table.query().fullTextSearch(words(text)).select(columns).limit(k).toArray();
     const [vector] = await embedder.embed([text]);
     const q = table.query().nearestTo(vector!).distanceType('cosine').select(columns).limit(k);
-    return mode === 'vector' ? q.toArray() : q.fullTextSearch(text, { columns: 'search_text' }).rerank(rrf).toArray();
+    return mode === 'vector' ? q.toArray() : q.fullTextSearch(words(text)).rerank(rrf).toArray();
   };
   for (const q of questions.slice(0, 20)) {
     await retriever.search(q.text, { k });
