@@ -1,19 +1,12 @@
 import { ConfigError, type Question, type RetrieverPort } from '@multihop/core';
-import { loadDataset, type Dataset } from '@multihop/datasets';
-import { CorpusStore, type IngestReport, type LanceRetriever } from '@multihop/retriever';
+import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 
 export type Setting = 'closed' | 'open';
 
-export interface OpenedCorpus {
-  dataset: Dataset;
-  store: CorpusStore;
-  corpus: string;
+export interface OpenedCorpus extends DatasetCorpus {
   setting: Setting;
-  retriever: LanceRetriever;
-  report: IngestReport;
   /** The retriever a run on `question` uses: restricted to its own paragraphs in the closed setting. */
   retrieverFor(question: Question): RetrieverPort;
-  close(): void;
 }
 
 export function parseSetting(value: string | undefined, fallback: Setting): Setting {
@@ -22,29 +15,12 @@ export function parseSetting(value: string | undefined, fallback: Setting): Sett
   return value;
 }
 
-/**
- * Loads a dataset (a shared name or a path), makes sure its corpus is in the LanceDB store
- * (ingest is idempotent: a second run adds nothing), and opens a retriever on it.
- */
+/** A dataset (a shared name or a path) in the LanceDB store, ingested if it is not yet, with its retriever. */
 export async function openCorpus(options: { dataset: string; setting: Setting; db?: string }): Promise<OpenedCorpus> {
-  const dataset = await loadDataset(options.dataset);
-  if (options.setting === 'closed' && Object.keys(dataset.contexts).length === 0) {
-    throw new ConfigError(`dataset ${dataset.name} has no per-question paragraphs (plain layout): use --setting open`);
+  const opened = await openDatasetCorpus(options.dataset, { setting: options.setting, uri: options.db });
+  if (options.setting === 'closed' && Object.keys(opened.dataset.contexts).length === 0) {
+    opened.close();
+    throw new ConfigError(`dataset ${opened.dataset.name} has no per-question paragraphs (plain layout): use --setting open`);
   }
-  const store = await CorpusStore.open(options.db ? { uri: options.db } : {});
-  const report = await store.ingest(dataset, { setting: options.setting });
-  const retriever = await store.retriever(report.corpus);
-  return {
-    dataset,
-    store,
-    corpus: report.corpus,
-    setting: options.setting,
-    retriever,
-    report,
-    retrieverFor: (question) =>
-      options.setting === 'closed'
-        ? { search: (query, searchOptions = {}) => retriever.search(query, { ...searchOptions, questionId: question.id }) }
-        : retriever,
-    close: () => store.close(),
-  };
+  return { ...opened, setting: options.setting, retrieverFor: (question) => opened.retriever.forQuestion(question.id) };
 }

@@ -1,13 +1,20 @@
-import { createModel, createScriptedProvider, validateChart, type RunResult } from '@multihop/core';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createModel, createScriptedProvider, validateChart, type Question, type RunResult } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { hotpotClosedCorpus, scopedTo } from '../test/closedCorpus';
+import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
+import { sharedDatasetsDir } from '@multihop/testing';
 import { chainOfThought, directInference, ircot, react, singleTurnRag } from './index';
 
-let corpus: Awaited<ReturnType<typeof hotpotClosedCorpus>>;
+let corpus: DatasetCorpus & { questions: Question[] };
 beforeAll(async () => {
-  corpus = await hotpotClosedCorpus(10);
+  process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+  const opened = await openDatasetCorpus('hotpotqa-dev', { setting: 'closed', uri: await mkdtemp(join(tmpdir(), 'multihop-baselines-')), load: { limit: 10 } });
+  corpus = { ...opened, questions: opened.dataset.questions };
 });
 afterAll(() => corpus.close());
+const scopedTo = (c: DatasetCorpus, q: Question) => c.retriever.forQuestion(q.id);
 
 const enters = (r: RunResult) => r.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
 const model = (replies: Record<string, string[]>) => createModel({ provider: createScriptedProvider({ replies }) });
@@ -15,17 +22,17 @@ const model = (replies: Record<string, string[]>) => createModel({ provider: cre
 describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
   it('direct and chain-of-thought answer without retrieving', async () => {
     const q = corpus.questions[0]!;
-    const d = await directInference().run(q, { model: model({ direct: ['{"answer":"Shirley Temple"}'] }), retriever: scopedTo(corpus.retriever, q) });
+    const d = await directInference().run(q, { model: model({ direct: ['{"answer":"Shirley Temple"}'] }), retriever: scopedTo(corpus, q) });
     expect(d).toMatchObject({ status: 'ok', answer: 'Shirley Temple' });
     expect(d.usage.retrievalCalls).toBe(0);
-    const c = await chainOfThought().run(q, { model: model({ cot: ['{"reasoning":"r","answer":"Chief of Protocol"}'] }), retriever: scopedTo(corpus.retriever, q) });
+    const c = await chainOfThought().run(q, { model: model({ cot: ['{"reasoning":"r","answer":"Chief of Protocol"}'] }), retriever: scopedTo(corpus, q) });
     expect(c).toMatchObject({ answer: 'Chief of Protocol', data: { reasoning: 'r' } });
     expect(enters(c)).toEqual(['reason']);
   });
 
   it('single-turn RAG retrieves top-5 for the question once and answers from them', async () => {
     const q = corpus.questions[1]!;
-    const r = await singleTurnRag().run(q, { model: model({ 'rag-answer': ['{"reasoning":"r","answer":"x"}'] }), retriever: scopedTo(corpus.retriever, q) });
+    const r = await singleTurnRag().run(q, { model: model({ 'rag-answer': ['{"reasoning":"r","answer":"x"}'] }), retriever: scopedTo(corpus, q) });
     expect(enters(r)).toEqual(['retrieve', 'answer']);
     expect(r.evidenceIds).toHaveLength(5);
     expect(r.trace.find((e) => e.kind === 'retrieve')?.data['query']).toBe(q.text);
@@ -40,7 +47,7 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
           '{"thought":"Shirley Temple served as Chief of Protocol.","answer":"Chief of Protocol"}',
         ],
       }),
-      retriever: scopedTo(corpus.retriever, q),
+      retriever: scopedTo(corpus, q),
     });
     expect(r).toMatchObject({ status: 'ok', answer: 'Chief of Protocol' });
     expect(enters(r)).toEqual(['retrieve', 'reason', 'retrieve', 'reason']);
@@ -56,7 +63,7 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
       model: createModel({
         provider: createScriptedProvider({ replies: { ircot: ['{"thought":"Still looking.","answer":null}'], 'rag-answer': ['{"reasoning":"r","answer":"guess"}'] }, repeatLast: true }),
       }),
-      retriever: scopedTo(corpus.retriever, q),
+      retriever: scopedTo(corpus, q),
     });
     expect(r).toMatchObject({ status: 'partial', stopReason: 'step-budget', answer: 'guess' });
     expect(enters(r)).toEqual(['retrieve', 'reason', 'retrieve', 'reason', 'answer_at_bound']);
@@ -72,7 +79,7 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
           '{"thought":"Found it.","action":"finish","input":"Chief of Protocol"}',
         ],
       }),
-      retriever: scopedTo(corpus.retriever, q),
+      retriever: scopedTo(corpus, q),
     });
     expect(r).toMatchObject({ status: 'ok', answer: 'Chief of Protocol' });
     expect(enters(r)).toEqual(['think', 'search', 'think', 'search', 'think']);
@@ -99,7 +106,7 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
     const m = offlineModel();
     for (const workflow of [directInference(), chainOfThought(), singleTurnRag(), ircot(), react()]) {
       for (const q of corpus.questions.slice(0, 4)) {
-        const r = await workflow.run(q, { model: m, retriever: scopedTo(corpus.retriever, q) });
+        const r = await workflow.run(q, { model: m, retriever: scopedTo(corpus, q) });
         expect(['ok', 'partial']).toContain(r.status);
         expect(r.answer).not.toBe('');
       }

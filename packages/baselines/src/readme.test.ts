@@ -15,8 +15,7 @@ it('runs the five baselines on one question', async () => {
   await store.ingest(dataset, { setting: 'closed' });
   const corpus = await store.retriever('hotpotqa-dev-closed');
   const question = dataset.questions[0]!;
-  // The distractor setting: search only this question's own ten paragraphs.
-  const retriever = { search: (q: string, o = {}) => corpus.search(q, { ...o, questionId: question.id }) };
+  const retriever = corpus.forQuestion(question.id); // the distractor setting: only its own ten paragraphs
 
   const model = offlineModel();
   for (const workflow of [directInference(), chainOfThought(), singleTurnRag({ k: 5 }), ircot({ maxSteps: 5 }), react({ maxSteps: 6 })]) {

@@ -32,7 +32,7 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
         'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple Chief of Protocol' })],
       },
     });
-    const result = await par2Rag().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question, 20) });
+    const result = await par2Rag().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question, 20) });
 
     expect(result.status).toBe('ok');
     expect(result.answer).toBe('Chief of Protocol');
@@ -70,7 +70,7 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
       },
       repeatLast: true,
     });
-    const result = await par2Rag({ hopBudget: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    const result = await par2Rag({ hopBudget: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'hop-budget', answer: 'draft three' });
     expect(result.usage.byRole['par2-writer']?.calls).toBe(3);
     expect(result.usage.byRole['par2-esc']?.calls).toBe(3);
@@ -81,13 +81,13 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
   it('runs the module variants: Coverage Anchor writes once; Iterative Chain starts from the raw question', async () => {
     const anchorOnly = await par2CoverageAnchor().run(question, {
       model: createModel({ provider: createScriptedProvider({ replies: { 'par2-planner': [plan(['one', 'two'])], 'par2-writer': [write('x')] } }) }),
-      retriever: scopedTo(corpus.retriever, question),
+      retriever: scopedTo(corpus, question),
     });
     expect(nodeSequence(anchorOnly)).toEqual(['plan', 'retrieve', 'retrieve', 'rerank_dedupe', 'anchor', 'generate', 'final']);
 
     const chainOnly = await par2IterativeChain().run(question, {
       model: createModel({ provider: createScriptedProvider({ replies: { 'par2-writer': [write('y')], 'par2-esc': [esc('STOP')] } }) }),
-      retriever: scopedTo(corpus.retriever, question),
+      retriever: scopedTo(corpus, question),
     });
     expect(nodeSequence(chainOnly)).toEqual(['chain_retrieve', 'generate', 'esc', 'final']);
     expect(chainOnly.trace.find((e) => e.kind === 'retrieve')?.data['query']).toBe(question.text);
@@ -118,7 +118,7 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     const model = offlineModel();
     const results = [];
     for (const q of corpus.questions.slice(0, 6)) {
-      results.push(await par2Rag().run(q, { model, retriever: scopedTo(corpus.retriever, q) }));
+      results.push(await par2Rag().run(q, { model, retriever: scopedTo(corpus, q) }));
     }
     for (const r of results) {
       expect(['ok', 'partial']).toContain(r.status);

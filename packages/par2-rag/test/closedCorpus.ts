@@ -2,26 +2,24 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Question, RetrieverPort } from '@multihop/core';
-import { loadDataset } from '@multihop/datasets';
+import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
-import { CorpusStore, type LanceRetriever } from '@multihop/retriever';
 
 /** A real LanceDB corpus on disk: the first `limit` HotpotQA dev questions, closed setting. */
-export async function hotpotClosedCorpus(limit: number): Promise<{ questions: Question[]; retriever: LanceRetriever; close(): void }> {
+export async function hotpotClosedCorpus(limit: number): Promise<DatasetCorpus & { questions: Question[] }> {
   process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
-  const dataset = await loadDataset('hotpotqa-dev', { limit });
-  const store = await CorpusStore.open({ uri: await mkdtemp(join(tmpdir(), 'multihop-par2-')) });
-  await store.ingest(dataset, { setting: 'closed' });
-  const retriever = await store.retriever('hotpotqa-dev-closed');
-  return { questions: dataset.questions, retriever, close: () => store.close() };
+  const corpus = await openDatasetCorpus('hotpotqa-dev', { setting: 'closed', uri: await mkdtemp(join(tmpdir(), 'multihop-par2-')), load: { limit } });
+  return { ...corpus, questions: corpus.dataset.questions };
 }
 
-/** The closed (distractor) setting: every search restricted to one question's own paragraphs. */
-export function scopedTo(retriever: RetrieverPort, question: Question, latencyMs = 0): RetrieverPort {
+/** One question's view of the closed corpus, each search delayed by `latencyMs` so parallel branches visibly overlap. */
+export function scopedTo(corpus: DatasetCorpus, question: Question, latencyMs = 0): RetrieverPort {
+  const own = corpus.retriever.forQuestion(question.id);
+  if (!latencyMs) return own;
   return {
-    async search(query, options = {}) {
-      if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
-      return retriever.search(query, { ...options, questionId: question.id });
+    async search(query, options) {
+      await new Promise((r) => setTimeout(r, latencyMs));
+      return own.search(query, options);
     },
   };
 }

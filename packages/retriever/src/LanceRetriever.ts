@@ -51,6 +51,15 @@ export class LanceRetriever implements RetrieverPort {
     if (this.mode !== 'bm25') this.vectorEmbedder(this.mode);
   }
 
+  /**
+   * The retriever one question sees. In a closed corpus (the distractor setting) every search is
+   * restricted to that question's own paragraphs; an open corpus is shared, so it is returned as is.
+   */
+  forQuestion(questionId: string): RetrieverPort {
+    if (this.manifest.setting !== 'closed') return this;
+    return { search: (query, options = {}) => this.search(query, { ...options, questionId }) };
+  }
+
   async search(query: string, options: RetrieverSearchOptions = {}): Promise<SearchHit[]> {
     const k = options.k ?? 5;
     if (!Number.isInteger(k) || k < 1) throw new InputError(`k must be a positive integer, got ${k}`, { field: 'k' });

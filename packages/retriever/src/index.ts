@@ -1,6 +1,7 @@
 export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
+export { openDatasetCorpus, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
 export type { Embedder } from './Embedder';
 export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';
