@@ -1,5 +1,6 @@
 import { chainOfThought, directInference, ircot, react, singleTurnRag } from '@multihop/baselines';
 import { ConfigError, type Workflow } from '@multihop/core';
+import { opera, operaNoPlan, operaNoRewrite } from '@multihop/opera';
 import { par2CoverageAnchor, par2IterativeChain, par2Rag } from '@multihop/par2-rag';
 
 export interface WorkflowEntry {
@@ -14,6 +15,9 @@ export const WORKFLOWS: readonly WorkflowEntry[] = [
   { id: 'par2-rag', family: 'PAR²-RAG', create: () => par2Rag() },
   { id: 'par2-coverage-anchor', family: 'PAR²-RAG', create: () => par2CoverageAnchor() },
   { id: 'par2-iterative-chain', family: 'PAR²-RAG', create: () => par2IterativeChain() },
+  { id: 'opera', family: 'OPERA', create: () => opera() },
+  { id: 'opera-no-plan', family: 'OPERA', create: () => operaNoPlan() },
+  { id: 'opera-no-rewrite', family: 'OPERA', create: () => operaNoRewrite() },
   { id: 'direct', family: 'baseline', create: () => directInference() },
   { id: 'cot', family: 'baseline', create: () => chainOfThought() },
   { id: 'single-turn-rag', family: 'baseline', create: () => singleTurnRag() },

@@ -20,6 +20,13 @@ function varsFor(entry: (typeof questions)[number]): Record<string, unknown> {
     rationale: 'a fact is missing',
     suggestion: entry.question.text,
     previousQueries: [],
+    plan: { subGoals: [{ id: 1, question: entry.question.text, dependsOn: [] }] },
+    problems: [],
+    memory: [],
+    subGoal: entry.question.text,
+    query: entry.question.text,
+    analysis: 'a fact is missing',
+    trajectory: [{ step: '1', subGoal: entry.question.text, answer: entry.question.answer, status: 'yes' }],
   };
 }
 
@@ -95,7 +102,7 @@ describe('the offline model', () => {
     const prompt = { ...prompts.get('baseline.direct'), role: 'no-such-role' };
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(MultihopError);
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(
-      /no handler for role "no-such-role" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, par2-esc, par2-planner, par2-query-formulator, par2-writer, rag-answer, react/,
+      /no handler for role "no-such-role" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, opera-analysis-answer, opera-plan, opera-rewrite, opera-synthesis, par2-esc, par2-planner, par2-query-formulator, par2-writer, rag-answer, react/,
     );
   });
 });

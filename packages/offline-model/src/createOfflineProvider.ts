@@ -1,6 +1,7 @@
 import { createModel, MultihopError, type ModelOptions, type ModelPort, type Provider } from '@multihop/core';
 import { chainOfThought, direct, ircotStep, ragAnswer, reactStep } from './handlers/baselines';
 import { judge } from './handlers/judge';
+import { operaAnalysisAnswer, operaPlan, operaRewrite, operaSynthesis } from './handlers/opera';
 import { par2Esc, par2Planner, par2QueryFormulator, par2Writer } from './handlers/par2';
 import type { OfflineHandler } from './OfflineHandler';
 
@@ -16,6 +17,10 @@ export const offlineHandlers: Readonly<Record<string, OfflineHandler>> = {
   'par2-writer': par2Writer,
   'par2-esc': par2Esc,
   'par2-query-formulator': par2QueryFormulator,
+  'opera-plan': operaPlan,
+  'opera-analysis-answer': operaAnalysisAnswer,
+  'opera-rewrite': operaRewrite,
+  'opera-synthesis': operaSynthesis,
 };
 
 export interface OfflineProviderOptions {

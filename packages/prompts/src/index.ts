@@ -2,6 +2,7 @@ import { PromptRegistry } from './PromptRegistry';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './templates/baselines';
 import { judgeCorrectnessPrompt } from './templates/judge';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './templates/par2';
+import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from './templates/opera';
 
 export { definePrompt, formatPassages, TemplateError, type Prompt, type PromptDefinition } from './definePrompt';
 export { PromptRegistry } from './PromptRegistry';
@@ -27,6 +28,17 @@ export {
   par2EscSchema,
   par2QuerySchema,
 } from './templates/par2';
+export {
+  operaPlanPrompt,
+  operaPlanRepairPrompt,
+  operaAnalysisAnswerPrompt,
+  operaRewritePrompt,
+  operaSynthesisPrompt,
+  operaPlanSchema,
+  operaAnalysisSchema,
+  operaRewriteSchema,
+  operaSynthesisSchema,
+} from './templates/opera';
 
 /** Every built-in prompt. Method packages add theirs as their issues land. */
 export const prompts = new PromptRegistry([
@@ -40,4 +52,9 @@ export const prompts = new PromptRegistry([
   par2WriterPrompt,
   par2EscPrompt,
   par2QueryFormulatorPrompt,
+  operaPlanPrompt,
+  operaPlanRepairPrompt,
+  operaAnalysisAnswerPrompt,
+  operaRewritePrompt,
+  operaSynthesisPrompt,
 ]);

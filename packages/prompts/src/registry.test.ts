@@ -11,13 +11,18 @@ describe('the prompt registry', () => {
       'baseline.rag-answer',
       'baseline.react-step',
       'judge.correctness',
+      'opera.analysis-answer',
+      'opera.plan',
+      'opera.plan-repair',
+      'opera.rewrite',
+      'opera.synthesis',
       'par2.esc',
       'par2.planner',
       'par2.query-formulator',
       'par2.writer',
     ]);
     expect(prompts.roles()).toEqual([
-      'cot', 'direct', 'ircot', 'judge', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react',
+      'cot', 'direct', 'ircot', 'judge', 'opera-analysis-answer', 'opera-plan', 'opera-rewrite', 'opera-synthesis', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react',
     ]);
     expect(prompts.list({ role: 'judge' }).map((p) => p.id)).toEqual(['judge.correctness']);
   });
@@ -35,6 +40,13 @@ describe('the prompt registry', () => {
       rationale: 'The year is not confirmed.',
       suggestion: '1900 Summer Olympics host city',
       previousQueries: ['1900 Olympics'],
+      plan: { subGoals: [{ id: 1, question: 'Who hosted [event from step 2]?', dependsOn: [] }] },
+      problems: ['step 1 uses "[event from step 2]", but there is no step 2'],
+      memory: ['step 1: Which city hosted the 1900 Olympics? → Paris'],
+      subGoal: 'Which city hosted the 1900 Olympics?',
+      query: '1900 Olympics host',
+      analysis: 'No passage names the host city.',
+      trajectory: ['step 1: Which city hosted the 1900 Olympics? → Paris'],
     };
     for (const prompt of prompts.list()) {
       const vars = Object.fromEntries(prompt.variables.map((v) => [v, sample[v]]));

@@ -1,0 +1,17 @@
+export {
+  createOperaWorkflow,
+  opera,
+  operaNoPlan,
+  operaNoRewrite,
+  OPERA_DEFAULTS,
+  OPERA_PAPER,
+  OPERA_PAPER_ROLE_MODELS,
+  type OperaOptions,
+  type OperaWorkflow,
+} from './workflows';
+export { createOperaMachine, OPERA_GUARDS, type OperaVariant, type OperaSettings, type OperaContext, type OperaRuntime, type OperaMachine, type CurrentSubGoal } from './machine';
+export { resolvedAnswers, memoryLines, type TrajectoryMemory, type TrajectoryEntry, type Attempt } from './TrajectoryMemory';
+export { planSubGoals, draftFromOutput, type PlanDraft } from './agents/PlanAgent';
+export { analyseEvidence, analysisVars, type AnalysisVerdict, type AnalysisInput } from './agents/AnalysisAnswerAgent';
+export { rewriteQuery, rewriteVars, type RewriteOutput, type RewriteInput } from './agents/RewriteAgent';
+export { synthesizeAnswer } from './agents/synthesizeAnswer';

@@ -1,0 +1,430 @@
+import { findPlaceholders, MultihopError, readySteps, substitutePlaceholders, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
+import { assign, fromPromise, setup } from 'xstate';
+import { analyseEvidence, type AnalysisVerdict } from './agents/AnalysisAnswerAgent';
+import { planSubGoals, type PlanDraft } from './agents/PlanAgent';
+import { rewriteQuery, type RewriteOutput } from './agents/RewriteAgent';
+import { synthesizeAnswer } from './agents/synthesizeAnswer';
+import { memoryLines, resolvedAnswers, type Attempt, type TrajectoryEntry, type TrajectoryMemory } from './TrajectoryMemory';
+
+/** Which parts of OPERA run: the full method, or one of the paper's ablations (opera.md, Mechanisms 1 and 3). */
+export type OperaVariant = 'full' | 'no-plan' | 'no-rewrite';
+
+export interface OperaSettings {
+  /** Sentence chunks retrieved per query (paper: top-5). */
+  topK: number;
+  /** Rewrites allowed per sub-goal before its best guess is kept. */
+  maxRewrites: number;
+  /** Sub-goals executed per question at most. */
+  maxSteps: number;
+  /** Repair rounds for a malformed plan before the single-step fallback. */
+  planRepairs: number;
+}
+
+/** The sub-goal being executed. */
+export interface CurrentSubGoal {
+  stepId: string;
+  planned: string;
+  subGoal: string;
+  substitutions: TrajectoryEntry['substitutions'];
+  query: string;
+  hits: Attempt['hits'];
+  attempts: Attempt[];
+  rewrites: number;
+  pendingRewrite?: { strategy: string; keywords: string[] };
+  verdict?: AnalysisVerdict;
+}
+
+/** The machine's context: plain JSON, so `getPersistedSnapshot()` captures a run whole. */
+export interface OperaContext {
+  question: string;
+  variant: OperaVariant;
+  settings: OperaSettings;
+  planAttempts: number;
+  draft?: { steps: PlanStep[]; problems: string[]; raw: unknown };
+  plan: PlanStep[];
+  planSource: 'planner' | 'repaired' | 'fallback' | 'raw-question';
+  /** Every plan the agent proposed with its problems, for the trace, the data and the plan reward. */
+  planHistory: Array<{ steps: PlanStep[]; problems: string[]; raw: unknown }>;
+  memory: TrajectoryMemory;
+  current?: CurrentSubGoal;
+  stepsTaken: number;
+  answer: string;
+  reasoning: string;
+  stopReason?: string;
+  error?: { message: string };
+}
+
+/** What the actors need at run time: the run's traced, metered context. Never in the (persisted) machine context. */
+export interface OperaRuntime {
+  ctx: RunContext;
+  /** Extra prompt variables per role (rollouts pass `sample` to draw candidates). */
+  varsFor?: (role: string) => Record<string, unknown>;
+}
+
+export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft'] as const;
+
+function runtimeError(): never {
+  throw new MultihopError('OPERA_RUNTIME', 'the OPERA machine was started without a runtime (use createOperaMachine with one)');
+}
+
+/** The next step whose dependencies and placeholders are all answered in the TMC (plan order, so topological on a valid plan). */
+function nextStep(context: OperaContext): PlanStep | undefined {
+  const done = new Set(context.memory.map((e) => e.stepId));
+  return context.plan.find((s) => !done.has(s.id));
+}
+
+function dependenciesMet(context: OperaContext, step: PlanStep): boolean {
+  const answers = resolvedAnswers(context.memory);
+  const ready = readySteps({ steps: [step] }, answers);
+  return ready.length === 1;
+}
+
+/**
+ * The OPERA machine (XState v5). States, guards and actors are named in `setup()`, so the chart
+ * read off the machine shows them:
+ *
+ *   plan → checkPlan —planValid→ nextSubGoal
+ *                    —repairLeft→ repairPlan → checkPlan
+ *                    —else→ fallbackPlan (single step) → nextSubGoal
+ *   nextSubGoal —allSubGoalsDone→ synthesize; —stepsLeft→ checkDependencies; —else (step budget)→ synthesize
+ *   checkDependencies —dependenciesResolved→ resolve → retrieve → analyze → judge; —else→ skipSubGoal → nextSubGoal
+ *   judge —sufficient→ record; —rewritesLeft→ rewrite → retrieve; —else→ record (best guess)
+ *   record → nextSubGoal;  synthesize → done
+ *
+ * `no-plan` starts at nextSubGoal with the raw question as the only sub-goal; `no-rewrite` has
+ * no rewrite state. Without a runtime the actors throw: such a machine is for charts only.
+ */
+export function createOperaMachine(variant: OperaVariant, settings: OperaSettings, runtime?: OperaRuntime) {
+  const ctxOf = (): RunContext => runtime?.ctx ?? runtimeError();
+  const extra = (role: string) => runtime?.varsFor?.(role) ?? {};
+
+  const machineSetup = setup({
+    types: {
+      context: {} as OperaContext,
+      input: {} as { question: string },
+      output: {} as OperaContext,
+    },
+    actors: {
+      planAgent: fromPromise<PlanDraft, { question: string; repair?: { previous: unknown; problems: string[] } }>(async ({ input }) => {
+        const ctx = ctxOf();
+        const state = input.repair ? 'repairPlan' : 'plan';
+        return ctx.node(state, async () => {
+          const draft = await planSubGoals(ctx, input.question, input.repair, extra('opera-plan'));
+          ctx.decide(draft.problems.length ? 'plan-invalid' : 'plan-valid', {
+            subGoals: draft.plan.steps.map((s) => s.question),
+            ...(draft.problems.length ? { problems: draft.problems } : {}),
+          });
+          return draft;
+        });
+      }),
+      resolvePlaceholders: fromPromise<{ subGoal: string; substitutions: CurrentSubGoal['substitutions'] }, { step: PlanStep; memory: TrajectoryMemory }>(
+        async ({ input }) => {
+          const ctx = ctxOf();
+          return ctx.node(
+            'resolve',
+            async () => {
+              const answers = resolvedAnswers(input.memory);
+              const substitutions = findPlaceholders(input.step.question).flatMap((p) =>
+                answers[p.stepRef] !== undefined ? [{ placeholder: p.raw, stepId: p.stepRef, answer: answers[p.stepRef]! }] : [],
+              );
+              const subGoal = substitutePlaceholders(input.step.question, answers);
+              ctx.decide('placeholders', { step: input.step.id, planned: input.step.question, subGoal, substitutions });
+              return { subGoal, substitutions };
+            },
+            { step: input.step.id },
+          );
+        },
+      ),
+      retrieveChunks: fromPromise<Attempt['hits'], { query: string; hop: number }>(async ({ input }) => {
+        const ctx = ctxOf();
+        return ctx.node(
+          'retrieve',
+          async () => {
+            // Sentence-level chunks (opera.md: top-5 sentence-level chunks). The run's evidence is
+            // passage-level (RunResult lists passage ids), so each sentence counts for its passage.
+            const hits: SearchHit[] = await ctx.retriever.search(input.query, { level: 'sentence', k: settings.topK });
+            ctx.addEvidence(hits.map((h) => ({ ...h, id: h.passageId ?? h.id })), { query: input.query, hop: input.hop });
+            return hits.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
+          },
+          { query: input.query, hop: input.hop },
+        );
+      }),
+      analysisAnswerAgent: fromPromise<AnalysisVerdict, { question: string; subGoal: string; memory: string[]; hits: Attempt['hits']; stepId: string }>(
+        async ({ input }) => {
+          const ctx = ctxOf();
+          return ctx.node(
+            'analyze',
+            async () => {
+              const verdict = await analyseEvidence(ctx.model, input, extra('opera-analysis-answer'));
+              if (verdict.status === 'yes') ctx.draft(verdict.answer);
+              return verdict;
+            },
+            { step: input.stepId },
+          );
+        },
+      ),
+      rewriteAgent: fromPromise<RewriteOutput, { subGoal: string; query: string; analysis: string; previousQueries: string[]; stepId: string }>(
+        async ({ input }) => {
+          const ctx = ctxOf();
+          return ctx.node('rewrite', async () => rewriteQuery(ctx.model, input, extra('opera-rewrite')), { step: input.stepId });
+        },
+      ),
+      synthesisAgent: fromPromise<{ answer: string; reasoning: string }, { question: string; memory: TrajectoryMemory }>(async ({ input }) => {
+        const ctx = ctxOf();
+        return ctx.node('synthesize', async () => {
+          const out = await synthesizeAnswer(ctx.model, input.question, input.memory);
+          ctx.draft(out.answer);
+          return out;
+        });
+      }),
+    },
+    guards: {
+      planValid: ({ context }) => (context.draft?.problems.length ?? 1) === 0,
+      repairLeft: ({ context }) => context.planAttempts <= context.settings.planRepairs,
+      allSubGoalsDone: ({ context }) => nextStep(context) === undefined,
+      stepsLeft: ({ context }) => context.stepsTaken < context.settings.maxSteps,
+      dependenciesResolved: ({ context }) => {
+        const step = nextStep(context);
+        return step !== undefined && dependenciesMet(context, step);
+      },
+      sufficient: ({ context }) => context.current?.verdict?.status === 'yes' && (context.current.verdict.answer ?? '') !== '',
+      rewritesLeft: ({ context }) => (context.current?.rewrites ?? 0) < context.settings.maxRewrites,
+    },
+    actions: {
+      acceptPlan: assign(({ context }) => ({
+        plan: context.draft?.steps ?? [],
+        planSource: context.planAttempts > 1 ? ('repaired' as const) : ('planner' as const),
+      })),
+      useSingleStepPlan: assign(({ context }) => ({
+        plan: [{ id: '1', question: context.question, dependsOn: [] }],
+        planSource: 'fallback' as const,
+      })),
+      markStepBudget: assign({ stopReason: () => 'step-budget' }),
+      storePlanDraft: assign(({ context, event }) => storeDraft(context, (event as unknown as { output: PlanDraft }).output)),
+      storeRewrite: assign(({ context, event }) => {
+        const output = (event as unknown as { output: RewriteOutput }).output;
+        const c = context.current!;
+        return {
+          current: {
+            ...c,
+            query: output.query || c.query,
+            rewrites: c.rewrites + 1,
+            pendingRewrite: { strategy: output.strategy, keywords: output.keywords },
+            verdict: undefined,
+          },
+        };
+      }),
+      storeError: assign(({ event }) => ({ error: { message: errorMessage((event as { error?: unknown }).error) } })),
+      recordInTrajectoryMemory: assign(({ context }) => {
+        const c = context.current;
+        if (!c) return {};
+        const verdict = c.verdict;
+        const entry: TrajectoryEntry = {
+          stepId: c.stepId,
+          planned: c.planned,
+          subGoal: c.subGoal,
+          substitutions: c.substitutions,
+          attempts: c.attempts,
+          answer: verdict?.answer ?? '',
+          status: verdict?.status === 'yes' && verdict.answer !== '' ? 'yes' : 'no',
+        };
+        return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1 };
+      }),
+      recordSkipped: assign(({ context }) => {
+        const step = nextStep(context);
+        if (!step) return {};
+        const entry: TrajectoryEntry = { stepId: step.id, planned: step.question, subGoal: step.question, substitutions: [], attempts: [], answer: '', status: 'skipped' };
+        return { memory: [...context.memory, entry], stepsTaken: context.stepsTaken + 1 };
+      }),
+    },
+  });
+
+  return machineSetup.createMachine({
+      id: 'opera',
+      initial: variant === 'no-plan' ? 'nextSubGoal' : 'plan',
+      context: ({ input }) => ({
+        question: input.question,
+        variant,
+        settings,
+        planAttempts: 0,
+        plan: variant === 'no-plan' ? [{ id: '1', question: input.question, dependsOn: [] }] : [],
+        planSource: variant === 'no-plan' ? 'raw-question' : 'planner',
+        planHistory: [],
+        memory: [],
+        stepsTaken: 0,
+        answer: '',
+        reasoning: '',
+      }),
+      output: ({ context }) => context,
+      states: {
+        ...(variant === 'no-plan'
+          ? {}
+          : {
+              plan: {
+                invoke: {
+                  id: 'planAgent',
+                  src: 'planAgent',
+                  input: ({ context }) => ({ question: context.question }),
+                  onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
+                  onError: { target: 'failed', actions: 'storeError' },
+                },
+              },
+              checkPlan: {
+                always: [
+                  { guard: 'planValid', target: 'nextSubGoal', actions: 'acceptPlan' },
+                  { guard: 'repairLeft', target: 'repairPlan' },
+                  { target: 'fallbackPlan' },
+                ],
+              },
+              repairPlan: {
+                invoke: {
+                  id: 'planRepair',
+                  src: 'planAgent',
+                  input: ({ context }) => ({
+                    question: context.question,
+                    repair: { previous: context.draft?.raw ?? {}, problems: context.draft?.problems ?? [] },
+                  }),
+                  onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
+                  onError: { target: 'failed', actions: 'storeError' },
+                },
+              },
+              fallbackPlan: {
+                entry: 'useSingleStepPlan',
+                always: { target: 'nextSubGoal' },
+              },
+            }),
+        nextSubGoal: {
+          always: [
+            { guard: 'allSubGoalsDone', target: 'synthesize' },
+            { guard: 'stepsLeft', target: 'checkDependencies' },
+            { target: 'synthesize', actions: 'markStepBudget' },
+          ],
+        },
+        checkDependencies: {
+          always: [{ guard: 'dependenciesResolved', target: 'resolve' }, { target: 'skipSubGoal' }],
+        },
+        skipSubGoal: {
+          entry: 'recordSkipped',
+          always: { target: 'nextSubGoal' },
+        },
+        resolve: {
+          invoke: {
+            id: 'resolvePlaceholders',
+            src: 'resolvePlaceholders',
+            input: ({ context }) => ({ step: nextStep(context)!, memory: context.memory }),
+            onDone: {
+              target: 'retrieve',
+              actions: assign(({ context, event }) => {
+                const step = nextStep(context)!;
+                return {
+                  current: {
+                    stepId: step.id,
+                    planned: step.question,
+                    subGoal: event.output.subGoal,
+                    substitutions: event.output.substitutions,
+                    query: event.output.subGoal,
+                    hits: [],
+                    attempts: [],
+                    rewrites: 0,
+                  },
+                };
+              }),
+            },
+            onError: { target: 'failed', actions: 'storeError' },
+          },
+        },
+        retrieve: {
+          invoke: {
+            id: 'retrieveChunks',
+            src: 'retrieveChunks',
+            input: ({ context }) => ({ query: context.current!.query, hop: context.stepsTaken + 1 }),
+            onDone: {
+              target: 'analyze',
+              actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output } })),
+            },
+            onError: { target: 'failed', actions: 'storeError' },
+          },
+        },
+        analyze: {
+          invoke: {
+            id: 'analysisAnswerAgent',
+            src: 'analysisAnswerAgent',
+            input: ({ context }) => ({
+              question: context.question,
+              subGoal: context.current!.subGoal,
+              memory: memoryLines(context.memory),
+              hits: context.current!.hits,
+              stepId: context.current!.stepId,
+            }),
+            onDone: {
+              target: 'judge',
+              actions: assign(({ context, event }) => {
+                const c = context.current!;
+                const attempt: Attempt = {
+                  query: c.query,
+                  hits: c.hits,
+                  status: event.output.status,
+                  answer: event.output.answer,
+                  analysis: event.output.analysis,
+                  ...(c.pendingRewrite ? { rewrite: c.pendingRewrite } : {}),
+                };
+                return { current: { ...c, verdict: event.output, attempts: [...c.attempts, attempt], pendingRewrite: undefined } };
+              }),
+            },
+            onError: { target: 'failed', actions: 'storeError' },
+          },
+        },
+        judge: {
+          always:
+            variant === 'no-rewrite'
+              ? [{ guard: 'sufficient', target: 'record' }, { target: 'record' }]
+              : [{ guard: 'sufficient', target: 'record' }, { guard: 'rewritesLeft', target: 'rewrite' }, { target: 'record' }],
+        },
+        ...(variant === 'no-rewrite'
+          ? {}
+          : {
+              rewrite: {
+                invoke: {
+                  id: 'rewriteAgent',
+                  src: 'rewriteAgent',
+                  input: ({ context }) => {
+                    const c = context.current!;
+                    return { subGoal: c.subGoal, query: c.query, analysis: c.verdict?.analysis ?? '', previousQueries: c.attempts.map((a) => a.query), stepId: c.stepId };
+                  },
+                  onDone: { target: 'retrieve', actions: 'storeRewrite' },
+                  onError: { target: 'failed', actions: 'storeError' },
+                },
+              },
+            }),
+        record: {
+          entry: 'recordInTrajectoryMemory',
+          always: { target: 'nextSubGoal' },
+        },
+        synthesize: {
+          invoke: {
+            id: 'synthesisAgent',
+            src: 'synthesisAgent',
+            input: ({ context }) => ({ question: context.question, memory: context.memory }),
+            onDone: {
+              target: 'done',
+              actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
+            },
+            onError: { target: 'failed', actions: 'storeError' },
+          },
+        },
+        done: { type: 'final' },
+        failed: { type: 'final' },
+      },
+    });
+}
+
+function storeDraft(context: OperaContext, draft: PlanDraft): Partial<OperaContext> {
+  const entry = { steps: draft.plan.steps, problems: draft.problems, raw: draft.raw };
+  return { draft: entry, planAttempts: context.planAttempts + 1, planHistory: [...context.planHistory, entry] };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export type OperaMachine = ReturnType<typeof createOperaMachine>;
