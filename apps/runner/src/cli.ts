@@ -3,6 +3,7 @@ import { MultihopError } from '@multihop/core';
 import { chartCommand } from './commands/chart';
 import { evalCommand } from './commands/eval';
 import { ingestCommand } from './commands/ingest';
+import { rolloutsCommand } from './commands/rollouts';
 import { runCommand } from './commands/run';
 import { workflowsCommand } from './commands/workflows';
 import { parseSetting } from './corpus';
@@ -19,6 +20,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop eval --workflows <id,...> --dataset <name|path> [--limit N] [--concurrency K]
                [--setting closed|open] [--model ...] [--out DIR] [--cache DIR] [--db DIR]
   multihop chart <workflow> [--format mermaid|json]
+  multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl
+               [--setting closed|open] [--model ...] [--db DIR]
 
 Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.
 Model: --model, else MULTIHOP_MODEL, else multihop.config.json, else the offline model.`;
@@ -39,6 +42,7 @@ const OPTIONS = {
   out: { type: 'string' },
   cache: { type: 'string' },
   format: { type: 'string' },
+  group: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -91,6 +95,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           out: values.out,
           db: values.db,
           cacheDir: values.cache,
+        });
+      case 'rollouts':
+        return await rolloutsCommand(io, {
+          workflow: need('workflow', values.workflow),
+          dataset: need('dataset', values.dataset),
+          group: int('group', need('group', values.group)),
+          limit: int('limit', values.limit),
+          out: need('out', values.out),
+          setting: parseSetting(values.setting, 'closed'),
+          model: values.model,
+          db: values.db,
         });
       default:
         io.err(`multihop: unknown command "${command}"\n\n${USAGE}`);

@@ -71,7 +71,7 @@ describe('chartFromXState', () => {
         { from: 'analyze', to: 'failed', label: 'error: analysisAnswerAgent', kind: 'always' },
         { from: 'judge', to: 'done', label: 'always', guard: 'sufficient', kind: 'conditional' },
         { from: 'judge', to: 'rewrite', label: 'always', guard: 'rewritesLeft', kind: 'conditional' },
-        { from: 'judge', to: 'done', label: 'always', kind: 'conditional' },
+        { from: 'judge', to: 'done', label: 'else', kind: 'conditional' },
         { from: 'rewrite', to: 'analyze', label: 'done: rewriteAgent', kind: 'always' },
       ]),
     );

@@ -109,7 +109,8 @@ export function chartFromXState(machine: XStateMachineLike, options: XStateChart
           edges.push({
             from: name,
             to: nameOf(target),
-            label: eventless ? 'always' : eventLabel(t.eventType ?? '', invokeIds),
+            // The unguarded last resort of a guarded choice reads as `else`.
+            label: eventless ? (conditional && !guard ? 'else' : 'always') : eventLabel(t.eventType ?? '', invokeIds),
             ...(guard ? { guard } : {}),
             kind: conditional ? 'conditional' : 'always',
           });

@@ -15,3 +15,23 @@ export { planSubGoals, draftFromOutput, type PlanDraft } from './agents/PlanAgen
 export { analyseEvidence, analysisVars, type AnalysisVerdict, type AnalysisInput } from './agents/AnalysisAnswerAgent';
 export { rewriteQuery, rewriteVars, type RewriteOutput, type RewriteInput } from './agents/RewriteAgent';
 export { synthesizeAnswer } from './agents/synthesizeAnswer';
+export {
+  planReward,
+  analysisReward,
+  analysisFormat,
+  rewriteReward,
+  rewriteFormat,
+  PLAN_REWARD_WEIGHTS,
+  ANALYSIS_REWARD_WEIGHTS,
+  REWRITE_REWARD_WEIGHTS,
+  REWRITE_STRATEGIES,
+  type RewardBreakdown,
+  type PlanRewardWeights,
+  type PlanRewardInput,
+  type AnalysisRewardWeights,
+  type AnalysisRewardInput,
+  type RewriteRewardWeights,
+  type RewriteRewardInput,
+} from './rewards';
+export { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './grpo';
+export { collectRollouts, type RolloutRecord, type RolloutOptions } from './collectRollouts';

@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '@multihop/core';
+import { collectRollouts, MAPGRPO_STAGES, type RolloutRecord } from '@multihop/opera';
+import type { Io } from '../io';
+import { openCorpus, type Setting } from '../corpus';
+import { resolveModel } from '../model';
+
+export interface RolloutsCommandOptions {
+  workflow: string;
+  dataset: string;
+  group?: number;
+  limit?: number;
+  out?: string;
+  setting: Setting;
+  model?: string;
+  db?: string;
+}
+
+/** Workflows whose paper trains with group rollouts this command can produce. */
+const TRAINABLE = ['opera'];
+
+/**
+ * MAPGRPO rollouts (OPERA): for each question and role, G sampled candidates with the role's
+ * prompt, the completion, reward components, total reward and group-relative advantage, one
+ * JSONL line each, for a GRPO trainer (TRL, verl) to consume. No weights are updated here.
+ */
+export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): Promise<number> {
+  if (!TRAINABLE.includes(options.workflow)) {
+    throw new ConfigError(`rollouts are defined for ${TRAINABLE.join(', ')} (MAPGRPO); got "${options.workflow}"`);
+  }
+  if (options.group === undefined || !Number.isInteger(options.group) || options.group < 2) {
+    throw new ConfigError(`--group must be an integer of at least 2 (GRPO compares candidates within a group), got ${options.group ?? 'nothing'}`);
+  }
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  if (!options.out) throw new ConfigError('rollouts needs --out FILE.jsonl');
+  const model = resolveModel(options.model);
+  const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  try {
+    const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    io.err(`rollouts: ${options.workflow} (MAPGRPO stages ${MAPGRPO_STAGES.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
+    if (model.offline) io.err('rollouts: the offline model samples by a seeded perturbation; these rollouts exercise the pipeline, they are not a policy');
+    const out = resolve(options.out);
+    mkdirSync(dirname(out), { recursive: true });
+    const lines: string[] = [];
+    const groups = new Map<string, number>();
+    for (const question of questions) {
+      const records: RolloutRecord[] = await collectRollouts(question, {
+        model: model.port,
+        retriever: corpus.retrieverFor(question),
+        group: options.group,
+        dataset: corpus.dataset.name,
+      });
+      for (const r of records) {
+        lines.push(JSON.stringify(r));
+        groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
+      }
+    }
+    writeFileSync(out, lines.length ? `${lines.join('\n')}\n` : '');
+    io.out(
+      `wrote ${lines.length} candidates to ${out}: ${MAPGRPO_STAGES.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
+    );
+    return 0;
+  } finally {
+    corpus.close();
+  }
+}
