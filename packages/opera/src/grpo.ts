@@ -21,6 +21,8 @@ export interface AdvantageOptions {
  */
 export function groupAdvantages(rewards: readonly number[], options: AdvantageOptions = {}): number[] {
   if (rewards.length === 0) return [];
+  // A group whose candidates all scored the same carries no signal; floating-point noise in the mean must not invent one.
+  if (rewards.every((r) => r === rewards[0])) return rewards.map(() => 0);
   const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
   const centred = rewards.map((r) => r - mean);
   if (!options.scaleByStd) return centred;

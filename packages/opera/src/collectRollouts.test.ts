@@ -1,0 +1,55 @@
+import { offlineModel } from '@multihop/offline-model';
+import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
+import { collectRollouts, type RolloutRecord } from './collectRollouts';
+
+let corpus: Awaited<ReturnType<typeof musiqueClosedCorpus>>;
+beforeAll(async () => {
+  corpus = await musiqueClosedCorpus(6);
+});
+afterAll(() => corpus.close());
+
+describe('MAPGRPO rollouts on real MuSiQue questions', () => {
+  let records: RolloutRecord[];
+  beforeAll(async () => {
+    records = [];
+    for (const q of corpus.questions.slice(0, 4)) {
+      records.push(...(await collectRollouts(q, { model: offlineModel(), retriever: scopedTo(corpus.retriever, q), group: 4, dataset: 'musique-dev' })));
+    }
+  });
+
+  it('samples G candidates per question and role, in stage order, each with prompt, completion, rewards and advantage', () => {
+    const groups = new Map<string, RolloutRecord[]>();
+    for (const r of records) groups.set(r.group_id, [...(groups.get(r.group_id) ?? []), r]);
+    for (const group of groups.values()) {
+      expect(group.map((r) => r.sample)).toEqual([0, 1, 2, 3]);
+      expect(new Set(group.map((r) => r.role)).size).toBe(1);
+      expect(Math.abs(group.reduce((s, r) => s + r.advantage, 0))).toBeLessThan(1e-5);
+      for (const r of group) {
+        expect(r.reward).toBeCloseTo(Object.entries(r.reward_weights).reduce((s, [k, w]) => s + w * (r.reward_components[k] ?? 0), 0), 5);
+        expect(r.prompt.at(-1)?.role).toBe('user');
+        expect(r.completion[0]?.role).toBe('assistant');
+      }
+    }
+    const roles = corpus.questions.slice(0, 4).map((q) => records.filter((r) => r.question_id === q.id && r.sample === 0).map((r) => r.stage));
+    for (const stages of roles) expect(stages).toEqual([...stages].sort());
+    expect(records.filter((r) => r.role === 'opera-plan')).toHaveLength(16);
+    expect(records.filter((r) => r.role === 'opera-analysis-answer').length).toBeGreaterThan(0);
+    expect(records.filter((r) => r.role === 'opera-rewrite').length).toBeGreaterThan(0);
+  });
+
+  it('varies the candidates of at least some groups, so advantages carry a signal', () => {
+    const varied = new Set(records.filter((r) => r.advantage !== 0).map((r) => r.group_id));
+    expect(varied.size).toBeGreaterThan(0);
+    const plans = records.filter((r) => r.role === 'opera-plan' && r.question_id === records[0]!.question_id).map((r) => r.completion[0]!.content);
+    expect(plans[0]).toMatch(/from step 1/);
+  });
+
+  it('keeps the gold a trainer needs to recompute rewards', () => {
+    const rewrite = records.find((r) => r.role === 'opera-rewrite')!;
+    expect(rewrite.reward_model.ground_truth['step_gold_passages']).toEqual(expect.any(Array));
+    expect(Object.keys(rewrite.reward_components).sort()).toEqual(['format', 'ndcg', 'sqrtNdcg']);
+    const analysis = records.find((r) => r.role === 'opera-analysis-answer')!;
+    expect(['yes', 'no']).toContain(analysis.reward_model.ground_truth['gold_status']);
+    expect(JSON.parse(JSON.stringify(records))).toEqual(records);
+  });
+});

@@ -1,0 +1,243 @@
+import { createModel, createScriptedProvider, toMermaid, validateChart, type ProviderRequest, type Question, type RunResult } from '@multihop/core';
+import { offlineModel } from '@multihop/offline-model';
+import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
+import { OPERA_GUARDS } from './machine';
+import type { TrajectoryEntry } from './TrajectoryMemory';
+import { createOperaWorkflow, opera, operaNoPlan, operaNoRewrite } from './workflows';
+
+let corpus: Awaited<ReturnType<typeof musiqueClosedCorpus>>;
+beforeAll(async () => {
+  corpus = await musiqueClosedCorpus(12);
+});
+afterAll(() => corpus.close());
+
+const plan = (...questions: string[]) =>
+  JSON.stringify({
+    subGoals: questions.map((question, i) => ({
+      id: i + 1,
+      question,
+      dependsOn: [...question.matchAll(/from step (\d+)\]/g)].map((m) => Number(m[1])),
+    })),
+  });
+const verdict = (status: 'yes' | 'no', answer: string) => JSON.stringify({ status, answer, analysis: status === 'yes' ? 'stated in passage 1' : 'not stated' });
+const rewrite = (query: string) => JSON.stringify({ query, strategy: 'keyword-expansion', keywords: query.split(' ') });
+const synthesis = (request: ProviderRequest) => {
+  const trajectory = request.vars['trajectory'] as Array<{ answer: string }>;
+  return JSON.stringify({ answer: trajectory.at(-1)?.answer ?? '', reasoning: 'the last step answers the question' });
+};
+
+const memoryOf = (result: RunResult) => result.data?.['memory'] as TrajectoryEntry[];
+const decisions = (result: RunResult, node: string) => result.trace.filter((e) => e.kind === 'decision' && e.node === node).map((e) => e.data['decision']);
+const queries = (result: RunResult) => result.trace.filter((e) => e.kind === 'retrieve').map((e) => e.data['query']);
+
+describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB corpus', () => {
+  let question: Question;
+  beforeAll(() => {
+    question = corpus.questions[0]!;
+  });
+
+  it('resolves placeholders from trajectory memory across a 3-hop chain, in dependency order', async () => {
+    const answers: Record<string, string> = { '1': 'Mountrail County', '2': 'Stanley', '3': 'North Dakota' };
+    const provider = createScriptedProvider({
+      replies: {
+        'opera-plan': [
+          plan(
+            'What county is Van Hook Township in?',
+            'What is the seat of [county from step 1]?',
+            'Which state is [town from step 2], the seat of [county from step 1], in?',
+          ),
+        ],
+        'opera-analysis-answer': [
+          (r) => {
+            const subGoal = String(r.vars['subGoal']);
+            const step = subGoal.startsWith('What county') ? '1' : subGoal.startsWith('What is the seat') ? '2' : '3';
+            return verdict('yes', answers[step]!);
+          },
+        ],
+        'opera-synthesis': [synthesis],
+      },
+      repeatLast: true,
+    });
+    const result = await opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+
+    expect(result.status).toBe('ok');
+    expect(result.answer).toBe('North Dakota');
+    expect(memoryOf(result).map((e) => [e.stepId, e.subGoal, e.answer])).toEqual([
+      ['1', 'What county is Van Hook Township in?', 'Mountrail County'],
+      ['2', 'What is the seat of Mountrail County?', 'Stanley'],
+      ['3', 'Which state is Stanley, the seat of Mountrail County, in?', 'North Dakota'],
+    ]);
+    expect(memoryOf(result)[2]!.substitutions).toEqual([
+      { placeholder: '[town from step 2]', stepId: '2', answer: 'Stanley' },
+      { placeholder: '[county from step 1]', stepId: '1', answer: 'Mountrail County' },
+    ]);
+    expect(queries(result)).toEqual(['What county is Van Hook Township in?', 'What is the seat of Mountrail County?', 'Which state is Stanley, the seat of Mountrail County, in?']);
+    // Top-5 sentence chunks per retrieval; the evidence is passage-level.
+    for (const e of result.trace.filter((t) => t.kind === 'retrieve')) expect(e.data).toMatchObject({ k: 5, level: 'sentence' });
+    expect(result.evidenceIds.every((id) => !id.includes('#s'))).toBe(true);
+    // The machine's moves are in the trace: each guard that let a transition through, at its state.
+    expect(decisions(result, 'checkPlan')).toEqual(['planValid']);
+    expect(decisions(result, 'checkDependencies')).toEqual(['dependenciesResolved', 'dependenciesResolved', 'dependenciesResolved']);
+    expect(decisions(result, 'judge')).toEqual(['sufficient', 'sufficient', 'sufficient']);
+    expect(decisions(result, 'nextSubGoal')).toEqual(['stepsLeft', 'stepsLeft', 'stepsLeft', 'allSubGoalsDone']);
+    expect(result.trace.filter((e) => e.kind === 'enter').map((e) => e.node)).toEqual([
+      'plan', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'synthesize',
+    ]);
+  });
+
+  it('gives a plan with a dangling placeholder one repair round, then falls back to a single step, recorded in the trace', async () => {
+    const dangling = plan('Who is the father of Edward Baring?', 'Who is the father of [person from step 3]?');
+    const run = async (repairReply: string) => {
+      const provider = createScriptedProvider({
+        replies: { 'opera-plan': [dangling, repairReply], 'opera-analysis-answer': [verdict('yes', 'Francis Baring')], 'opera-synthesis': [synthesis] },
+        repeatLast: true,
+      });
+      return opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    };
+
+    const fallback = await run(dangling);
+    expect(fallback.data?.['planSource']).toBe('fallback');
+    expect(fallback.data?.['plan']).toEqual([{ id: '1', question: question.text, dependsOn: [] }]);
+    expect(decisions(fallback, 'checkPlan')).toEqual(['repairLeft', 'else']);
+    const invalid = fallback.trace.filter((e) => e.data['decision'] === 'plan-invalid');
+    expect(invalid).toHaveLength(2);
+    expect(invalid[0]!.data['problems']).toEqual(expect.arrayContaining([expect.stringContaining('uses "[person from step 3]", but there is no step 3')]));
+    expect(fallback.trace.filter((e) => e.kind === 'llm').map((e) => e.data['promptId'])).toEqual(['opera.plan', 'opera.plan-repair', 'opera.analysis-answer', 'opera.synthesis']);
+    expect(queries(fallback)).toEqual([question.text]);
+
+    const repaired = await run(plan('Who is the father of Edward Baring?', 'Who is the father of [person from step 1]?'));
+    expect(repaired.data?.['planSource']).toBe('repaired');
+    expect(decisions(repaired, 'checkPlan')).toEqual(['repairLeft', 'planValid']);
+    expect(queries(repaired)).toEqual(['Who is the father of Edward Baring?', 'Who is the father of Francis Baring?']);
+  });
+
+  it('rewrites at most maxRewrites times per sub-goal, then keeps the best guess and moves on', async () => {
+    let n = 0;
+    const provider = createScriptedProvider({
+      replies: {
+        'opera-plan': [plan('Who founded the county seat?', 'When was [person from step 1] born?')],
+        'opera-analysis-answer': [verdict('no', 'a guess')],
+        'opera-rewrite': [() => rewrite(`rewritten query ${++n}`)],
+        'opera-synthesis': [synthesis],
+      },
+      repeatLast: true,
+    });
+    const result = await createOperaWorkflow('full', { maxRewrites: 2 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    expect(result.status).toBe('ok');
+    expect(result.usage.byRole['opera-rewrite']?.calls).toBe(4);
+    expect(result.usage.byRole['opera-analysis-answer']?.calls).toBe(6);
+    expect(memoryOf(result).map((e) => [e.status, e.attempts.length, e.answer])).toEqual([
+      ['no', 3, 'a guess'],
+      ['no', 3, 'a guess'],
+    ]);
+    expect(memoryOf(result)[0]!.attempts.map((a) => a.rewrite?.strategy ?? null)).toEqual([null, 'keyword-expansion', 'keyword-expansion']);
+    expect(decisions(result, 'judge')).toEqual(['rewritesLeft', 'rewritesLeft', 'else', 'rewritesLeft', 'rewritesLeft', 'else']);
+    // The best guess still fills the placeholder of the next sub-goal.
+    expect(queries(result)[3]).toBe('When was a guess born?');
+
+    const noRewrite = await operaNoRewrite().run(question, {
+      model: createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': [plan('Who?')], 'opera-analysis-answer': [verdict('no', '')], 'opera-synthesis': [synthesis] } }) }),
+      retriever: scopedTo(corpus.retriever, question),
+    });
+    expect(noRewrite.usage.byRole['opera-rewrite']).toBeUndefined();
+    expect(decisions(noRewrite, 'judge')).toEqual(['else']);
+  });
+
+  it('stops at maxSteps sub-goals with the latest answer, labelled step-budget', async () => {
+    const steps = Array.from({ length: 8 }, (_, i) => (i === 0 ? 'Who is step one about?' : `What follows [thing from step ${i}]?`));
+    let k = 0;
+    const provider = createScriptedProvider({
+      replies: { 'opera-plan': [plan(...steps)], 'opera-analysis-answer': [() => verdict('yes', `answer ${++k}`)], 'opera-synthesis': [synthesis] },
+      repeatLast: true,
+    });
+    const result = await createOperaWorkflow('full', { maxSteps: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'step-budget', answer: 'answer 3' });
+    expect(result.data?.['stepsTaken']).toBe(3);
+    expect(memoryOf(result)).toHaveLength(3);
+    expect(decisions(result, 'nextSubGoal')).toEqual(['stepsLeft', 'stepsLeft', 'stepsLeft', 'else']);
+    expect(createOperaWorkflow().settings.maxSteps).toBe(6);
+  });
+
+  it('skips a sub-goal whose dependency has no answer instead of sending a hollow query', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        'opera-plan': [plan('Who wrote it?', 'Where was [author from step 1] born?')],
+        'opera-analysis-answer': [verdict('no', '')],
+        'opera-synthesis': [synthesis],
+      },
+      repeatLast: true,
+    });
+    const result = await createOperaWorkflow('no-rewrite').run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    expect(memoryOf(result).map((e) => e.status)).toEqual(['no', 'skipped']);
+    expect(decisions(result, 'checkDependencies')).toEqual(['dependenciesResolved', 'else']);
+    expect(queries(result)).toEqual(['Who wrote it?']);
+  });
+
+  it('persists a run mid-way and finishes it in a new actor with the same answer as an uninterrupted run', async () => {
+    const model = offlineModel();
+    const q = corpus.questions.find((x) => x.text.includes('Van Hook Township'))!;
+    const uninterrupted = await opera().run(q, { model, retriever: scopedTo(corpus.retriever, q) });
+    expect(memoryOf(uninterrupted).length).toBeGreaterThanOrEqual(2);
+
+    const paused = await opera({ pauseWhen: (state, context) => state === 'retrieve' && context.memory.length === 1 }).run(q, {
+      model,
+      retriever: scopedTo(corpus.retriever, q),
+    });
+    expect(paused).toMatchObject({ status: 'partial', stopReason: 'paused' });
+    const snapshot = JSON.parse(JSON.stringify(paused.data?.['snapshot'])) as { value: string; context: { memory: unknown[] } };
+    expect(snapshot.value).toBe('retrieve');
+    expect(snapshot.context.memory).toHaveLength(1);
+    expect(paused.trace.some((e) => e.kind === 'enter' && e.node === 'synthesize')).toBe(false);
+
+    const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus.retriever, q) });
+    expect(resumed.status).toBe('ok');
+    expect(resumed.answer).toBe(uninterrupted.answer);
+    expect(memoryOf(resumed)).toEqual(memoryOf(uninterrupted));
+    // The new actor starts where the old one stopped: no planning again.
+    expect(resumed.trace.find((e) => e.kind === 'enter')?.node).toBe('retrieve');
+    expect(resumed.usage.byRole['opera-plan']).toBeUndefined();
+  });
+
+  it('runs offline on real questions with placeholder substitution and rewrites', async () => {
+    const model = offlineModel();
+    const results: RunResult[] = [];
+    for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus.retriever, q) }));
+    for (const r of results) {
+      expect(r.status).toBe('ok');
+      expect(r.answer.length).toBeGreaterThan(0);
+    }
+    const substituted = results.flatMap((r) => memoryOf(r)).filter((e) => e.substitutions.length > 0);
+    expect(substituted.length).toBeGreaterThan(0);
+    expect(substituted[0]!.subGoal).not.toMatch(/from step/);
+    const rewrites = results.reduce((n, r) => n + (r.data?.['rewrites'] as number), 0);
+    expect(rewrites).toBeGreaterThan(0);
+    const noPlan = await operaNoPlan().run(corpus.questions[0]!, { model, retriever: scopedTo(corpus.retriever, corpus.questions[0]!) });
+    expect(queries(noPlan)[0]).toBe(corpus.questions[0]!.text);
+    expect(noPlan.usage.byRole['opera-plan']).toBeUndefined();
+  });
+
+  it('draws its chart from the machine: every state, invoked actor and guard', () => {
+    const chart = opera().chart();
+    expect(validateChart(chart)).toEqual([]);
+    expect(chart.engine).toBe('xstate');
+    expect(chart.nodes.map((n) => n.id)).toEqual([
+      '__start__', 'plan', 'checkPlan', 'repairPlan', 'fallbackPlan', 'nextSubGoal', 'checkDependencies', 'skipSubGoal',
+      'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'synthesize', 'done', 'failed',
+    ]);
+    expect([...chart.guards].sort()).toEqual([...OPERA_GUARDS].sort());
+    expect(chart.edges).toEqual(
+      expect.arrayContaining([
+        { from: 'judge', to: 'record', label: 'always', guard: 'sufficient', kind: 'conditional' },
+        { from: 'judge', to: 'rewrite', label: 'always', guard: 'rewritesLeft', kind: 'conditional' },
+        { from: 'rewrite', to: 'retrieve', label: 'done: rewriteAgent', kind: 'always' },
+        { from: 'analyze', to: 'judge', label: 'done: analysisAnswerAgent', kind: 'always' },
+      ]),
+    );
+    const text = toMermaid(chart);
+    for (const guard of OPERA_GUARDS) expect(text).toContain(`[${guard}]`);
+    for (const actor of ['planAgent', 'resolvePlaceholders', 'retrieveChunks', 'analysisAnswerAgent', 'rewriteAgent', 'synthesisAgent']) expect(text).toContain(actor);
+    expect(operaNoPlan().chart().nodes.map((n) => n.id)).not.toContain('plan');
+    expect(operaNoRewrite().chart().nodes.map((n) => n.id)).not.toContain('rewrite');
+    expect(operaNoRewrite().chart().guards).not.toContain('rewritesLeft');
+  });
+});
