@@ -143,6 +143,24 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(decisions(noRewrite, 'judge')).toEqual(['else']);
   });
 
+  it('addresses each agent by its role, so each can have its own model (the paper: 7B plan and analysis, 3B rewrite)', async () => {
+    const sevenB = createScriptedProvider({
+      id: 'qwen2.5-7b',
+      replies: { 'opera-plan': [plan('Who?')], 'opera-analysis-answer': [verdict('no', ''), verdict('yes', 'Stanley')], 'opera-synthesis': [synthesis] },
+    });
+    const threeB = createScriptedProvider({ id: 'qwen2.5-3b', replies: { 'opera-rewrite': [rewrite('Van Hook Township county seat')] } });
+    const model = createModel({ provider: sevenB, roles: { 'opera-rewrite': threeB } });
+    const result = await opera().run(question, { model, retriever: scopedTo(corpus.retriever, question) });
+    expect(result.answer).toBe('Stanley');
+    expect(result.trace.filter((e) => e.kind === 'llm').map((e) => [e.data['promptId'], e.data['model']])).toEqual([
+      ['opera.plan', 'qwen2.5-7b'],
+      ['opera.analysis-answer', 'qwen2.5-7b'],
+      ['opera.rewrite', 'qwen2.5-3b'],
+      ['opera.analysis-answer', 'qwen2.5-7b'],
+      ['opera.synthesis', 'qwen2.5-7b'],
+    ]);
+  });
+
   it('stops at maxSteps sub-goals with the latest answer, labelled step-budget', async () => {
     const steps = Array.from({ length: 8 }, (_, i) => (i === 0 ? 'Who is step one about?' : `What follows [thing from step ${i}]?`));
     let k = 0;

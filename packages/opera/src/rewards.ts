@@ -1,5 +1,5 @@
 import { findPlaceholders, validatePlan, type Plan } from '@multihop/core';
-import { dedupeRanking, exactMatch, ndcgAtK, normalizeAnswer } from '@multihop/metrics';
+import { dedupeRanking, exactMatch, ndcgAtK, normalizeAnswer, type NormalizationName } from '@multihop/metrics';
 
 /** A reward with the components it is made of (each in [0, 1]) and their weights. */
 export interface RewardBreakdown {
@@ -45,6 +45,8 @@ export interface PlanRewardInput {
   prediction: string;
   gold: readonly string[];
   maxSteps?: number;
+  /** How EM compares answers: `squad` (default) or the metrics package's `opera-lenient`. */
+  emNormalization?: NormalizationName;
 }
 
 export function planReward(input: PlanRewardInput, weights: PlanRewardWeights = PLAN_REWARD_WEIGHTS): RewardBreakdown {
@@ -67,7 +69,7 @@ export function planReward(input: PlanRewardInput, weights: PlanRewardWeights = 
 
   const efficiency = n === 0 ? 0 : hops === undefined ? (n <= maxSteps ? 1 : 0) : 1 - Math.abs(n - hops) / Math.max(n, hops);
   const execution = n === 0 ? 0 : input.executed.filter((e) => e.status === 'yes').length / n;
-  const em = input.gold.length ? exactMatch(input.prediction, input.gold) : 0;
+  const em = input.gold.length ? exactMatch(input.prediction, input.gold, { normalization: input.emNormalization ?? 'squad' }) : 0;
   return weighted({ logic, structure, execution, em, efficiency, placeholders }, { ...weights });
 }
 
@@ -99,6 +101,8 @@ export interface AnalysisRewardInput {
   groundingText?: string;
   /** Longest answer in words that still counts as a short answer (format). */
   maxAnswerWords?: number;
+  /** How EM compares answers: `squad` (default) or the metrics package's `opera-lenient`. */
+  emNormalization?: NormalizationName;
 }
 
 export function analysisFormat(output: AnalysisRewardInput['output'], maxAnswerWords = 12): number {
@@ -115,7 +119,7 @@ export function analysisReward(input: AnalysisRewardInput, weights: AnalysisRewa
   if (input.goldStatus === 'no') return weighted({ judgment, format }, { judgment: weights.noJudgment, format: weights.noFormat });
   const answer = input.output?.status === 'yes' ? input.output.answer : '';
   const em = input.goldAnswers?.length
-    ? exactMatch(answer, input.goldAnswers)
+    ? exactMatch(answer, input.goldAnswers, { normalization: input.emNormalization ?? 'squad' })
     : answer && input.groundingText !== undefined && normalizeAnswer(input.groundingText).includes(normalizeAnswer(answer))
       ? 1
       : 0;
