@@ -149,7 +149,7 @@ function lastAnswer(context: OperaContext): string {
 }
 
 interface TransitionLike {
-  source?: { key?: string };
+  source?: { key?: string; always?: readonly unknown[] };
   target?: ReadonlyArray<{ key?: string }>;
   guard?: unknown;
   eventType?: string;
@@ -164,7 +164,8 @@ function traceInspection(ctx: RunContext, event: InspectionEvent): void {
     if (to.length === 0) continue;
     const guard = typeof t.guard === 'string' ? t.guard : ((t.guard as { type?: string } | undefined)?.type ?? undefined);
     ctx.trace.emit(from, 'decision', {
-      decision: guard ?? (t.eventType === '' ? 'else' : 'transition'),
+      // An unguarded eventless transition is a choice's `else` when it has guarded siblings, else a plain step.
+      decision: guard ?? (t.eventType !== '' ? 'transition' : (t.source?.always?.length ?? 0) > 1 ? 'else' : 'always'),
       from,
       to: to.join(','),
       event: eventName(t.eventType ?? ''),

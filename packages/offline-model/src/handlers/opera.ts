@@ -2,7 +2,7 @@ import { findPlaceholders } from '@multihop/core';
 import { mulberry32 } from '@multihop/metrics';
 import { classifyQuestion } from '../lexical/classifyQuestion';
 import { capitalisedSpans, coveredBy, quotedTitles } from '../lexical/entities';
-import { readAnswer } from '../lexical/reader';
+import { rankSentences, readAnswer } from '../lexical/reader';
 import { STOPWORDS, terms, tokens } from '../lexical/text';
 import type { OfflineHandler } from '../OfflineHandler';
 import { passages, strings, text } from './vars';
@@ -158,9 +158,10 @@ export const operaAnalysisAnswer: OfflineHandler = (vars) => {
   const subGoal = text(vars, 'subGoal', 'opera-analysis-answer');
   const pool = passages(vars, 'passages', 'opera-analysis-answer');
   const reading = readAnswer(subGoal, pool);
-  const found = reading.support !== undefined && reading.answer !== 'unknown' && reading.answer.trim() !== '';
-  let status: 'yes' | 'no' = found && reading.confidence >= OPERA_SUFFICIENCY_THRESHOLD ? 'yes' : 'no';
-  let answer = found ? reading.answer : '';
+  const typed = headNounAnswer(subGoal, pool);
+  const found = typed !== undefined || (reading.support !== undefined && reading.answer !== 'unknown' && reading.answer.trim() !== '');
+  let status: 'yes' | 'no' = typed?.sufficient || (found && reading.confidence >= OPERA_SUFFICIENCY_THRESHOLD) ? 'yes' : 'no';
+  let answer = typed?.answer ?? (found ? reading.answer : '');
   const rng = sampler(vars, `${subGoal}|${pool.map((p) => p.id).join(',')}`);
   if (rng) {
     const roll = rng();
@@ -178,6 +179,28 @@ export const operaAnalysisAnswer: OfflineHandler = (vars) => {
       : `The passages cover ${reading.confidence.toFixed(2)} of the sub-goal${missing.length ? `; nothing mentions ${missing.join(', ')}` : ''}${answer ? `; the best guess "${answer}" is not established` : ''}.`;
   return { status, answer: status === 'no' && !found ? '' : answer, analysis };
 };
+
+/**
+ * "What is the county where X is located?" names the kind of answer it wants: a span of the
+ * best sentences that ends in that noun ("Mountrail County") is the answer, and sufficient when
+ * its sentence also names every entity of the sub-goal.
+ */
+function headNounAnswer(subGoal: string, pool: ReturnType<typeof passages>): { answer: string; sufficient: boolean } | undefined {
+  const head = /^(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?([a-z]+)\b/i.exec(subGoal.trim())?.[1]?.toLowerCase();
+  if (!head || STOPWORDS.has(head) || ['name', 'year', 'date', 'number'].includes(head)) return undefined;
+  const entities = classifyQuestion(subGoal).entities;
+  for (const s of rankSentences(subGoal, pool).slice(0, 3)) {
+    if (s.score <= 0) break;
+    // Spans run across connectors ("Mountrail County in the U.S"): their pieces are candidates too.
+    const pieces = capitalisedSpans(s.sentence).flatMap((c) => [c, ...c.split(/\s+(?:in|on|at|for|and|upon|the|of)\s+/)]);
+    const span = pieces.find((c) => c.toLowerCase().split(/\s+/).at(-1) === head && !entities.includes(c));
+    if (span) {
+      const text = `${s.passage.title} ${s.sentence}`.toLowerCase();
+      return { answer: span, sufficient: entities.every((e) => text.includes(e.toLowerCase())) };
+    }
+  }
+  return undefined;
+}
 
 const STRATEGIES = ['entity-focus', 'keyword-expansion', 'simplification'] as const;
 
