@@ -59,6 +59,12 @@ export interface OperaRuntime {
   ctx: RunContext;
   /** Extra prompt variables per role (rollouts pass `sample` to draw candidates). */
   varsFor?: (role: string) => Record<string, unknown>;
+  /**
+   * Receives the error that sent the machine to `failed`, as thrown: the context keeps only its
+   * message (it must stay JSON), but the run needs the error itself (a budget stop is a partial
+   * result, a malformed model reply keeps its raw text).
+   */
+  onFailure?: (error: unknown) => void;
 }
 
 export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft'] as const;
@@ -123,6 +129,8 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
           return ctx.node(
             'resolve',
             async () => {
+              // Each sub-goal is a hop of the run's budget (core's maxHops), on top of OPERA's own maxSteps.
+              ctx.budget.chargeHop();
               const answers = resolvedAnswers(input.memory);
               const substitutions = findPlaceholders(input.step.question).flatMap((p) =>
                 answers[p.stepRef] !== undefined ? [{ placeholder: p.raw, stepId: p.stepRef, answer: answers[p.stepRef]! }] : [],
@@ -215,6 +223,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
         };
       }),
       storeError: assign(({ event }) => ({ error: { message: errorMessage((event as { error?: unknown }).error) } })),
+      reportError: ({ event }) => runtime?.onFailure?.((event as { error?: unknown }).error),
       recordInTrajectoryMemory: assign(({ context }) => {
         const c = context.current;
         if (!c) return {};
@@ -266,7 +275,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                   src: 'planAgent',
                   input: ({ context }) => ({ question: context.question }),
                   onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
-                  onError: { target: 'failed', actions: 'storeError' },
+                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
                 },
               },
               checkPlan: {
@@ -285,7 +294,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                     repair: { previous: context.draft?.raw ?? {}, problems: context.draft?.problems ?? [] },
                   }),
                   onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
-                  onError: { target: 'failed', actions: 'storeError' },
+                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
                 },
               },
               fallbackPlan: {
@@ -330,7 +339,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                 };
               }),
             },
-            onError: { target: 'failed', actions: 'storeError' },
+            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
           },
         },
         retrieve: {
@@ -342,7 +351,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
               target: 'analyze',
               actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output } })),
             },
-            onError: { target: 'failed', actions: 'storeError' },
+            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
           },
         },
         analyze: {
@@ -371,7 +380,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                 return { current: { ...c, verdict: event.output, attempts: [...c.attempts, attempt], pendingRewrite: undefined } };
               }),
             },
-            onError: { target: 'failed', actions: 'storeError' },
+            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
           },
         },
         judge: {
@@ -392,7 +401,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                     return { subGoal: c.subGoal, query: c.query, analysis: c.verdict?.analysis ?? '', previousQueries: c.attempts.map((a) => a.query), stepId: c.stepId };
                   },
                   onDone: { target: 'retrieve', actions: 'storeRewrite' },
-                  onError: { target: 'failed', actions: 'storeError' },
+                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
                 },
               },
             }),
@@ -409,7 +418,7 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
               target: 'done',
               actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
             },
-            onError: { target: 'failed', actions: 'storeError' },
+            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
           },
         },
         done: { type: 'final' },

@@ -176,6 +176,25 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(createOperaWorkflow().settings.maxSteps).toBe(6);
   });
 
+  it('ends partial with the latest answer when the run budget stops it, keeping the error kind', async () => {
+    const provider = createScriptedProvider({
+      replies: { 'opera-plan': [plan('Who?', 'Where was [person from step 1] born?')], 'opera-analysis-answer': [verdict('yes', 'Francis Baring')], 'opera-synthesis': [synthesis] },
+      repeatLast: true,
+    });
+    const run = (budget: { maxLlmCalls?: number; maxHops?: number }) =>
+      opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question), budget });
+    expect(await run({ maxLlmCalls: 2 })).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: 'Francis Baring' });
+    const hops = await run({ maxHops: 1 });
+    expect(hops).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
+    expect(hops.trace.filter((e) => e.kind === 'enter' && e.node === 'retrieve')).toHaveLength(1);
+
+    const broken = await opera().run(question, {
+      model: createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': ['not json', 'still not json'] } }) }),
+      retriever: scopedTo(corpus.retriever, question),
+    });
+    expect(broken).toMatchObject({ status: 'error', error: { code: 'MODEL_OUTPUT', raw: ['not json', 'still not json'] } });
+  });
+
   it('skips a sub-goal whose dependency has no answer instead of sending a hollow query', async () => {
     const provider = createScriptedProvider({
       replies: {

@@ -1,6 +1,7 @@
 import {
   chartFromXState,
   defineWorkflow,
+  MultihopError,
   type Chart,
   type Question,
   type RunContext,
@@ -80,7 +81,8 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
   const chart = (): Chart => chartFromXState(createOperaMachine(variant, settings), { id, title, labels: LABELS });
 
   const execute = (snapshot: unknown) => async (question: Question, ctx: RunContext): Promise<WorkflowOutput> => {
-    const machine = createOperaMachine(variant, settings, { ctx, ...(varsFor ? { varsFor } : {}) });
+    let failure: unknown;
+    const machine = createOperaMachine(variant, settings, { ctx, ...(varsFor ? { varsFor } : {}), onFailure: (error) => (failure = error) });
     let paused = false;
     const actor = createActor(machine, {
       input: { question: question.text },
@@ -113,7 +115,7 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
       });
       actor.start();
     });
-    if (final.error) throw new Error(`OPERA: ${final.error.message}`);
+    if (final.error) throw failure ?? new MultihopError('OPERA_FAILED', final.error.message);
     const pausedSnapshot = (final as OperaContext & { pausedSnapshot?: unknown }).pausedSnapshot;
     const answer = final.answer || lastAnswer(final);
     return {
