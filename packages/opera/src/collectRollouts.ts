@@ -2,7 +2,7 @@ import { goldAnswers, type ChatMessage, type ModelPort, type PromptTemplate, typ
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from '@multihop/prompts';
 import { analysisVars } from './agents/AnalysisAnswerAgent';
 import { rewriteVars } from './agents/RewriteAgent';
-import { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './grpo';
+import { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './groupAdvantages';
 import type { OperaContext } from './machine';
 import { analysisReward, planReward, rewriteReward, type RewardBreakdown } from './rewards';
 import { memoryLines, type TrajectoryEntry } from './TrajectoryMemory';

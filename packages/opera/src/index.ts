@@ -33,5 +33,5 @@ export {
   type RewriteRewardWeights,
   type RewriteRewardInput,
 } from './rewards';
-export { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './grpo';
+export { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './groupAdvantages';
 export { collectRollouts, type RolloutRecord, type RolloutOptions } from './collectRollouts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { groupAdvantages, MAPGRPO_STAGES } from './grpo';
+import { groupAdvantages, MAPGRPO_STAGES } from './groupAdvantages';
 
 describe('GRPO group-relative advantages', () => {
   it('is reward minus the group mean (the paper’s worked example: 0.7 in [0.3, 0.5, 0.7, 0.9] → 0.1)', () => {
