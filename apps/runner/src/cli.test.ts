@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chart, RunResult } from '@multihop/core';
 import { sharedDatasetsDir } from '@multihop/testing';
-import { main } from './cli';
-import type { Io } from './io';
+import { cli } from '../test/cli';
 
 process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
 const db = mkdtempSync(join(tmpdir(), 'multihop-cli-'));
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe('the multihop CLI', () => {
   it('lists the workflows with their engines and papers', async () => {

@@ -3,20 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chart, RunResult } from '@multihop/core';
 import { sharedDatasetsDir } from '@multihop/testing';
-import { main } from './cli';
-import type { Io } from './io';
+import { cli } from '../test/cli';
 
 process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
 const dir = mkdtempSync(join(tmpdir(), 'multihop-opera-cli-'));
 const db = join(dir, 'db');
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe('OPERA in the multihop CLI', () => {
   it('lists OPERA and its two ablations as XState workflows', async () => {

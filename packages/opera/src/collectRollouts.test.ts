@@ -13,7 +13,7 @@ describe('MAPGRPO rollouts on real MuSiQue questions', () => {
   beforeAll(async () => {
     records = [];
     for (const q of corpus.questions.slice(0, 4)) {
-      records.push(...(await collectRollouts(q, { model: offlineModel(), retriever: scopedTo(corpus.retriever, q), group: 4, dataset: 'musique-dev' })));
+      records.push(...(await collectRollouts(q, { model: offlineModel(), retriever: scopedTo(corpus, q), group: 4, dataset: 'musique-dev' })));
     }
   });
 

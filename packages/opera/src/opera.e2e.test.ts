@@ -58,7 +58,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       },
       repeatLast: true,
     });
-    const result = await opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    const result = await opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
 
     expect(result.status).toBe('ok');
     expect(result.answer).toBe('North Dakota');
@@ -92,7 +92,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
         replies: { 'opera-plan': [dangling, repairReply], 'opera-analysis-answer': [verdict('yes', 'Francis Baring')], 'opera-synthesis': [synthesis] },
         repeatLast: true,
       });
-      return opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+      return opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
     };
 
     const fallback = await run(dangling);
@@ -122,7 +122,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       },
       repeatLast: true,
     });
-    const result = await createOperaWorkflow('full', { maxRewrites: 2 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    const result = await createOperaWorkflow('full', { maxRewrites: 2 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
     expect(result.status).toBe('ok');
     expect(result.usage.byRole['opera-rewrite']?.calls).toBe(4);
     expect(result.usage.byRole['opera-analysis-answer']?.calls).toBe(6);
@@ -137,7 +137,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
 
     const noRewrite = await operaNoRewrite().run(question, {
       model: createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': [plan('Who?')], 'opera-analysis-answer': [verdict('no', '')], 'opera-synthesis': [synthesis] } }) }),
-      retriever: scopedTo(corpus.retriever, question),
+      retriever: scopedTo(corpus, question),
     });
     expect(noRewrite.usage.byRole['opera-rewrite']).toBeUndefined();
     expect(decisions(noRewrite, 'judge')).toEqual(['else']);
@@ -150,7 +150,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     });
     const threeB = createScriptedProvider({ id: 'qwen2.5-3b', replies: { 'opera-rewrite': [rewrite('Van Hook Township county seat')] } });
     const model = createModel({ provider: sevenB, roles: { 'opera-rewrite': threeB } });
-    const result = await opera().run(question, { model, retriever: scopedTo(corpus.retriever, question) });
+    const result = await opera().run(question, { model, retriever: scopedTo(corpus, question) });
     expect(result.answer).toBe('Stanley');
     expect(result.trace.filter((e) => e.kind === 'llm').map((e) => [e.data['promptId'], e.data['model']])).toEqual([
       ['opera.plan', 'qwen2.5-7b'],
@@ -168,7 +168,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       replies: { 'opera-plan': [plan(...steps)], 'opera-analysis-answer': [() => verdict('yes', `answer ${++k}`)], 'opera-synthesis': [synthesis] },
       repeatLast: true,
     });
-    const result = await createOperaWorkflow('full', { maxSteps: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    const result = await createOperaWorkflow('full', { maxSteps: 3 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'step-budget', answer: 'answer 3' });
     expect(result.data?.['stepsTaken']).toBe(3);
     expect(memoryOf(result)).toHaveLength(3);
@@ -182,7 +182,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       repeatLast: true,
     });
     const run = (budget: { maxLlmCalls?: number; maxHops?: number }) =>
-      opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question), budget });
+      opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), budget });
     expect(await run({ maxLlmCalls: 2 })).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: 'Francis Baring' });
     const hops = await run({ maxHops: 1 });
     expect(hops).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
@@ -190,7 +190,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
 
     const broken = await opera().run(question, {
       model: createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': ['not json', 'still not json'] } }) }),
-      retriever: scopedTo(corpus.retriever, question),
+      retriever: scopedTo(corpus, question),
     });
     expect(broken).toMatchObject({ status: 'error', error: { code: 'MODEL_OUTPUT', raw: ['not json', 'still not json'] } });
   });
@@ -204,7 +204,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       },
       repeatLast: true,
     });
-    const result = await createOperaWorkflow('no-rewrite').run(question, { model: createModel({ provider }), retriever: scopedTo(corpus.retriever, question) });
+    const result = await createOperaWorkflow('no-rewrite').run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
     expect(memoryOf(result).map((e) => e.status)).toEqual(['no', 'skipped']);
     expect(decisions(result, 'checkDependencies')).toEqual(['dependenciesResolved', 'else']);
     expect(queries(result)).toEqual(['Who wrote it?']);
@@ -213,12 +213,12 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
   it('persists a run mid-way and finishes it in a new actor with the same answer as an uninterrupted run', async () => {
     const model = offlineModel();
     const q = corpus.questions.find((x) => x.text.includes('Van Hook Township'))!;
-    const uninterrupted = await opera().run(q, { model, retriever: scopedTo(corpus.retriever, q) });
+    const uninterrupted = await opera().run(q, { model, retriever: scopedTo(corpus, q) });
     expect(memoryOf(uninterrupted).length).toBeGreaterThanOrEqual(2);
 
     const paused = await opera({ pauseWhen: (state, context) => state === 'retrieve' && context.memory.length === 1 }).run(q, {
       model,
-      retriever: scopedTo(corpus.retriever, q),
+      retriever: scopedTo(corpus, q),
     });
     expect(paused).toMatchObject({ status: 'partial', stopReason: 'paused' });
     const snapshot = JSON.parse(JSON.stringify(paused.data?.['snapshot'])) as { value: string; context: { memory: unknown[] } };
@@ -226,7 +226,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(snapshot.context.memory).toHaveLength(1);
     expect(paused.trace.some((e) => e.kind === 'enter' && e.node === 'synthesize')).toBe(false);
 
-    const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus.retriever, q) });
+    const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus, q) });
     expect(resumed.status).toBe('ok');
     expect(resumed.answer).toBe(uninterrupted.answer);
     expect(memoryOf(resumed)).toEqual(memoryOf(uninterrupted));
@@ -238,7 +238,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
   it('runs offline on real questions with placeholder substitution and rewrites', async () => {
     const model = offlineModel();
     const results: RunResult[] = [];
-    for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus.retriever, q) }));
+    for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus, q) }));
     for (const r of results) {
       expect(r.status).toBe('ok');
       expect(r.answer.length).toBeGreaterThan(0);
@@ -248,7 +248,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(substituted[0]!.subGoal).not.toMatch(/from step/);
     const rewrites = results.reduce((n, r) => n + (r.data?.['rewrites'] as number), 0);
     expect(rewrites).toBeGreaterThan(0);
-    const noPlan = await operaNoPlan().run(corpus.questions[0]!, { model, retriever: scopedTo(corpus.retriever, corpus.questions[0]!) });
+    const noPlan = await operaNoPlan().run(corpus.questions[0]!, { model, retriever: scopedTo(corpus, corpus.questions[0]!) });
     expect(queries(noPlan)[0]).toBe(corpus.questions[0]!.text);
     expect(noPlan.usage.byRole['opera-plan']).toBeUndefined();
   });
