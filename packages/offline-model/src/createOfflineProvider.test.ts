@@ -1,5 +1,5 @@
 import { createModel, MultihopError } from '@multihop/core';
-import { prompts } from '@multihop/prompts';
+import { prompts, rerankPrompt } from '@multihop/prompts';
 import { hotpotDevSample as hotpotDev } from '@multihop/testing';
 import { createOfflineProvider, offlineModel } from './createOfflineProvider';
 
@@ -27,6 +27,7 @@ function varsFor(entry: (typeof questions)[number]): Record<string, unknown> {
     query: entry.question.text,
     analysis: 'a fact is missing',
     trajectory: [{ step: '1', subGoal: entry.question.text, answer: entry.question.answer, status: 'yes' }],
+    candidates: entry.passages.map((p, index) => ({ index, title: p.title, text: p.text })),
   };
 }
 
@@ -71,6 +72,18 @@ describe('the offline model', () => {
     expect(withPassages / questions.length).toBeGreaterThanOrEqual(0.1);
   });
 
+  it('reranks candidates: the supporting passages of a real question come first', async () => {
+    const model = offlineModel();
+    let goldInTopTwo = 0;
+    for (const entry of questions.slice(0, 20)) {
+      const candidates = entry.passages.map((p, index) => ({ index, title: p.title, text: p.text }));
+      const { output } = await model.call({ prompt: rerankPrompt, vars: { query: entry.question.text, candidates } });
+      expect([...output.ranking].sort((a, b) => a - b)).toEqual(candidates.map((c) => c.index));
+      if (output.ranking.slice(0, 2).some((i) => entry.question.supportingIds.includes(entry.passages[i]!.id))) goldInTopTwo++;
+    }
+    expect(goldInTopTwo).toBeGreaterThanOrEqual(15);
+  });
+
   it('judges an exact or contained answer yes and an unrelated one no', async () => {
     const model = offlineModel();
     const judge = prompts.get<{ decision: string }>('judge.correctness');
@@ -102,7 +115,7 @@ describe('the offline model', () => {
     const prompt = { ...prompts.get('baseline.direct'), role: 'no-such-role' };
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(MultihopError);
     await expect(model.call({ prompt, vars: { question: 'q' } })).rejects.toThrow(
-      /no handler for role "no-such-role" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, opera-analysis-answer, opera-plan, opera-rewrite, opera-synthesis, par2-esc, par2-planner, par2-query-formulator, par2-writer, rag-answer, react/,
+      /no handler for role "no-such-role" \(prompt baseline.direct\); it answers: cot, direct, ircot, judge, opera-analysis-answer, opera-plan, opera-rewrite, opera-synthesis, par2-esc, par2-planner, par2-query-formulator, par2-writer, rag-answer, react, reranker/,
     );
   });
 });

@@ -3,6 +3,7 @@ import { chainOfThought, direct, ircotStep, ragAnswer, reactStep } from './handl
 import { judge } from './handlers/judge';
 import { operaAnalysisAnswer, operaPlan, operaRewrite, operaSynthesis } from './handlers/opera';
 import { par2Esc, par2Planner, par2QueryFormulator, par2Writer } from './handlers/par2';
+import { rerank } from './handlers/rerank';
 import type { OfflineHandler } from './OfflineHandler';
 
 /** Handlers of every role the offline model answers, keyed by role. Method issues add theirs. */
@@ -21,6 +22,7 @@ export const offlineHandlers: Readonly<Record<string, OfflineHandler>> = {
   'opera-analysis-answer': operaAnalysisAnswer,
   'opera-rewrite': operaRewrite,
   'opera-synthesis': operaSynthesis,
+  reranker: rerank,
 };
 
 export interface OfflineProviderOptions {

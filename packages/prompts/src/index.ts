@@ -2,6 +2,7 @@ import { PromptRegistry } from './PromptRegistry';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './templates/baselines';
 import { judgeCorrectnessPrompt } from './templates/judge';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './templates/par2';
+import { rerankPrompt } from './templates/rerank';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from './templates/opera';
 
 export { definePrompt, formatPassages, TemplateError, type Prompt, type PromptDefinition } from './definePrompt';
@@ -39,6 +40,7 @@ export {
   operaRewriteSchema,
   operaSynthesisSchema,
 } from './templates/opera';
+export { rerankPrompt, rerankSchema, type RerankOutput, type RerankCandidate } from './templates/rerank';
 
 /** Every built-in prompt. Method packages add theirs as their issues land. */
 export const prompts = new PromptRegistry([
@@ -57,4 +59,5 @@ export const prompts = new PromptRegistry([
   operaAnalysisAnswerPrompt,
   operaRewritePrompt,
   operaSynthesisPrompt,
+  rerankPrompt,
 ]);

@@ -20,9 +20,10 @@ describe('the prompt registry', () => {
       'par2.planner',
       'par2.query-formulator',
       'par2.writer',
+      'retriever.rerank',
     ]);
     expect(prompts.roles()).toEqual([
-      'cot', 'direct', 'ircot', 'judge', 'opera-analysis-answer', 'opera-plan', 'opera-rewrite', 'opera-synthesis', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react',
+      'cot', 'direct', 'ircot', 'judge', 'opera-analysis-answer', 'opera-plan', 'opera-rewrite', 'opera-synthesis', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react', 'reranker',
     ]);
     expect(prompts.list({ role: 'judge' }).map((p) => p.id)).toEqual(['judge.correctness']);
   });
@@ -47,6 +48,7 @@ describe('the prompt registry', () => {
       query: '1900 Olympics host',
       analysis: 'No passage names the host city.',
       trajectory: ['step 1: Which city hosted the 1900 Olympics? → Paris'],
+      candidates: [{ index: 0, title: 'Paris', text: 'Paris hosted the 1900 Summer Olympics.' }],
     };
     for (const prompt of prompts.list()) {
       const vars = Object.fromEntries(prompt.variables.map((v) => [v, sample[v]]));

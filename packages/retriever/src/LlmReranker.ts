@@ -1,5 +1,5 @@
 import type { ModelPort, PromptTemplate, SearchHit } from '@multihop/core';
-import { rerankPrompt, type RerankCandidate, type RerankOutput } from './rerankPrompt';
+import { rerankPrompt, type RerankCandidate, type RerankOutput } from '@multihop/prompts';
 import type { Reranker } from './Reranker';
 
 export interface LlmRerankerOptions {

@@ -8,7 +8,6 @@ export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';
 export type { Reranker } from './Reranker';
 export { LexicalReranker, type LexicalRerankerOptions } from './LexicalReranker';
 export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
-export { rerankPrompt, RerankOutput, type RerankCandidate } from './rerankPrompt';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { tokenize } from './tokenize';
 export { sqlString } from './sqlString';

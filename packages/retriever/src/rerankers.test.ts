@@ -1,7 +1,7 @@
 import { createModel, createScriptedProvider, type SearchHit } from '@multihop/core';
 import { LexicalReranker } from './LexicalReranker';
 import { LlmReranker } from './LlmReranker';
-import { rerankPrompt } from './rerankPrompt';
+import { rerankPrompt } from '@multihop/prompts';
 
 const hit = (id: string, title: string, text: string, rank: number): SearchHit => ({ id, title, text, rank, score: 10 - rank });
 const candidates = [
