@@ -14,6 +14,12 @@ export interface Question {
   type?: string;
   /** Number of hops, where known (MuSiQue decompositions, gold passage count). */
   hops?: number;
+  /**
+   * The gold decomposition into single-hop sub-questions, where the dataset has one (MuSiQue):
+   * each step's question (with `#1`-style references to earlier answers), its answer and its
+   * supporting passage. Used to score intermediate steps (OPERA's per-step rewards).
+   */
+  decomposition?: Array<{ question: string; answer: string; supportingIds: string[] }>;
   /** Name of the dataset the question comes from. */
   dataset?: string;
 }

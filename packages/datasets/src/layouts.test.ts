@@ -54,6 +54,10 @@ describe('layouts', () => {
     expect(q?.type).toBe('2hop');
     expect(q?.hops).toBe(2);
     expect(q?.supportingIds[0]).toMatch(/^Copper Lantern#/);
+    expect(q?.decomposition).toEqual([
+      { question: 'x', answer: 'y', supportingIds: [q!.supportingIds[0]] },
+      { question: '#1 >> z', answer: 'University of Valparaiso', supportingIds: [q!.supportingIds[1]] },
+    ]);
   });
 
   it('reads plain JSONL questions over a corpus file with its own ids', async () => {

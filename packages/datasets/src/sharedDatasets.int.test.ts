@@ -65,6 +65,16 @@ describe('the shared datasets', () => {
     expect(some.questions.map((q) => q.supportingIds)).toEqual(all.questions.slice(0, 10).map((q) => q.supportingIds));
   });
 
+  it('keeps MuSiQue dev decompositions: one step per hop, the last step answering the question', async () => {
+    const ds = await loadDataset('musique-dev', { datasetsDir });
+    for (const q of ds.questions) {
+      expect(q.decomposition).toHaveLength(q.hops!);
+      expect(q.decomposition!.at(-1)!.answer).toBe(q.answer);
+      expect(q.decomposition!.flatMap((s) => s.supportingIds).every((id) => q.supportingIds.includes(id))).toBe(true);
+    }
+    expect(ds.questions.some((q) => q.decomposition!.some((s) => /#\d/.test(s.question)))).toBe(true);
+  });
+
   it('reads the shared corpus files in both corpus layouts', async () => {
     expect(await loadCorpus(resolve(datasetsDir, 'hotpotqa/train-100.corpus.json'))).toHaveLength(994);
     expect(await loadCorpus(resolve(datasetsDir, 'musique/train-100.corpus.json'))).toHaveLength(1890);

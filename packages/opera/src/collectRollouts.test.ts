@@ -52,4 +52,16 @@ describe('MAPGRPO rollouts on real MuSiQue questions', () => {
     expect(['yes', 'no']).toContain(analysis.reward_model.ground_truth['gold_status']);
     expect(JSON.parse(JSON.stringify(records))).toEqual(records);
   });
+
+  it('scores a step against the gold decomposition when the plan aligns with it', () => {
+    // Every analysis group names gold answers: the question's for the final step, the aligned
+    // decomposition step's otherwise; only an unaligned intermediate step falls back to grounding.
+    for (const r of records.filter((x) => x.role === 'opera-analysis-answer' && x.sample === 0)) {
+      const q = corpus.questions.find((x) => x.id === r.question_id)!;
+      const answers = r.reward_model.ground_truth['answers'] as string[] | null;
+      if (answers) expect([q.answer, ...q.aliases, ...q.decomposition!.map((d) => d.answer)]).toEqual(expect.arrayContaining(answers));
+    }
+    const decomposed = records.filter((x) => x.role === 'opera-rewrite').map((x) => corpus.questions.find((q) => q.id === x.question_id)!);
+    expect(decomposed.every((q) => (q.decomposition?.length ?? 0) > 0)).toBe(true);
+  });
 });

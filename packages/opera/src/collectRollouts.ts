@@ -127,7 +127,15 @@ export async function collectRollouts(question: Question, options: RolloutOption
 
   const memory = (greedy?.data?.['memory'] as TrajectoryEntry[] | undefined) ?? [];
   const plan = (greedy?.data?.['plan'] as Array<{ id: string }> | undefined) ?? [];
+  // A plan step maps onto the dataset's gold decomposition (MuSiQue) when the plan has as many
+  // steps; then the step has its own gold answer and passage, else the whole question's stand in.
+  const goldStep = (stepId: string) => {
+    const at = plan.findIndex((s) => s.id === stepId);
+    return question.decomposition && plan.length === question.decomposition.length && at >= 0 ? question.decomposition[at] : undefined;
+  };
   const hopGold = (stepId: string): string[] => {
+    const step = goldStep(stepId);
+    if (step && step.supportingIds.length > 0) return step.supportingIds;
     const at = plan.findIndex((s) => s.id === stepId);
     return plan.length === question.supportingIds.length && at >= 0 ? [question.supportingIds[at]!] : question.supportingIds;
   };
@@ -140,6 +148,7 @@ export async function collectRollouts(question: Question, options: RolloutOption
     const stepGold = hopGold(last.stepId);
     const goldStatus = attempt.hits.some((h) => stepGold.includes(h.passageId ?? h.id)) ? 'yes' : 'no';
     const isFinal = plan.at(-1)?.id === last.stepId;
+    const stepAnswer = goldStep(last.stepId)?.answer;
     const groundingText = attempt.hits.filter((h) => stepGold.includes(h.passageId ?? h.id)).map((h) => h.text).join(' ');
     const vars = analysisVars({ question: question.text, subGoal: last.subGoal, memory: memoryLines(memory.slice(0, lastIndex)), hits: attempt.hits });
     const candidates: Candidate[] = [];
@@ -149,12 +158,12 @@ export async function collectRollouts(question: Question, options: RolloutOption
         sample,
         vars,
         text: reply?.text ?? '',
-        reward: analysisReward({ output: reply?.output, goldStatus, ...(isFinal ? { goldAnswers: gold } : { groundingText }) }),
+        reward: analysisReward({ output: reply?.output, goldStatus, ...(isFinal ? { goldAnswers: gold } : stepAnswer ? { goldAnswers: [stepAnswer] } : { groundingText }) }),
       });
     }
     emit('opera-analysis-answer', operaAnalysisAnswerPrompt as PromptTemplate<unknown>, candidates, {
       gold_status: goldStatus,
-      answers: isFinal ? gold : null,
+      answers: isFinal ? gold : stepAnswer ? [stepAnswer] : null,
       step_gold_passages: stepGold,
     }, { step: last.stepId, sub_goal: last.subGoal, final_step: isFinal });
   }

@@ -19,7 +19,13 @@ const MusiqueRecord = z.object({
     }),
   ),
   question_decomposition: z
-    .array(z.object({ paragraph_support_idx: z.number().int().nullable().optional() }))
+    .array(
+      z.object({
+        question: z.string().optional(),
+        answer: z.string().optional(),
+        paragraph_support_idx: z.number().int().nullable().optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -50,6 +56,13 @@ export function fromMusique(records: SourceRecord[], file: string, corpus: Corpu
     });
     contexts[r.id] = ids;
     const hops = r.question_decomposition?.length;
+    const steps = r.question_decomposition ?? [];
+    const decomposition = steps.every((step) => step.question !== undefined && step.answer !== undefined)
+      ? steps.map((step) => {
+          const support = step.paragraph_support_idx === null || step.paragraph_support_idx === undefined ? undefined : byIdx.get(step.paragraph_support_idx);
+          return { question: step.question as string, answer: step.answer as string, supportingIds: support ? [support] : [] };
+        })
+      : undefined;
     questions.push({
       id: r.id,
       text: r.question,
@@ -58,6 +71,7 @@ export function fromMusique(records: SourceRecord[], file: string, corpus: Corpu
       supportingIds: gold,
       type: /^(\dhop\d?)__/.exec(r.id)?.[1] ?? (hops ? `${hops}hop` : undefined),
       hops: hops || gold.length || undefined,
+      ...(decomposition && decomposition.length > 0 ? { decomposition } : {}),
     });
   }
   return { questions, contexts, warnings: [] };
