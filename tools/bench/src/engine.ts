@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModel, createScriptedProvider, type ModelPort, type ProviderRequest, type Question, type RetrieverPort, type SearchHit } from '@multihop/core';
+import { createModel, createScriptedProvider, defineWorkflow, type ModelPort, type ProviderRequest, type Question, type RetrieverPort, type SearchHit } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { mergeRoundRobin, PAR2_DEFAULTS, par2CoverageAnchor, par2Rag } from '@multihop/par2-rag';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '@multihop/prompts';
@@ -129,6 +129,21 @@ async function main(): Promise<void> {
       if (round > 0) plain.push((performance.now() - t) / questions.length);
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+    // The RunContext alone: as many node visits and decisions as a PAR² run, no graph, no model.
+    const contextOnly = defineWorkflow({
+      id: 'run-context-only',
+      title: 'RunContext only',
+      paper: 'bench',
+      chart: () => ({ id: 'run-context-only', engine: 'plain', nodes: [], edges: [], guards: [] }),
+      async execute(_question, ctx) {
+        for (let i = 0; i < 13; i++) await ctx.node(`n${i}`, async () => ctx.decide('step'));
+        return { answer: 'a' };
+      },
+    });
+    const m0 = createModel({ provider: scriptedPar2() });
+    const t0 = performance.now();
+    for (let round = 0; round < ROUNDS; round++) for (const q of questions) await contextOnly.run(q, { model: m0, retriever });
+    const contextMs = (performance.now() - t0) / (ROUNDS * questions.length);
     const e = med(engine);
     const p = med(plain);
     console.log(`## Engine overhead: PAR²-RAG, zero-latency scripted model, ${questions.length} real HotpotQA questions (closed corpus, BM25), median of ${ROUNDS} rounds`);
@@ -137,6 +152,7 @@ async function main(): Promise<void> {
     console.log(`| LangGraph graph + traced RunContext (par2-rag) | ${e.toFixed(2)} | ${answers.engine} |`);
     console.log(`| plain async, same model port + retriever | ${p.toFixed(2)} | ${answers.plain} |`);
     console.log(`| **ratio engine / plain** | **${(e / p).toFixed(2)}×** | |`);
+    console.log(`| of which the RunContext alone (13 traced node visits + decisions, no graph) | ${contextMs.toFixed(2)} | ${ROUNDS * questions.length} |`);
     // Each run makes 6 model calls (plan, 2 writes, 2 ESC, 1 reformulation): at 200 ms a call the
     // same absolute overhead is this share of a run.
     const withLatency = p + 6 * LATENCY_MS;
