@@ -26,7 +26,9 @@ export function traceLines(trace: readonly TraceEvent[]): string[] {
         break;
       }
       case 'decision': {
-        const extra = ['rationale', 'reason', 'query', 'answer', 'input']
+        // XState's own state-to-state moves are in the JSON trace; the printed one keeps the choices.
+        if (d['decision'] === 'transition') break;
+        const extra = ['subGoal', 'rationale', 'reason', 'query', 'answer', 'input']
           .filter((k) => d[k] !== undefined && d[k] !== '')
           .map((k) => `${k}="${clip(String(d[k]), 60)}"`)
           .join(' ');
