@@ -64,7 +64,20 @@ export const par2Esc: OfflineHandler = (vars) => {
   const bridge = reading.support ? capitalisedSpans(reading.support.sentence).find((s) => !coveredBy(s, questionTerms)) : undefined;
   const covered = new Set(terms(pool.map((p) => `${p.title} ${p.text}`).join(' ')));
   const missing = tokens(question).filter((t) => !STOPWORDS.has(t) && !covered.has(terms(t)[0] ?? t));
-  const query = [bridge, ...missing].filter(Boolean).join(' ') || keywords(question);
+  // Continue only when there is something left to look for: a question word no passage has, or
+  // a bridge entity whose own passage is not in the context yet. Otherwise more retrieval cannot
+  // add evidence, and the answer stands on what is there.
+  const bridgeMissing = bridge !== undefined && !pool.some((p) => coveredBy(bridge, new Set(terms(p.title))));
+  // Common words may appear in no passage at all; the entities the question names must.
+  const missingEntities = classifyQuestion(question).entities.filter((e) => !coveredBy(e, covered));
+  if (reading.support && missingEntities.length === 0 && !bridgeMissing) {
+    return {
+      decision: 'STOP',
+      query: '',
+      rationale: `Every entity the question names is in the evidence${bridge ? ` and "${bridge}" has its passage` : ''}; further retrieval would add nothing (coverage ${reading.confidence.toFixed(2)}).`,
+    };
+  }
+  const query = [bridgeMissing ? bridge : undefined, ...missing].filter(Boolean).join(' ') || keywords(question);
   return {
     decision: 'CONTINUE',
     query,
