@@ -64,7 +64,10 @@ export class BudgetTracker {
     this.hopCount++;
   }
 
-  /** Throws before a model call that the budget does not allow. */
+  /**
+   * Throws before a model call that the budget does not allow, else reserves it: the count goes
+   * up before the call goes out, so calls made in parallel cannot all pass the same check.
+   */
   beforeLlmCall(): void {
     this.check();
     const { maxLlmCalls, maxTokens } = this.budget;
@@ -74,10 +77,11 @@ export class BudgetTracker {
     if (maxTokens !== undefined && this.tokens >= maxTokens) {
       throw new BudgetExceededError('maxTokens', maxTokens, this.tokens);
     }
+    this.calls++;
   }
 
+  /** Charges a finished call's tokens (successful or not: they were spent). */
   afterLlmCall(tokens: number): void {
-    this.calls++;
     this.tokens += tokens;
   }
 
@@ -95,7 +99,9 @@ export class BudgetTracker {
     return this.controller.signal.aborted && reason instanceof BudgetExceededError ? reason : undefined;
   }
 
+  /** Ends the run's budget: the timer stops and calls still in flight are aborted. */
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (!this.controller.signal.aborted) this.controller.abort(new RunAbortedError('the run has finished'));
   }
 }

@@ -1,3 +1,5 @@
+import type { CallUsage } from './usage';
+
 /**
  * Every error multihop throws extends MultihopError, so callers can tell the project's own
  * failures (with a stable `code`) from bugs and from errors of the libraries underneath.
@@ -36,7 +38,14 @@ export class InputError extends MultihopError {
 export class ModelOutputError extends MultihopError {
   constructor(
     message: string,
-    readonly details: { role: string; promptId: string; raw: string[]; issues: string },
+    readonly details: {
+      role: string;
+      promptId: string;
+      raw: string[];
+      issues: string;
+      /** What the failed round trips cost: they were spent even though nothing usable came back. */
+      usage?: CallUsage;
+    },
   ) {
     super('MODEL_OUTPUT', message);
   }

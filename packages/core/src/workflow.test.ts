@@ -6,6 +6,7 @@ import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
 import type { RetrieverPort, SearchHit } from './retriever';
 import type { Passage, TraceEvent } from './types';
+import { TraceBus } from './trace';
 import { defineWorkflow } from './workflow';
 
 const [first] = hotpotDev(1);
@@ -142,5 +143,55 @@ describe('defineWorkflow / runWorkflow', () => {
     expect(result.error?.raw).toEqual(['The answer is Chief of Protocol.', '{"answer": 3}']);
     const errorEvent = result.trace.find((e) => e.kind === 'error');
     expect(errorEvent).toMatchObject({ node: 'reason', data: { role: 'reasoner', raw: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
+  });
+});
+
+describe('runWorkflow accounting and tracing (review fixes)', () => {
+  const fanOut = defineWorkflow({
+    id: 'fan-out',
+    title: 'five calls at once',
+    paper: 'test',
+    chart: () => chart,
+    async execute(q, ctx) {
+      const outputs = await ctx.node('reason', () =>
+        Promise.all(Array.from({ length: 5 }, () => ctx.model.call({ prompt: stepPrompt, vars: { question: q.text, context: '' } }))),
+      );
+      return { answer: outputs[0]!.output.answer };
+    },
+  });
+
+  it('holds parallel calls to maxLlmCalls: each call is counted before it goes out', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', true)] }, repeatLast: true, latencyMs: 5 });
+    const result = await fanOut.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 2 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
+    expect(provider.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it('counts the tokens of a call whose output broke its schema', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: ['not json', 'still not json'] }, usage: { promptTokens: 100, completionTokens: 10 } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    expect(result.status).toBe('error');
+    expect(result.usage).toMatchObject({ llmCalls: 1, promptTokens: 200, completionTokens: 20 });
+  });
+
+  it('puts a provider failure in the trace at the node where it happened, once', async () => {
+    const failing = { id: 'down', generate: async () => Promise.reject(new Error('connection refused')) };
+    const result = await loop.run(question, { model: createModel({ provider: failing }), retriever: overlapRetriever(passages) });
+    const errors = result.trace.filter((e) => e.kind === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ node: 'reason', data: { message: 'connection refused', role: 'reasoner' } });
+  });
+
+  it('streams a run through a bus of the caller’s own, consumed with for-await while it runs', async () => {
+    const bus = new TraceBus('my-run');
+    const seen: string[] = [];
+    const consumer = (async () => {
+      for await (const event of bus) seen.push(`${event.node}:${event.kind}`);
+    })();
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('Chief of Protocol', true)] } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), trace: bus });
+    await consumer;
+    expect(result.runId).toBe('my-run');
+    expect(seen).toEqual(result.trace.map((e) => `${e.node}:${e.kind}`));
   });
 });

@@ -17,6 +17,11 @@ export interface RunOptions {
   runId?: string;
   /** Receives every trace event as it happens. */
   onEvent?: TraceListener;
+  /**
+   * A bus of your own, to consume the run's events with `for await` while it runs; the run uses
+   * its runId and closes it at the end.
+   */
+  trace?: TraceBus;
 }
 
 /** The workflow contract (SPEC §3): every method and baseline is one of these. */
@@ -82,8 +87,16 @@ export function defineWorkflow(definition: WorkflowDefinition): Workflow {
 const currentNode = new AsyncLocalStorage<string>();
 
 async function runWorkflow(definition: WorkflowDefinition, question: Question, options: RunOptions): Promise<RunResult> {
-  const runId = options.runId ?? randomUUID();
-  const trace = new TraceBus(runId);
+  const trace = options.trace ?? new TraceBus(options.runId ?? randomUUID());
+  const runId = trace.runId;
+  // Errors already put in the trace by a wrapper, at the node where they happened.
+  const traced = new WeakSet<object>();
+  const traceError = (error: unknown, data: Record<string, unknown>): void => {
+    if (typeof error !== 'object' || error === null || traced.has(error) || error instanceof BudgetExceededError || trace.isClosed) return;
+    traced.add(error);
+    const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
+    trace.emit(here(), 'error', { code, message: error instanceof Error ? error.message : String(error), ...data });
+  };
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
   const meter = new UsageMeter();
@@ -102,11 +115,19 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
         const result = await options.model.call({ ...request, signal: request.signal ?? budget.signal });
         meter.recordCall(result.usage);
         budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
-        trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output });
+        if (!trace.isClosed) trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output });
         return result;
       } catch (error) {
         if (error instanceof ModelOutputError) {
-          trace.emit(here(), 'error', { role, promptId: request.prompt.id, message: error.message, raw: error.details.raw });
+          // The failed round trips were spent: they count, in the usage and against the budget.
+          const usage = error.details.usage;
+          if (usage) {
+            meter.recordCall(usage);
+            budget.afterLlmCall(usage.promptTokens + usage.completionTokens);
+          }
+          traceError(error, { role, promptId: request.prompt.id, raw: error.details.raw });
+        } else {
+          traceError(error, { role, promptId: request.prompt.id });
         }
         throw error;
       }
@@ -117,15 +138,23 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
     async search(query: string, searchOptions: SearchOptions = {}): Promise<SearchHit[]> {
       budget.check();
       const t0 = Date.now();
-      const hits = await options.retriever.search(query, { ...searchOptions, signal: searchOptions.signal ?? budget.signal });
+      let hits: SearchHit[];
+      try {
+        hits = await options.retriever.search(query, { ...searchOptions, signal: searchOptions.signal ?? budget.signal });
+      } catch (error) {
+        traceError(error, { query });
+        throw error;
+      }
       meter.recordRetrieval();
-      trace.emit(here(), 'retrieve', {
-        query,
-        k: searchOptions.k,
-        level: searchOptions.level ?? 'passage',
-        ms: Date.now() - t0,
-        hits: hits.map((h) => ({ id: h.id, title: h.title, rank: h.rank, score: h.score })),
-      });
+      if (!trace.isClosed) {
+        trace.emit(here(), 'retrieve', {
+          query,
+          k: searchOptions.k,
+          level: searchOptions.level ?? 'passage',
+          ms: Date.now() - t0,
+          hits: hits.map((h) => ({ id: h.id, title: h.title, rank: h.rank, score: h.score })),
+        });
+      }
       return hits;
     },
   };
@@ -203,7 +232,7 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
     const raw = error instanceof ModelOutputError ? error.details.raw : undefined;
-    if (!(error instanceof ModelOutputError)) trace.emit(here(), 'error', { code, message });
+    traceError(error, {});
     return finish({
       answer: draft,
       status: 'error',

@@ -110,9 +110,10 @@ export function createModel(options: ModelOptions): ModelPort {
         ];
       }
 
+      usage.latencyMs = Date.now() - started;
       throw new ModelOutputError(
         `the ${role} model's reply to prompt ${request.prompt.id} broke its schema after one repair round: ${issues}`,
-        { role, promptId: request.prompt.id, raw: raws, issues },
+        { role, promptId: request.prompt.id, raw: raws, issues, usage },
       );
     },
   };
