@@ -107,3 +107,32 @@ describe('createModel', () => {
     expect(peak).toBe(3);
   });
 });
+
+describe('the response cache key', () => {
+  it('keeps sampled candidates of one prompt apart and finds a repaired reply again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-key-'));
+    const provider = createScriptedProvider({
+      replies: { writer: ['{"answer":"A","confidence":1}', '{"answer":"B","confidence":1}', 'oops', '{"answer":"C","confidence":1}'] },
+    });
+    const model = createModel({ provider, cache: dir });
+    const a = await model.call({ prompt: answerPrompt, vars: { question: 'q', sample: 0 } });
+    const b = await model.call({ prompt: answerPrompt, vars: { question: 'q', sample: 1 } });
+    expect([a.output.answer, b.output.answer]).toEqual(['A', 'B']);
+    expect((await model.call({ prompt: answerPrompt, vars: { question: 'q', sample: 1 } })).usage.cached).toBe(true);
+
+    const repaired = await model.call({ prompt: answerPrompt, vars: { question: 'other' } });
+    expect(repaired).toMatchObject({ output: { answer: 'C' }, usage: { attempts: 2 } });
+    const again = await model.call({ prompt: answerPrompt, vars: { question: 'other' } });
+    expect(again).toMatchObject({ output: { answer: 'C' }, usage: { cached: true, attempts: 1 } });
+    expect(provider.requests).toHaveLength(4);
+  });
+
+  it('does not share entries between providers with the same model name but other settings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-fp-'));
+    const cold = createScriptedProvider({ id: 'openai:m', replies: { writer: ['{"answer":"cold","confidence":1}'] } });
+    const hot = { ...createScriptedProvider({ id: 'openai:m', replies: { writer: ['{"answer":"hot","confidence":1}'] } }), fingerprint: 'openai:m@temperature=1' };
+    await createModel({ provider: cold, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    const other = await createModel({ provider: hot, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(other).toMatchObject({ output: { answer: 'hot' }, usage: { cached: false } });
+  });
+});

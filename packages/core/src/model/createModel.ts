@@ -37,7 +37,7 @@ export function createModel(options: ModelOptions): ModelPort {
   const providerFor = (role: string): Provider => options.roles?.[role] ?? options.provider;
 
   async function send(provider: Provider, request: ProviderRequest): Promise<ProviderResponse & { cached: boolean }> {
-    const key = { model: provider.id, messages: request.messages, jsonSchema: request.jsonSchema };
+    const key = cacheKey(provider, request);
     const hit = cache ? await cache.get(key) : undefined;
     if (hit) return { ...hit, cached: true };
     throwIfAborted(request.signal);
@@ -68,7 +68,8 @@ export function createModel(options: ModelOptions): ModelPort {
         latencyMs: 0,
       };
       const raws: string[] = [];
-      let messages: ChatMessage[] = request.prompt.render(request.vars);
+      const rendered: ChatMessage[] = request.prompt.render(request.vars);
+      let messages = rendered;
       let issues = '';
 
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -97,7 +98,8 @@ export function createModel(options: ModelOptions): ModelPort {
         const parsed = parseReply(response.text, schema);
         if (parsed.ok) {
           if (cache && !response.cached) {
-            await cache.set({ model: provider.id, messages, jsonSchema }, response);
+            // Keyed by the first rendering, so a repaired reply is found by the next identical call.
+            await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars }), response);
           }
           usage.latencyMs = Date.now() - started;
           return { output: parsed.value, text: response.text, usage };
@@ -117,6 +119,17 @@ export function createModel(options: ModelOptions): ModelPort {
       );
     },
   };
+}
+
+/**
+ * What identifies a reply: the provider's settings, the rendered prompt, the schema, and a
+ * `sample` variable when the caller draws several candidates for one prompt (GRPO groups), so
+ * the cache keeps them apart instead of returning the first for all.
+ */
+function cacheKey(provider: Provider, request: Pick<ProviderRequest, 'messages' | 'jsonSchema' | 'vars'>) {
+  const sample = request.vars['sample'];
+  const model = provider.fingerprint ?? provider.id;
+  return { model: sample === undefined ? model : `${model}#sample=${String(sample)}`, messages: request.messages, jsonSchema: request.jsonSchema };
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; issues: string };

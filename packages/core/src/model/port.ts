@@ -66,7 +66,12 @@ export interface ProviderResponse {
 }
 
 export interface Provider {
-  /** Stable id used in cache keys and usage, e.g. `openai:gpt-4o-mini`. */
+  /** Stable id used in usage and labels, e.g. `openai:gpt-4o-mini`. */
   readonly id: string;
+  /**
+   * Everything that changes its replies besides the prompt (endpoint, temperature, token limit,
+   * JSON mode), for cache keys; defaults to `id`.
+   */
+  readonly fingerprint?: string;
   generate(request: ProviderRequest): Promise<ProviderResponse>;
 }

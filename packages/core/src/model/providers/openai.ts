@@ -46,8 +46,17 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     modelKwargs: options.jsonMode ? { response_format: { type: 'json_object' } } : undefined,
   });
 
+  const fingerprint = JSON.stringify({
+    id,
+    baseURL: options.baseURL ?? null,
+    temperature: options.temperature ?? null,
+    maxTokens: options.maxTokens ?? null,
+    jsonMode: options.jsonMode ?? false,
+  });
+
   return {
     id,
+    fingerprint,
     async generate(request: ProviderRequest): Promise<ProviderResponse> {
       for (let attempt = 0; ; attempt++) {
         if (request.signal?.aborted) throw new RunAbortedError(request.signal.reason);
