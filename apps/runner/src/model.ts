@@ -7,10 +7,15 @@ export interface RunnerModel extends ResolvedModel {
 }
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
-export function resolveModel(flag: string | undefined, options: { cacheDir?: string; concurrency?: number } = {}): RunnerModel {
+export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number } = {}): RunnerModel {
   const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider(), ...options });
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
-  const label = roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base;
+  const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
+  // A mixed run says which roles the offline model served, so its figures are never taken for a language model's.
+  const mixed = !resolved.offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0)
+    ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
+    : '';
+  const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
   return { ...resolved, label };
 }

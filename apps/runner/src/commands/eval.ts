@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, goldAnswers, type Question, type Workflow } from '@multihop/core';
@@ -9,6 +10,12 @@ import { scoreRun } from '../eval/scoreRun';
 import { renderSummary, summarize } from '../eval/summarize';
 import { resolveModel } from '../model';
 import { parseWorkflowList } from '../workflows';
+
+/** A file name for a question id: readable, and unique even when ids differ only in characters a file name cannot hold. */
+function traceName(questionId: string): string {
+  const safe = questionId.replace(/[^\w.-]+/g, '_');
+  return safe === questionId ? `${safe}.json` : `${safe}-${createHash('sha1').update(questionId).digest('hex').slice(0, 8)}.json`;
+}
 
 export interface EvalCommandOptions {
   workflows: string;
@@ -32,7 +39,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
   const workflows = parseWorkflowList(options.workflows);
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
-  const model = resolveModel(options.model, { cacheDir: options.cacheDir, concurrency: Math.max(4, options.concurrency) });
+  const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
   const modelId = [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
   const out = resolve(options.out ?? join('.multihop', 'eval', `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}-${modelId.replace(/[^\w.-]+/g, '_')}`));
 
@@ -56,35 +63,50 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
     };
     process.on('SIGINT', onSigint);
     const progress = new Progress(pending.length, 'eval');
+    /** Runs one question × workflow pair; its trace file is written before its results line. */
+    const runPair = async (workflow: Workflow, question: Question): Promise<void> => {
+      const result = await workflow.run(question, { model: model.port, retriever: corpus.retrieverFor(question) });
+      const traceFile = join('traces', workflow.id, traceName(question.id));
+      mkdirSync(join(out, 'traces', workflow.id), { recursive: true });
+      writeFileSync(join(out, traceFile), JSON.stringify({ ...result, model: model.describe }));
+      const row: ResultRow = {
+        workflow: workflow.id,
+        questionId: question.id,
+        question: question.text,
+        prediction: result.answer,
+        gold: goldAnswers(question),
+        status: result.status,
+        ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+        ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: result.error.code } : {}),
+        metrics: scoreRun(result, question),
+        usage: result.usage,
+        evidenceIds: result.evidenceIds,
+        latencyMs: result.usage.wallMs,
+        trace: traceFile,
+      };
+      log.append(row);
+      progress.tick(`${workflow.id} ${question.id}`);
+    };
     let next = 0;
+    let failure: unknown;
     const worker = async () => {
-      while (!stopping && next < pending.length) {
+      while (!stopping && failure === undefined && next < pending.length) {
         const { workflow, question } = pending[next++]!;
-        const result = await workflow.run(question, { model: model.port, retriever: corpus.retrieverFor(question) });
-        const traceFile = join('traces', workflow.id, `${question.id.replace(/[^\w.-]+/g, '_')}.json`);
-        mkdirSync(join(out, 'traces', workflow.id), { recursive: true });
-        writeFileSync(join(out, traceFile), JSON.stringify({ ...result, model: model.describe }));
-        const row: ResultRow = {
-          workflow: workflow.id,
-          questionId: question.id,
-          question: question.text,
-          prediction: result.answer,
-          gold: goldAnswers(question),
-          status: result.status,
-          ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-          ...(result.error ? { error: `${result.error.code}: ${result.error.message}` } : {}),
-          metrics: scoreRun(result, question),
-          usage: result.usage,
-          evidenceIds: result.evidenceIds,
-          latencyMs: result.usage.wallMs,
-          trace: traceFile,
-        };
-        log.append(row);
-        progress.tick(`${workflow.id} ${question.id}`);
+        try {
+          await runPair(workflow, question);
+        } catch (error) {
+          // Runs never throw (failures come back as results); this is the log or the disk. Stop
+          // scheduling, let the other workers finish their pairs, then report it.
+          failure ??= error;
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, pending.length)) }, worker));
-    process.off('SIGINT', onSigint);
+    try {
+      await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, pending.length)) }, worker));
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+    if (failure !== undefined) throw failure;
 
     const summary = summarize(log.rows, {
       dataset: corpus.dataset.name,

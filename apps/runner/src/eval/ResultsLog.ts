@@ -24,6 +24,8 @@ export interface ResultRow {
   status: 'ok' | 'partial' | 'error';
   stopReason?: string;
   error?: string;
+  /** The error's code (PROVIDER, MODEL_OUTPUT, ...), so a resume can tell a passing outage from a result. */
+  errorCode?: string;
   metrics: RowMetrics;
   usage: Usage;
   evidenceIds: string[];
@@ -39,27 +41,42 @@ export interface RunConfig {
   model: string;
 }
 
+/** Failures of the infrastructure, not of the method: a resume runs these pairs again. */
+const RETRYABLE = new Set(['PROVIDER', 'ABORTED', 'SEARCH']);
+
 /**
  * results.jsonl, append-only. Opening it repairs a line torn by a kill mid-write (the tail after
  * the last newline is dropped: that pair simply runs again), so a resumed evaluation neither
- * loses nor duplicates finished pairs. A malformed line elsewhere is an error naming its line.
+ * loses nor duplicates finished pairs. A pair that failed for a passing reason (provider down,
+ * aborted) runs again on resume and its new line supersedes the old one. A malformed line is an
+ * error naming the file, the line and the field.
  */
 export class ResultsLog {
-  private readonly done = new Set<string>();
+  private readonly latest = new Map<string, ResultRow>();
 
   private constructor(
     readonly dir: string,
     readonly file: string,
-    readonly rows: ResultRow[],
+    rows: ResultRow[],
   ) {
-    for (const row of rows) this.done.add(key(row.workflow, row.questionId));
+    for (const row of rows) this.latest.set(key(row.workflow, row.questionId), row);
+  }
+
+  /** The latest line of every pair. */
+  get rows(): ResultRow[] {
+    return [...this.latest.values()];
   }
 
   static open(dir: string, config: RunConfig): ResultsLog {
     mkdirSync(join(dir, 'traces'), { recursive: true });
     const configFile = join(dir, 'run.json');
     if (existsSync(configFile)) {
-      const previous = JSON.parse(readFileSync(configFile, 'utf8')) as RunConfig;
+      let previous: RunConfig;
+      try {
+        previous = JSON.parse(readFileSync(configFile, 'utf8')) as RunConfig;
+      } catch (error) {
+        throw new InputError(`${configFile}: not valid JSON (${(error as Error).message}); delete it or use another --out`, { file: configFile });
+      }
       for (const field of ['dataset', 'setting', 'model'] as const) {
         if (previous[field] !== config[field]) {
           throw new ConfigError(
@@ -81,25 +98,33 @@ export class ResultsLog {
         .split('\n')
         .forEach((line, i) => {
           if (!line.trim()) return;
+          let row: ResultRow;
           try {
-            rows.push(JSON.parse(line) as ResultRow);
+            row = JSON.parse(line) as ResultRow;
           } catch (error) {
             throw new InputError(`${file}:${i + 1}: not a JSON line (${(error as Error).message})`, { file, line: i + 1 });
           }
+          for (const field of ['workflow', 'questionId', 'status', 'metrics', 'usage'] as const) {
+            if (row[field] === undefined || row[field] === null) {
+              throw new InputError(`${file}:${i + 1}: field ${field} is missing`, { file, line: i + 1, field });
+            }
+          }
+          rows.push(row);
         });
     }
     return new ResultsLog(dir, file, rows);
   }
 
+  /** True when the pair has a result to keep (anything but a retryable failure). */
   has(workflow: string, questionId: string): boolean {
-    return this.done.has(key(workflow, questionId));
+    const row = this.latest.get(key(workflow, questionId));
+    return row !== undefined && !(row.status === 'error' && RETRYABLE.has(row.errorCode ?? ''));
   }
 
   append(row: ResultRow): void {
     if (this.has(row.workflow, row.questionId)) return;
     appendFileSync(this.file, `${JSON.stringify(row)}\n`);
-    this.rows.push(row);
-    this.done.add(key(row.workflow, row.questionId));
+    this.latest.set(key(row.workflow, row.questionId), row);
   }
 }
 

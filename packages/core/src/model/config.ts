@@ -94,7 +94,10 @@ export interface ModelFromEnvOptions {
   offline?: () => Provider;
   /** Overrides the config file's cache directory. */
   cacheDir?: string;
+  /** Requests in flight at once; wins over the config file's `concurrency`. */
   concurrency?: number;
+  /** Used when neither `concurrency` nor the config file sets one (default 4). */
+  defaultConcurrency?: number;
 }
 
 export interface ResolvedModel {
@@ -164,7 +167,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const port = createModel({
     provider,
     roles,
-    concurrency: options.concurrency ?? config.concurrency,
+    concurrency: options.concurrency ?? config.concurrency ?? options.defaultConcurrency,
     cache: options.cacheDir ?? config.cache,
   });
   const roleIds = Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, p.id]));

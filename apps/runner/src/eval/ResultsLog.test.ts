@@ -1,0 +1,38 @@
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyUsage, InputError } from '@multihop/core';
+import { ResultsLog, type ResultRow } from './ResultsLog';
+
+const config = { dataset: 'hotpotqa-dev', setting: 'closed', model: 'offline' };
+const metrics = { em: 0, f1: 0, acc: 0, recall_at_5: 1, full_recall_at_5: 0.5, ndcg_at_5: 0.6, all_pass: 0 };
+const row = (questionId: string, extra: Partial<ResultRow> = {}): ResultRow => ({
+  workflow: 'ircot', questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok', metrics, usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't', ...extra,
+});
+
+describe('ResultsLog', () => {
+  it('runs a pair again after a passing failure and keeps its newest line; a method failure stays a result', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-log-'));
+    const log = ResultsLog.open(dir, config);
+    log.append(row('a', { status: 'error', errorCode: 'PROVIDER', error: 'PROVIDER: 503' }));
+    log.append(row('b', { status: 'error', errorCode: 'MODEL_OUTPUT', error: 'MODEL_OUTPUT: broke its schema' }));
+    const reopened = ResultsLog.open(dir, config);
+    expect(reopened.has('ircot', 'a')).toBe(false);
+    expect(reopened.has('ircot', 'b')).toBe(true);
+    reopened.append(row('a'));
+    const last = ResultsLog.open(dir, config);
+    expect(last.rows.map((r) => `${r.questionId}:${r.status}`).sort()).toEqual(['a:ok', 'b:error']);
+    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('names the file, line and field of a broken line, and refuses another model’s directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-log-'));
+    ResultsLog.open(dir, config).append(row('a'));
+    appendFileSync(join(dir, 'results.jsonl'), '{"workflow":"ircot","questionId":"b","status":"ok"}\n');
+    expect(() => ResultsLog.open(dir, config)).toThrow(InputError);
+    expect(() => ResultsLog.open(dir, config)).toThrow(/results\.jsonl:2: field metrics is missing/);
+    expect(() => ResultsLog.open(dir, { ...config, model: 'openai:x' })).toThrow(/holds results for model "offline", not "openai:x"/);
+    writeFileSync(join(dir, 'run.json'), '{ broken');
+    expect(() => ResultsLog.open(dir, config)).toThrow(/run\.json: not valid JSON/);
+  });
+});
