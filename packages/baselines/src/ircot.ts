@@ -24,6 +24,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
     .addNode('retrieve', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
       const ctx = ctxOf(config);
       return ctx.node('retrieve', async () => {
+        ctx.budget.chargeHop();
         const hits = await ctx.retriever.search(state.query, { k });
         ctx.addEvidence(hits, { query: state.query, hop: state.thoughts.length });
         return { passages: gather(state.passages, hits) };

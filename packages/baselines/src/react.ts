@@ -32,6 +32,7 @@ export function react(options: ReactOptions = {}): Workflow {
     .addNode('search', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
       const ctx = ctxOf(config);
       return ctx.node('search', async () => {
+        ctx.budget.chargeHop();
         const hits = await ctx.retriever.search(state.query, { k });
         ctx.addEvidence(hits, { query: state.query, hop: state.steps.length });
         const steps = state.steps.map((s, i) => (i === state.steps.length - 1 ? { ...s, observation: formatPassages(hits) } : s));

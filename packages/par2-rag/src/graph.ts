@@ -127,6 +127,8 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     chain_retrieve: async (state: Par2StateType, config: LangGraphRunnableConfig) => {
       const { ctx, reranker } = runtimeOf(config);
       return ctx.node('chain_retrieve', async () => {
+        // A caller's Budget.maxHops caps the chain's retrievals, beside the method's own H.
+        ctx.budget.chargeHop();
         const hop = state.hop + 1;
         const hits = await retrieveAndRerank(ctx, reranker, state.nextQuery, settings);
         ctx.addEvidence(hits, { query: state.nextQuery, hop });

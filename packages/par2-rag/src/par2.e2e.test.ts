@@ -78,6 +78,21 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     expect(result.trace.at(-2)).toMatchObject({ node: 'final', kind: 'decision', data: { hopBudgetExhausted: true } });
   });
 
+  it('honours a caller’s maxHops budget as well as its own H', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        'par2-planner': [plan(['a first search'])],
+        'par2-writer': [write('draft')],
+        'par2-esc': [esc('CONTINUE', 'more')],
+        'par2-query-formulator': [JSON.stringify({ query: 'follow-up' })],
+      },
+      repeatLast: true,
+    });
+    const result = await par2Rag({ hopBudget: 5 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), budget: { maxHops: 1 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops', answer: 'draft' });
+    expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'retrieve')).toHaveLength(1);
+  });
+
   it('runs the module variants: Coverage Anchor writes once; Iterative Chain starts from the raw question', async () => {
     const anchorOnly = await par2CoverageAnchor().run(question, {
       model: createModel({ provider: createScriptedProvider({ replies: { 'par2-planner': [plan(['one', 'two'])], 'par2-writer': [write('x')] } }) }),
