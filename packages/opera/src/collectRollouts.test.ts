@@ -1,3 +1,4 @@
+import { createModel } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
 import { collectRollouts, type RolloutRecord } from './collectRollouts';
@@ -64,4 +65,12 @@ describe('MAPGRPO rollouts on real MuSiQue questions', () => {
     const decomposed = records.filter((x) => x.role === 'opera-rewrite').map((x) => corpus.questions.find((q) => q.id === x.question_id)!);
     expect(decomposed.every((q) => (q.decomposition?.length ?? 0) > 0)).toBe(true);
   });
+});
+
+it('refuses to turn a provider outage into zero-reward training data', async () => {
+  const down = createModel({ provider: { id: 'down', generate: () => Promise.reject(new Error('connection refused')) } });
+  const q = corpus.questions[0]!;
+  await expect(collectRollouts(q, { model: down, retriever: scopedTo(corpus, q), group: 2, dataset: 'musique-dev' })).rejects.toThrow(
+    /the plan-stage run failed \(connection refused\)/,
+  );
 });

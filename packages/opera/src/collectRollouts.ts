@@ -1,4 +1,4 @@
-import { goldAnswers, type ChatMessage, type ModelPort, type PromptTemplate, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { goldAnswers, ModelOutputError, MultihopError, type ChatMessage, type ModelPort, type PromptTemplate, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from '@multihop/prompts';
 import { analysisVars } from './agents/AnalysisAnswerAgent';
 import { rewriteVars } from './agents/RewriteAgent';
@@ -103,6 +103,10 @@ export async function collectRollouts(question: Question, options: RolloutOption
   for (let sample = 0; sample < G; sample++) {
     const workflow = createOperaWorkflow('full', { ...settings, varsFor: (role) => (role === 'opera-plan' ? { sample } : {}) });
     const result = await workflow.run(question, { model: options.model, retriever: options.retriever });
+    if (result.status === 'error' && result.error?.code !== 'MODEL_OUTPUT') {
+      // A run broken by the provider or the retriever says nothing about the plan: no sample.
+      throw new MultihopError(result.error?.code ?? 'ROLLOUT', `rollout of ${question.id}: the plan-stage run failed (${result.error?.message ?? 'unknown error'})`);
+    }
     if (sample === 0) greedy = result;
     const history = (result.data?.['planHistory'] as OperaContext['planHistory'] | undefined) ?? [];
     const first = history[0];
@@ -205,8 +209,11 @@ async function callOrUndefined<T>(model: ModelPort, prompt: PromptTemplate<T>, v
   try {
     const result = await model.call({ prompt, vars });
     return { output: result.output, text: result.text };
-  } catch {
-    // A candidate the model could not produce in the schema scores 0 on format, like any malformed sample.
-    return undefined;
+  } catch (error) {
+    // A candidate the model could not produce in the schema scores 0 on format, like any
+    // malformed sample. Anything else (provider down, abort) is no sample at all: it must not
+    // become a zero-reward line of training data.
+    if (error instanceof ModelOutputError) return undefined;
+    throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 import { collectRollouts, MAPGRPO_STAGES, type RolloutRecord } from '@multihop/opera';
@@ -42,7 +42,9 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     if (model.offline) io.err('rollouts: the offline model samples by a seeded perturbation; these rollouts exercise the pipeline, they are not a policy');
     const out = resolve(options.out);
     mkdirSync(dirname(out), { recursive: true });
-    const lines: string[] = [];
+    // Each question's groups are appended as soon as they are sampled: a failure later loses nothing before it.
+    writeFileSync(out, '');
+    let written = 0;
     const groups = new Map<string, number>();
     for (const question of questions) {
       const records: RolloutRecord[] = await collectRollouts(question, {
@@ -51,14 +53,12 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
         group: options.group,
         dataset: corpus.dataset.name,
       });
-      for (const r of records) {
-        lines.push(JSON.stringify(r));
-        groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
-      }
+      if (records.length) appendFileSync(out, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      written += records.length;
+      for (const r of records) groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
     }
-    writeFileSync(out, lines.length ? `${lines.join('\n')}\n` : '');
     io.out(
-      `wrote ${lines.length} candidates to ${out}: ${MAPGRPO_STAGES.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
+      `wrote ${written} candidates to ${out}: ${MAPGRPO_STAGES.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
     );
     return 0;
   } finally {
