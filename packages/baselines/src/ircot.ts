@@ -1,8 +1,8 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
-import { ircotStepPrompt, ragAnswerPrompt } from '@multihop/prompts';
+import { ircotStepPrompt } from '@multihop/prompts';
 import { BASELINE_PAPERS, graphWorkflow } from './graphWorkflow';
-import { BaselineState, ctxOf, gather, type BaselineStateType } from './state';
+import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
 
 export interface IrcotOptions {
   /** Passages per retrieval (default 5). */
@@ -43,13 +43,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
         return { thoughts, query: output.thought, ...(answered ? { finalAnswer: output.answer } : {}) };
       });
     })
-    .addNode('answer_at_bound', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('answer_at_bound', async () => {
-        const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
-        return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
-      });
-    })
+    .addNode('answer_at_bound', answerAtBound)
     .addEdge(START, 'retrieve')
     .addEdge('retrieve', 'reason')
     .addConditionalEdges('reason', (state: BaselineStateType) => nextAfterReason(state, maxSteps), { answered: END, continue: 'retrieve', 'step-bound': 'answer_at_bound' })

@@ -1,8 +1,8 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
-import { formatPassages, ragAnswerPrompt, reactStepPrompt } from '@multihop/prompts';
+import { formatPassages, reactStepPrompt } from '@multihop/prompts';
 import { BASELINE_PAPERS, graphWorkflow } from './graphWorkflow';
-import { BaselineState, ctxOf, gather, type BaselineStateType } from './state';
+import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
 
 export interface ReactOptions {
   /** Passages per search (default 3). */
@@ -39,13 +39,7 @@ export function react(options: ReactOptions = {}): Workflow {
         return { steps, passages: gather(state.passages, hits) };
       }, { query: state.query });
     })
-    .addNode('answer_at_bound', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('answer_at_bound', async () => {
-        const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
-        return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
-      });
-    })
+    .addNode('answer_at_bound', answerAtBound)
     .addEdge(START, 'think')
     .addConditionalEdges('think', (state: BaselineStateType) => nextAfterThought(state, maxSteps), { finish: END, search: 'search', 'step-bound': 'answer_at_bound' })
     .addEdge('search', 'think')

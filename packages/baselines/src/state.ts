@@ -1,5 +1,6 @@
 import { Annotation, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { MultihopError, type RunContext, type SearchHit } from '@multihop/core';
+import { ragAnswerPrompt } from '@multihop/prompts';
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 
@@ -39,4 +40,16 @@ export function ctxOf(config: LangGraphRunnableConfig): RunContext {
 export function gather(passages: SearchHit[], hits: SearchHit[]): SearchHit[] {
   const known = new Set(passages.map((p) => p.id));
   return [...passages, ...hits.filter((h) => !known.has(h.id))];
+}
+
+/**
+ * The node a bounded loop (IRCoT, ReAct) ends in when it reaches its step bound without an
+ * answer: the passages it gathered are answered once, and the run is labelled `step-budget`.
+ */
+export async function answerAtBound(state: BaselineStateType, config: LangGraphRunnableConfig) {
+  const ctx = ctxOf(config);
+  return ctx.node('answer_at_bound', async () => {
+    const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
+    return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
+  });
 }
