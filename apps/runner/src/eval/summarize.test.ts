@@ -45,4 +45,28 @@ describe('scoreRun and summarize', () => {
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['w'], questionIds: ids.slice(0, 2) }).workflows['w']!.n).toBe(2);
     expect(renderSummary(summary)).toContain('| w | 4 | 0.500 |');
   });
+
+  it('compares the first workflow with each other one on the same questions, paired', () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, em: number): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em, f1: em, acc: em, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    const rows = [
+      ...ids.map((q) => rowOf('a', q, 1)),
+      ...ids.map((q, i) => rowOf('b', q, i === 0 ? 1 : 0)),
+      ...ids.map((q) => rowOf('same', q, 1)),
+      rowOf('partial', ids[0]!, 0),
+    ];
+    const summary = summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['a', 'b', 'same', 'partial'], questionIds: ids });
+    expect(summary.comparisons.map((c) => [c.b, c.n, c.em_diff])).toEqual([['b', 4, 0.75], ['same', 4, 0], ['partial', 1, 1]]);
+    const same = summary.comparisons.find((c) => c.b === 'same')!;
+    expect(same.p_value).toBe(1);
+    expect(same.em_diff_ci95).toEqual([0, 0]);
+    const b = summary.comparisons.find((c) => c.b === 'b')!;
+    expect(b.em_diff_ci95[0]).toBeLessThanOrEqual(0.75);
+    expect(b.em_diff_ci95[1]).toBeGreaterThanOrEqual(0.75);
+    expect(renderSummary(summary)).toContain('| a | b | 4 | +0.750 |');
+  });
 });

@@ -1,4 +1,4 @@
-import { bootstrapMean, mean, percentile } from '@multihop/metrics';
+import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
 import type { ResultRow } from './ResultsLog';
 
 export interface WorkflowSummary {
@@ -23,6 +23,19 @@ export interface WorkflowSummary {
   status: { ok: number; partial: number; error: number };
 }
 
+/** The first workflow against another on the questions both answered: paired, so question difficulty cancels. */
+export interface PairedEmComparison {
+  a: string;
+  b: string;
+  n: number;
+  /** mean EM(a) − mean EM(b). */
+  em_diff: number;
+  /** Seeded paired-bootstrap 95% interval of the difference. */
+  em_diff_ci95: [number, number];
+  /** Paired sign-flip permutation test, two-sided. */
+  p_value: number;
+}
+
 export interface Summary {
   dataset: string;
   setting: string;
@@ -31,6 +44,8 @@ export interface Summary {
   n: number;
   created: string;
   workflows: Record<string, WorkflowSummary>;
+  /** The first workflow against each other one, on EM. */
+  comparisons: PairedEmComparison[];
 }
 
 const meanOrNull = (values: Array<number | null>): number | null => {
@@ -81,7 +96,22 @@ export function summarize(
     n: context.questionIds.length,
     created: new Date().toISOString(),
     workflows,
+    comparisons: compareToFirst(rows, context.workflows.filter((id) => workflows[id]), wanted),
   };
+}
+
+function compareToFirst(rows: readonly ResultRow[], ids: string[], wanted: Set<string>): PairedEmComparison[] {
+  const [first, ...others] = ids;
+  if (!first) return [];
+  const em = (id: string) => new Map(rows.filter((r) => r.workflow === id && wanted.has(r.questionId)).map((r) => [r.questionId, r.metrics.em]));
+  const base = em(first);
+  return others.flatMap((id) => {
+    const other = em(id);
+    const shared = [...base.keys()].filter((q) => other.has(q));
+    if (shared.length === 0) return [];
+    const c = comparePaired(shared.map((q) => base.get(q)!), shared.map((q) => other.get(q)!), { seed: 7, resamples: 2000, permutations: 5000 });
+    return [{ a: first, b: id, n: shared.length, em_diff: c.meanDifference, em_diff_ci95: [c.lower, c.upper] as [number, number], p_value: c.pValue }];
+  });
 }
 
 const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
@@ -100,6 +130,12 @@ export function renderSummary(summary: Summary): string {
     lines.push(
       `| ${id} | ${w.n} | ${f3(w.em)} | [${f3(w.em_ci95[0])}, ${f3(w.em_ci95[1])}] | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} |`,
     );
+  }
+  if (summary.comparisons.length) {
+    lines.push('', `Paired comparison on EM (same questions; seeded paired bootstrap, sign-flip permutation test):`, '', '| a | b | n | EM(a) − EM(b) | 95% CI | p |', '|---|---|---|---|---|---|');
+    for (const c of summary.comparisons) {
+      lines.push(`| ${c.a} | ${c.b} | ${c.n} | ${c.em_diff >= 0 ? '+' : ''}${c.em_diff.toFixed(3)} | [${f3(c.em_diff_ci95[0])}, ${f3(c.em_diff_ci95[1])}] | ${c.p_value.toFixed(3)} |`);
+    }
   }
   if (Object.values(summary.workflows).some((w) => w.tokens_estimated)) {
     lines.push('', '\\* estimated token counts: the provider reported no usage (≈4 characters per token).');
