@@ -81,10 +81,19 @@ const KEY_SEPARATOR = '\u241f';
  * vectors, each corpus described by a manifest kept in the database itself.
  */
 export class CorpusStore {
+  /** Every table handle this store opened, closed with it. */
+  private readonly opened = new Set<Table>();
+
   private constructor(
     private readonly db: Connection,
     readonly uri: string,
   ) {}
+
+  private async openTable(name: string): Promise<Table> {
+    const table = await this.db.openTable(name);
+    this.opened.add(table);
+    return table;
+  }
 
   static async open(options: CorpusStoreOptions = {}): Promise<CorpusStore> {
     const uri = resolveUri(options.uri);
@@ -140,7 +149,7 @@ export class CorpusStore {
     const manifest = await this.manifest(corpus);
     if (!manifest) throw new CorpusNotFoundError(corpus, await this.corpora());
     const tables: Partial<Record<ChunkLevel, Table>> = {};
-    for (const level of manifest.levels) tables[level] = await this.db.openTable(tableName(corpus, level));
+    for (const level of manifest.levels) tables[level] = await this.openTable(tableName(corpus, level));
     return new LanceRetriever(tables, manifest, options);
   }
 
@@ -163,7 +172,7 @@ export class CorpusStore {
   /** The underlying LanceDB table of a corpus level, for direct queries (the benchmark's baseline). */
   async table(corpus: string, level: ChunkLevel = 'passage'): Promise<Table> {
     if (!(await this.manifest(corpus))) throw new CorpusNotFoundError(corpus, await this.corpora());
-    return this.db.openTable(tableName(corpus, level));
+    return this.openTable(tableName(corpus, level));
   }
 
   /** Removes a corpus: its tables and its manifest. */
@@ -177,7 +186,10 @@ export class CorpusStore {
     if (manifests) await manifests.delete(`corpus = ${sqlString(corpus)}`);
   }
 
+  /** Closes every table handle it opened, then the connection. */
   close(): void {
+    for (const table of this.opened) if (table.isOpen()) table.close();
+    this.opened.clear();
     this.db.close();
   }
 
@@ -206,7 +218,7 @@ export class CorpusStore {
         let table: Table;
         let fresh = false;
         if (existing.has(name)) {
-          table = await this.db.openTable(name);
+          table = await this.openTable(name);
           const version = await table.version();
           undo.push(async () => {
             await table.checkout(version);
@@ -214,6 +226,7 @@ export class CorpusStore {
           });
         } else {
           table = await this.db.createEmptyTable(name, chunkSchema(options.embedder?.dimensions));
+          this.opened.add(table);
           fresh = true;
           undo.push(() => this.db.dropTable(name));
         }
@@ -305,10 +318,12 @@ export class CorpusStore {
   private async manifestTable(create: false): Promise<Table | undefined>;
   private async manifestTable(create: boolean): Promise<Table | undefined> {
     const names = await this.db.tableNames();
-    if (names.includes(MANIFESTS)) return this.db.openTable(MANIFESTS);
+    if (names.includes(MANIFESTS)) return this.openTable(MANIFESTS);
     if (!create) return undefined;
     const schema = new arrow.Schema([new arrow.Field('corpus', new arrow.Utf8(), false), new arrow.Field('json', new arrow.Utf8(), false)]);
-    return this.db.createEmptyTable(MANIFESTS, schema, { mode: 'create', existOk: true });
+    const created = await this.db.createEmptyTable(MANIFESTS, schema, { mode: 'create', existOk: true });
+    this.opened.add(created);
+    return created;
   }
 }
 

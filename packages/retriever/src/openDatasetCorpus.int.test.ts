@@ -16,7 +16,10 @@ describe('openDatasetCorpus', () => {
     const own = new Set(first.dataset.contexts[question.id]);
     expect(hits.length).toBe(own.size);
     expect(hits.every((h) => own.has(h.id))).toBe(true);
+    const table = await first.store.table(first.corpus, 'passage');
+    expect(table.isOpen()).toBe(true);
     first.close();
+    expect(table.isOpen()).toBe(false);
 
     const again = await openDatasetCorpus('hotpotqa-dev', { setting: 'closed', uri, load: { limit: 8 }, ingest: { levels: ['passage'] } });
     expect(again.report.added.passage ?? 0).toBe(0);
