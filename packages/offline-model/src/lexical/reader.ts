@@ -48,7 +48,15 @@ export function rankSentences(query: string, passages: ReadonlyArray<Pick<Passag
 
 /** The share of the query's IDF weight that `text` covers. */
 export function coverage(query: string, text: string, passages: ReadonlyArray<Pick<Passage, 'title' | 'text'>>): number {
-  const idf = idfTable(passages.map((p) => `${p.title} ${p.text}`));
+  return coverageWith(passageIdf(passages), query, text);
+}
+
+function passageIdf(passages: ReadonlyArray<Pick<Passage, 'title' | 'text'>>): (term: string) => number {
+  return idfTable(passages.map((p) => `${p.title} ${p.text}`));
+}
+
+/** `coverage` with the IDF table already built, for callers that measure several texts against one pool. */
+function coverageWith(idf: (term: string) => number, query: string, text: string): number {
   const q = [...new Set(terms(query))];
   if (q.length === 0) return 0;
   const have = new Set(terms(text));
@@ -70,7 +78,8 @@ export function readAnswer(question: string, passages: ReadonlyArray<Pick<Passag
     return { answer: fallbackAnswer(shape), support: undefined, confidence: 0, shape };
   }
   const questionTerms = new Set(terms(question));
-  const confidence = coverage(question, `${best.passage.title} ${best.sentence}`, passages);
+  const idf = passageIdf(passages);
+  const confidence = coverageWith(idf, question, `${best.passage.title} ${best.sentence}`);
 
   if (shape.type === 'yes-no') return { answer: judgeYesNo(question, shape, passages), support: best, confidence, shape };
   if (shape.type === 'choice') {
@@ -92,8 +101,8 @@ export function readAnswer(question: string, passages: ReadonlyArray<Pick<Passag
   candidates.sort((a, b) => b.score - a.score);
   const top = candidates[0];
   if (!top) return { answer: shortest(best.sentence), support: best, confidence, shape };
-  const firstHop = coverage(question, `${top.support.passage.title} ${top.support.sentence}`, passages);
-  return bridgeHop(question, shape, top, firstHop, passages) ?? { answer: top.text, support: top.support, confidence: firstHop, shape };
+  const firstHop = coverageWith(idf, question, `${top.support.passage.title} ${top.support.sentence}`);
+  return bridgeHop(question, shape, top, firstHop, passages, idf) ?? { answer: top.text, support: top.support, confidence: firstHop, shape };
 }
 
 /**
@@ -108,6 +117,7 @@ function bridgeHop(
   first: { text: string; support: ScoredSentence },
   firstHop: number,
   passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>,
+  idf: (term: string) => number,
 ): Reading | undefined {
   if (firstHop >= 0.6 || shape.type === 'yes-no' || shape.type === 'choice') return undefined;
   const spans = [first.text, ...capitalisedSpans(first.support.sentence)];
@@ -122,7 +132,7 @@ function bridgeHop(
   for (const s of ranked.slice(0, 4)) {
     const candidate = candidatesOf(s.sentence, shape, excluded)[0];
     if (candidate) {
-      const both = coverage(question, `${first.support.passage.title} ${first.support.sentence} ${s.sentence}`, passages);
+      const both = coverageWith(idf, question, `${first.support.passage.title} ${first.support.sentence} ${s.sentence}`);
       return { answer: candidate, support: s, confidence: both, shape };
     }
   }
@@ -130,11 +140,16 @@ function bridgeHop(
 }
 
 /** Passages whose title is the span (or contains it, or is contained in it). */
+/** Text as one string of stemmed tokens, for containment tests between names. */
+function stemmed(text: string): string {
+  return tokens(text).map(stem).join(' ');
+}
+
 function titled(span: string, passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>) {
-  const e = tokens(span).map(stem).join(' ');
+  const e = stemmed(span);
   if (!e) return [];
   return passages.filter((p) => {
-    const t = tokens(p.title.replace(/\s*\(.*\)$/, '')).map(stem).join(' ');
+    const t = stemmed(p.title.replace(/\s*\(.*\)$/, ''));
     return t.length > 0 && (t === e || (e.includes(t) && t.split(' ').length >= 2) || (t.includes(e) && e.split(' ').length >= 2));
   });
 }
@@ -176,13 +191,13 @@ function shortest(sentence: string): string {
 
 /** Passages about `entity`: titled with it, else mentioning it. */
 function passagesAbout(entity: string, passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>) {
-  const e = tokens(entity).map(stem).join(' ');
-  const titled = passages.filter((p) => {
-    const t = tokens(p.title).map(stem).join(' ');
+  const e = stemmed(entity);
+  const byTitle = passages.filter((p) => {
+    const t = stemmed(p.title);
     return t === e || t.includes(e) || e.includes(t);
   });
-  if (titled.length) return titled;
-  return passages.filter((p) => tokens(p.text).map(stem).join(' ').includes(e));
+  if (byTitle.length) return byTitle;
+  return passages.filter((p) => stemmed(p.text).includes(e));
 }
 
 /**
