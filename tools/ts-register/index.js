@@ -32,10 +32,9 @@ function sourceEntry(request, parent) {
     const pkgJson = Module._nodeModulePaths(from)
       .map((dir) => path.join(dir, request, 'package.json'))
       .find((file) => fs.existsSync(file));
-    if (!pkgJson) return undefined;
-    const pkg = JSON.parse(fs.readFileSync(pkgJson, 'utf8'));
+    const pkg = pkgJson ? JSON.parse(fs.readFileSync(pkgJson, 'utf8')) : {};
     const source = pkg.exports && pkg.exports['.'] && pkg.exports['.']['@multihop/source'];
-    if (source) {
+    if (pkgJson && source) {
       const file = path.join(path.dirname(pkgJson), source);
       if (fs.existsSync(file)) entry = file;
     }
