@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scoreAnswer } from '@multihop/metrics';
 import { sharedDatasetsDir } from '@multihop/testing';
 import type { ResultRow } from './eval/ResultsLog';
 import type { Summary } from './eval/summarize';
@@ -30,7 +31,9 @@ describe('multihop eval', () => {
     expect(new Set(rows.map((r) => `${r.workflow}/${r.questionId}`)).size).toBe(12);
     for (const row of rows) {
       expect(existsSync(join(out, row.trace))).toBe(true);
-      for (const v of [row.metrics.em, row.metrics.f1, row.metrics.acc]) expect(v).toBeGreaterThanOrEqual(0);
+      // The line's metrics are the metrics of its own prediction against its own gold.
+      const score = scoreAnswer(row.prediction, row.gold);
+      expect([row.metrics.em, row.metrics.f1, row.metrics.acc]).toEqual([score.em, score.f1, score.accuracy]);
     }
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(summary).toMatchObject({ dataset: 'hotpotqa-dev', n: 6, offline: true });
