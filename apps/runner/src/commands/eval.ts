@@ -44,12 +44,14 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
   const out = resolve(options.out ?? join('.multihop', 'eval', `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}-${modelId.replace(/[^\w.-]+/g, '_')}`));
 
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  let log: ResultsLog | undefined;
   try {
     const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
-    const log = ResultsLog.open(out, { dataset: corpus.dataset.name, setting: options.setting, model: modelId });
+    const results = ResultsLog.open(out, { dataset: corpus.dataset.name, setting: options.setting, model: modelId });
+    log = results;
     const pending: Array<{ workflow: Workflow; question: Question }> = [];
     for (const question of questions) {
-      for (const workflow of workflows) if (!log.has(workflow.id, question.id)) pending.push({ workflow, question });
+      for (const workflow of workflows) if (!results.has(workflow.id, question.id)) pending.push({ workflow, question });
     }
     const total = questions.length * workflows.length;
     io.err(`eval: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions (${options.setting}), model: ${model.label}`);
@@ -84,7 +86,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
         latencyMs: result.usage.wallMs,
         trace: traceFile,
       };
-      log.append(row);
+      results.append(row);
       progress.tick(`${workflow.id} ${question.id}`);
     };
     let next = 0;
@@ -108,7 +110,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
     }
     if (failure !== undefined) throw failure;
 
-    const summary = summarize(log.rows, {
+    const summary = summarize(results.rows, {
       dataset: corpus.dataset.name,
       setting: options.setting,
       model: model.label,
@@ -123,6 +125,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
     io.err(`eval: wrote ${join(out, 'results.jsonl')}, summary.json, summary.md and traces/`);
     return stopping ? 130 : 0;
   } finally {
+    log?.close();
     corpus.close();
   }
 }

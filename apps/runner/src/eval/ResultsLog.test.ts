@@ -1,4 +1,5 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyUsage, InputError } from '@multihop/core';
@@ -35,4 +36,21 @@ describe('ResultsLog', () => {
     writeFileSync(join(dir, 'run.json'), '{ broken');
     expect(() => ResultsLog.open(dir, config)).toThrow(/run\.json: not valid JSON/);
   });
+});
+
+it('lets one eval at a time write a directory, and takes over the lock of a killed one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'multihop-log-lock-'));
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+  try {
+    writeFileSync(join(dir, 'eval.lock'), `${other.pid}\n`);
+    expect(() => ResultsLog.open(dir, config)).toThrow(new RegExp(`being written by another eval \\(process ${other.pid}\\)`));
+  } finally {
+    other.kill('SIGKILL');
+  }
+  const gone = spawnSync(process.execPath, ['-e', 'process.pid']).pid;
+  writeFileSync(join(dir, 'eval.lock'), `${gone}\n`);
+  const log = ResultsLog.open(dir, config);
+  expect(readFileSync(join(dir, 'eval.lock'), 'utf8').trim()).toBe(String(process.pid));
+  log.close();
+  expect(existsSync(join(dir, 'eval.lock'))).toBe(false);
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, InputError, type Usage } from '@multihop/core';
 
@@ -112,6 +112,7 @@ export class ResultsLog {
           rows.push(row);
         });
     }
+    claimLock(dir);
     return new ResultsLog(dir, file, rows);
   }
 
@@ -121,10 +122,42 @@ export class ResultsLog {
     return row !== undefined && !(row.status === 'error' && RETRYABLE.has(row.errorCode ?? ''));
   }
 
+  /** Releases the directory for the next eval. */
+  close(): void {
+    rmSync(join(this.dir, LOCK), { force: true });
+  }
+
   append(row: ResultRow): void {
     if (this.has(row.workflow, row.questionId)) return;
     appendFileSync(this.file, `${JSON.stringify(row)}\n`);
     this.latest.set(key(row.workflow, row.questionId), row);
+  }
+}
+
+const LOCK = 'eval.lock';
+
+/**
+ * One eval at a time per directory: two writers (a re-run started while the first still runs)
+ * would both run the pending pairs and append them twice. The lock names its process; a lock
+ * left by a process that no longer exists (killed) is taken over.
+ */
+function claimLock(dir: string): void {
+  const file = join(dir, LOCK);
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new ConfigError(`${dir} is being written by another eval (process ${pid}); wait for it or stop it, then re-run to resume`);
+    }
+  }
+  writeFileSync(file, `${process.pid}\n`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
