@@ -27,13 +27,17 @@ function sourceEntry(request, parent) {
   if (sourceEntries.has(request)) return sourceEntries.get(request);
   let entry;
   try {
-    // Our packages export only ".", so `<pkg>/package.json` cannot be require.resolve'd: walk node_modules.
+    // `@multihop/<pkg>` or `@multihop/<pkg>/<subpath>` (a method's `./manifest`, `./offline`). Our
+    // packages do not export `./package.json`, so it cannot be require.resolve'd: walk node_modules.
+    const [scope, name, ...rest] = request.split('/');
+    const pkgName = `${scope}/${name}`;
+    const subpath = rest.length ? `./${rest.join('/')}` : '.';
     const from = parent && parent.filename ? path.dirname(parent.filename) : process.cwd();
     const pkgJson = Module._nodeModulePaths(from)
-      .map((dir) => path.join(dir, request, 'package.json'))
+      .map((dir) => path.join(dir, pkgName, 'package.json'))
       .find((file) => fs.existsSync(file));
     const pkg = pkgJson ? JSON.parse(fs.readFileSync(pkgJson, 'utf8')) : {};
-    const source = pkg.exports && pkg.exports['.'] && pkg.exports['.']['@multihop/source'];
+    const source = pkg.exports && pkg.exports[subpath] && pkg.exports[subpath]['@multihop/source'];
     if (pkgJson && source) {
       const file = path.join(path.dirname(pkgJson), source);
       if (fs.existsSync(file)) entry = file;
@@ -47,7 +51,7 @@ function sourceEntry(request, parent) {
 
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function resolveWorkspaceSource(request, parent, ...rest) {
-  if (typeof request === 'string' && /^@multihop\/[a-z0-9-]+$/.test(request)) {
+  if (typeof request === 'string' && /^@multihop\/[a-z0-9-]+(\/[a-z0-9-]+)?$/.test(request)) {
     const entry = sourceEntry(request, parent);
     if (entry) return entry;
   }

@@ -1,5 +1,14 @@
-import { createModelFromEnv, type ResolvedModel } from '@multihop/core';
+import { createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
+
+/**
+ * The OpenAI-compatible provider is loaded only when a role selects it: its client (the OpenAI
+ * SDK and LangChain) is most of what a start-up would otherwise load for nothing.
+ */
+function openaiProvider(settings: OpenAIProviderSettings): Provider {
+  const { createOpenAIProvider } = require('@multihop/provider-openai') as typeof import('@multihop/provider-openai');
+  return createOpenAIProvider(settings);
+}
 
 export interface RunnerModel extends ResolvedModel {
   /** How printed figures name the model: the offline model always says what it is. */
@@ -8,7 +17,7 @@ export interface RunnerModel extends ResolvedModel {
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
 export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number } = {}): RunnerModel {
-  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider(), ...options });
+  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider(), openai: openaiProvider, ...options });
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);

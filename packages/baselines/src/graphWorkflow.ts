@@ -34,9 +34,9 @@ export function graphWorkflow(spec: {
     title: spec.title,
     paper: spec.paper,
     chart: () => chartFromLangGraph(spec.graph.getGraph(), { id: spec.id, title: spec.title, ...spec.chart }),
-    async execute(question, ctx) {
+    async execute(query, ctx) {
       const final = await spec.graph.invoke(
-        { question: question.text, query: question.text },
+        { question: query.text, query: query.text },
         { configurable: { ctx }, recursionLimit: spec.recursionLimit ?? 50, signal: ctx.signal },
       );
       return {

@@ -1,7 +1,7 @@
 // Contracts
 export * from './errors';
 export * from './types';
-export type { SearchHit, SearchOptions, RetrieverPort } from './retriever';
+export type { SearchHit, SearchOptions, RetrieverPort, Reranker, Embedder } from './retriever';
 export { UsageMeter, emptyUsage, estimateTokens, addUsage, type CallUsage } from './usage';
 
 // Workflows, charts, traces, budgets
@@ -14,6 +14,9 @@ export { BudgetTracker, type Budget } from './budget';
 
 // Plans: sub-goal lists / DAGs with placeholder dependencies
 export * from './plan';
+
+// Methods: manifests (one folder per method) and the trainer contract
+export * from './method';
 
 // Model port
 export type {
@@ -30,7 +33,6 @@ export { createModel, parseReply, jsonSchemaOf, type ModelOptions } from './mode
 export { extractJson } from './model/json';
 export { ConcurrencyLimiter } from './model/limiter';
 export { ResponseCache } from './model/cache';
-export { createOpenAIProvider, type OpenAIProviderOptions } from './model/providers/openai';
 export { createScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './model/scripted';
 export {
   createModelFromEnv,
@@ -40,4 +42,5 @@ export {
   type ModelConfigFile,
   type ModelFromEnvOptions,
   type ResolvedModel,
+  type OpenAIProviderSettings,
 } from './model/config';

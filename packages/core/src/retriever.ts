@@ -22,3 +22,20 @@ export interface SearchOptions {
 export interface RetrieverPort {
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
 }
+
+/**
+ * Reorders a retriever's candidates; returns at most `k` hits, re-ranked 1..n. A port, like
+ * RetrieverPort: @multihop/retriever has a lexical and an LLM reranker, methods take any.
+ */
+export interface Reranker {
+  readonly id: string;
+  rerank(query: string, hits: SearchHit[], options?: { k?: number; signal?: AbortSignal }): Promise<SearchHit[]>;
+}
+
+/** Turns texts into vectors for vector and hybrid search. */
+export interface Embedder {
+  /** Stable id recorded in the corpus manifest; a corpus embedded by one embedder cannot be searched with another. */
+  readonly id: string;
+  readonly dimensions: number;
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}

@@ -1,7 +1,22 @@
-/** A multi-hop question with its gold answer(s) and gold supporting passages. */
-export interface Question {
+/**
+ * What a workflow run is given: the question's id and text, and whatever metadata the caller
+ * chooses to pass. Never the gold: answers and supporting facts stay with the dataset and the
+ * scorer (`defineWorkflow` strips a `Question` down to this before the method sees it).
+ */
+export interface Query {
   id: string;
   text: string;
+  /** Caller-chosen extras (the dataset name, a UI session); must not carry gold answers or facts. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The query part of a question: id, text and metadata only, so a run cannot read the gold. */
+export function toQuery(query: Query): Query {
+  return { id: query.id, text: query.text, ...(query.metadata ? { metadata: { ...query.metadata } } : {}) };
+}
+
+/** A multi-hop question as a dataset holds it: the query plus its gold answer(s) and gold supporting passages. */
+export interface Question extends Query {
   /** The canonical gold answer. */
   answer: string;
   /** Further accepted answers (MuSiQue `answer_aliases`, IRCoT extra spans); metrics take the max over all. */
@@ -71,7 +86,21 @@ export interface Usage {
   wallMs: number;
 }
 
-export type TraceKind = 'enter' | 'exit' | 'llm' | 'retrieve' | 'decision' | 'error';
+/**
+ * `transition` is an edge of the chart taken: `data = { from, to, guard? }`, emitted by both
+ * engine adapters (LangGraph and XState) so a UI lights edges up the same way for either.
+ */
+export type TraceKind = 'enter' | 'exit' | 'llm' | 'retrieve' | 'decision' | 'transition' | 'error';
+
+/** The data of a `transition` event: the chart edge taken and the guard (router) that chose it. */
+export interface TransitionData {
+  from: string;
+  to: string;
+  /** The guard or router that let the edge through; absent for an unconditional edge. */
+  guard?: string;
+  /** For a conditional edge, the branch label (`CONTINUE`, `else`, an event name). */
+  label?: string;
+}
 
 /** One step of a run, emitted live and kept in order in the RunResult. */
 export interface TraceEvent {

@@ -194,4 +194,41 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
     expect(result.runId).toBe('my-run');
     expect(seen).toEqual(result.trace.map((e) => `${e.node}:${e.kind}`));
   });
+
+  it('gives the method the query only: a Question passed to run() reaches the body without its gold', async () => {
+    let seen: unknown;
+    const peek = defineWorkflow({
+      id: 'peek',
+      title: 'peek',
+      paper: 'test',
+      chart: () => chart,
+      async execute(q, ctx) {
+        seen = { argument: q, context: ctx.query };
+        return { answer: 'x' };
+      },
+    });
+    const withGold = { ...question, answer: 'Chief of Protocol', aliases: ['chief of protocol'], supportingIds: ['a', 'b'], metadata: { dataset: 'hotpotqa-dev' } };
+    await peek.run(withGold, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    const expected = { id: question.id, text: question.text, metadata: { dataset: 'hotpotqa-dev' } };
+    expect(seen).toEqual({ argument: expected, context: expected });
+  });
+
+  it('emits a transition event per edge taken, at its source node, with the guard that chose it', async () => {
+    const edges = defineWorkflow({
+      id: 'edges',
+      title: 'edges',
+      paper: 'test',
+      chart: () => chart,
+      async execute(_q, ctx) {
+        ctx.transition({ from: 'retrieve', to: 'reason' });
+        ctx.transition({ from: 'reason', to: 'retrieve', guard: 'done', label: 'CONTINUE' });
+        return { answer: 'x' };
+      },
+    });
+    const result = await edges.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    expect(result.trace.map(({ node, kind, data }) => ({ node, kind, data }))).toEqual([
+      { node: 'retrieve', kind: 'transition', data: { from: 'retrieve', to: 'reason' } },
+      { node: 'reason', kind: 'transition', data: { from: 'reason', to: 'retrieve', guard: 'done', label: 'CONTINUE' } },
+    ]);
+  });
 });

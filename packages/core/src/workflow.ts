@@ -6,7 +6,7 @@ import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError }
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
-import type { Evidence, Question, RunResult } from './types';
+import { toQuery, type Evidence, type Query, type RunResult, type TransitionData } from './types';
 import { UsageMeter } from './usage';
 
 export interface RunOptions {
@@ -31,7 +31,11 @@ export interface Workflow {
   /** The paper the method comes from (title, venue/arXiv). */
   paper: string;
   chart(): Chart;
-  run(question: Question, options: RunOptions): Promise<RunResult>;
+  /**
+   * Runs the workflow on a query. A `Question` may be passed (it is a Query with gold), but the
+   * method only ever sees `{ id, text, metadata }`: gold stays with the dataset and the scorer.
+   */
+  run(query: Query, options: RunOptions): Promise<RunResult>;
 }
 
 /** What a workflow's body hands back; runWorkflow adds the trace, the usage and the status. */
@@ -49,7 +53,8 @@ export interface WorkflowOutput {
  */
 export interface RunContext {
   runId: string;
-  question: Question;
+  /** The query being answered: id, text and the caller's metadata, never the gold. */
+  query: Query;
   model: ModelPort;
   retriever: RetrieverPort;
   trace: TraceBus;
@@ -59,6 +64,11 @@ export interface RunContext {
   node<T>(name: string, body: () => Promise<T>, data?: Record<string, unknown>): Promise<T>;
   /** Emits a decision event (a guard's outcome, a controller's verdict) at the current node. */
   decide(decision: string, data?: Record<string, unknown>): void;
+  /**
+   * Emits a `transition` event: the chart edge `from → to` was taken (through `guard`, when one
+   * chose it). The engine adapters call this for every edge; methods do not need to.
+   */
+  transition(edge: TransitionData): void;
   /** Records the best answer so far; a run stopped by a budget or error reports it. */
   draft(answer: string): void;
   /** Adds retrieved passages to the run's evidence (deduplicated by id, first occurrence kept). */
@@ -70,7 +80,7 @@ export interface WorkflowDefinition {
   title: string;
   paper: string;
   chart(): Chart;
-  execute(question: Question, ctx: RunContext): Promise<WorkflowOutput>;
+  execute(query: Query, ctx: RunContext): Promise<WorkflowOutput>;
 }
 
 /** Turns a method body into a Workflow whose runs are traced, metered, budgeted and never lost. */
@@ -80,13 +90,13 @@ export function defineWorkflow(definition: WorkflowDefinition): Workflow {
     title: definition.title,
     paper: definition.paper,
     chart: definition.chart,
-    run: (question, options) => runWorkflow(definition, question, options),
+    run: (query, options) => runWorkflow(definition, toQuery(query), options),
   };
 }
 
 const currentNode = new AsyncLocalStorage<string>();
 
-async function runWorkflow(definition: WorkflowDefinition, question: Question, options: RunOptions): Promise<RunResult> {
+async function runWorkflow(definition: WorkflowDefinition, query: Query, options: RunOptions): Promise<RunResult> {
   const trace = options.trace ?? new TraceBus(options.runId ?? randomUUID());
   const runId = trace.runId;
   // Errors already put in the trace by a wrapper, at the node where they happened.
@@ -161,7 +171,7 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
 
   const ctx: RunContext = {
     runId,
-    question,
+    query,
     model,
     retriever,
     trace,
@@ -182,6 +192,13 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
     },
     decide(decision, data = {}) {
       trace.emit(here(), 'decision', { decision, ...data });
+    },
+    transition(edge) {
+      if (trace.isClosed) return;
+      const data: Record<string, unknown> = { from: edge.from, to: edge.to };
+      if (edge.guard !== undefined) data['guard'] = edge.guard;
+      if (edge.label !== undefined) data['label'] = edge.label;
+      trace.emit(edge.from, 'transition', data);
     },
     draft(answer) {
       draft = answer;
@@ -206,7 +223,7 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
     return {
       runId,
       workflowId: definition.id,
-      questionId: question.id,
+      questionId: query.id,
       ...partial,
       evidenceIds: evidence.map((e) => e.id),
       evidence,
@@ -216,7 +233,7 @@ async function runWorkflow(definition: WorkflowDefinition, question: Question, o
   };
 
   try {
-    const output = await definition.execute(question, ctx);
+    const output = await definition.execute(query, ctx);
     return finish({
       answer: output.answer,
       status: output.stopReason ? 'partial' : 'ok',

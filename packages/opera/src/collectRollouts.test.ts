@@ -1,7 +1,8 @@
 import { createModel } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
-import { collectRollouts, type RolloutRecord } from './collectRollouts';
+import type { RolloutRecord } from '@multihop/core';
+import { collectRollouts } from './collectRollouts';
 
 let corpus: Awaited<ReturnType<typeof musiqueClosedCorpus>>;
 beforeAll(async () => {

@@ -1,48 +1,16 @@
-import { goldAnswers, ModelOutputError, MultihopError, type ChatMessage, type ModelPort, type PromptTemplate, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { goldAnswers, groupAdvantages, ModelOutputError, MultihopError, type ModelPort, type PromptTemplate, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from '@multihop/prompts';
 import { analysisVars } from './agents/AnalysisAnswerAgent';
 import { rewriteVars } from './agents/RewriteAgent';
-import { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './groupAdvantages';
+import { MAPGRPO_STAGES, type MapgrpoRole } from './mapgrpoStages';
 import type { OperaContext } from './machine';
-import { analysisReward, planReward, rewriteReward, type RewardBreakdown } from './rewards';
+import { analysisReward, planReward, rewriteReward } from './rewards';
 import { memoryLines, type TrajectoryEntry } from './TrajectoryMemory';
 import { createOperaWorkflow, OPERA_DEFAULTS } from './workflows';
 import type { OperaSettings } from './machine';
 
-/**
- * One sampled candidate, as a line of rollouts JSONL. `prompt` / `completion` are chat
- * messages (TRL's conversational prompt-completion format); `data_source`, `reward_model` and
- * `extra_info` are the fields verl's RL datasets carry. Rewards and advantages are computed
- * here, so a trainer can use them as given or recompute them from `reward_model.ground_truth`.
- */
-export interface RolloutRecord {
-  group_id: string;
-  question_id: string;
-  data_source: string;
-  stage: number;
-  role: MapgrpoRole;
-  prompt_id: string;
-  prompt_version: string;
-  sample: number;
-  prompt: ChatMessage[];
-  completion: ChatMessage[];
-  reward: number;
-  reward_components: Record<string, number>;
-  reward_weights: Record<string, number>;
-  advantage: number;
-  reward_model: { style: 'rule'; ground_truth: Record<string, unknown> };
-  extra_info: Record<string, unknown>;
-}
-
-export interface RolloutOptions {
-  model: ModelPort;
-  /** The retriever for this question (scoped to its paragraphs in the closed setting). */
-  retriever: RetrieverPort;
-  /** G: candidates per group. */
-  group: number;
-  dataset: string;
+export interface OperaRolloutOptions extends RolloutOptions {
   settings?: Partial<OperaSettings>;
-  advantages?: AdvantageOptions;
 }
 
 interface Candidate {
@@ -67,7 +35,7 @@ interface Candidate {
  *
  * No weights are updated; candidates 0 are the greedy outputs.
  */
-export async function collectRollouts(question: Question, options: RolloutOptions): Promise<RolloutRecord[]> {
+export async function collectRollouts(question: Question, options: OperaRolloutOptions): Promise<RolloutRecord[]> {
   const settings: OperaSettings = { ...OPERA_DEFAULTS, ...options.settings };
   const gold = goldAnswers(question);
   const G = options.group;

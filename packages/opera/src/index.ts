@@ -25,7 +25,6 @@ export {
   ANALYSIS_REWARD_WEIGHTS,
   REWRITE_REWARD_WEIGHTS,
   REWRITE_STRATEGIES,
-  type RewardBreakdown,
   type PlanRewardWeights,
   type PlanRewardInput,
   type AnalysisRewardWeights,
@@ -33,5 +32,5 @@ export {
   type RewriteRewardWeights,
   type RewriteRewardInput,
 } from './rewards';
-export { groupAdvantages, MAPGRPO_STAGES, type AdvantageOptions, type MapgrpoRole } from './groupAdvantages';
-export { collectRollouts, type RolloutRecord, type RolloutOptions } from './collectRollouts';
+export { MAPGRPO_STAGES, type MapgrpoRole } from './mapgrpoStages';
+export { collectRollouts, type OperaRolloutOptions } from './collectRollouts';

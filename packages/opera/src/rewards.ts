@@ -1,12 +1,6 @@
-import { findPlaceholders, validatePlan, type Plan } from '@multihop/core';
+import { findPlaceholders, validatePlan, type Plan, type RewardBreakdown } from '@multihop/core';
 import { dedupeRanking, exactMatch, ndcgAtK, normalizeAnswer, type NormalizationName } from '@multihop/metrics';
 
-/** A reward with the components it is made of (each in [0, 1]) and their weights. */
-export interface RewardBreakdown {
-  total: number;
-  components: Record<string, number>;
-  weights: Record<string, number>;
-}
 
 function weighted(components: Record<string, number>, weights: Record<string, number>): RewardBreakdown {
   const total = Object.entries(weights).reduce((sum, [name, w]) => sum + w * (components[name] ?? 0), 0);

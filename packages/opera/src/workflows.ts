@@ -3,7 +3,7 @@ import {
   defineWorkflow,
   MultihopError,
   type Chart,
-  type Question,
+  type Query,
   type RunContext,
   type RunOptions,
   type RunResult,
@@ -46,7 +46,7 @@ export interface OperaWorkflow extends Workflow {
   variant: OperaVariant;
   settings: OperaSettings;
   /** Continues a persisted run (`data.snapshot` of a paused result) in a new actor. */
-  resume(question: Question, snapshot: unknown, options: RunOptions): Promise<RunResult>;
+  resume(query: Query, snapshot: unknown, options: RunOptions): Promise<RunResult>;
 }
 
 const TITLES: Record<OperaVariant, { id: string; title: string }> = {
@@ -80,12 +80,12 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
   const { id, title } = TITLES[variant];
   const chart = (): Chart => chartFromXState(createOperaMachine(variant, settings), { id, title, labels: LABELS });
 
-  const execute = (snapshot: unknown) => async (question: Question, ctx: RunContext): Promise<WorkflowOutput> => {
+  const execute = (snapshot: unknown) => async (query: Query, ctx: RunContext): Promise<WorkflowOutput> => {
     let failure: unknown;
     const machine = createOperaMachine(variant, settings, { ctx, ...(varsFor ? { varsFor } : {}), onFailure: (error) => (failure = error) });
     let paused = false;
     const actor = createActor(machine, {
-      input: { question: question.text },
+      input: { question: query.text },
       ...(snapshot ? { snapshot: snapshot as Snapshot<unknown> as never } : {}),
       inspect: (event: InspectionEvent) => traceInspection(ctx, event),
     });
@@ -141,8 +141,8 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
     ...base,
     variant,
     settings,
-    resume: (question, snapshot, runOptions) =>
-      defineWorkflow({ id, title, paper: OPERA_PAPER, chart, execute: execute(snapshot) }).run(question, runOptions),
+    resume: (query, snapshot, runOptions) =>
+      defineWorkflow({ id, title, paper: OPERA_PAPER, chart, execute: execute(snapshot) }).run(query, runOptions),
   };
 }
 

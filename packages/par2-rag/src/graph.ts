@@ -1,6 +1,6 @@
 import { Annotation, END, Send, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { MultihopError, type RunContext, type SearchHit } from '@multihop/core';
-import type { Reranker } from '@multihop/retriever';
+import type { Reranker } from '@multihop/core';
 import { evidenceSufficiency, type EscVerdict } from './agents/EvidenceSufficiencyController';
 import { planSubQueries, type SubQuery } from './agents/Planner';
 import { formulateQuery } from './agents/QueryFormulator';

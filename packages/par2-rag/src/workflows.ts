@@ -1,5 +1,6 @@
 import { chartFromLangGraph, defineWorkflow, type ModelPort, type Workflow } from '@multihop/core';
-import { LexicalReranker, type Reranker } from '@multihop/retriever';
+import type { Reranker } from '@multihop/core';
+import { LexicalReranker } from '@multihop/retriever';
 import { buildPar2Graph, PAR2_ROUTERS, type Par2Runtime, type Par2Settings, type Par2StateType, type Par2Variant } from './graph';
 
 export const PAR2_PAPER = 'PAR²-RAG: Planned Active Retrieval and Reasoning for Multi-Hop Question Answering (par2-rag.md)';
@@ -48,13 +49,13 @@ export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2O
         parallel: ['retrieve'],
         labels: { rerank_dedupe: 'rerank + dedupe', chain_retrieve: 'retrieve (chain)', esc: 'ESC' },
       }),
-    async execute(question, ctx) {
+    async execute(query, ctx) {
       const runtime: Par2Runtime = {
         ctx,
         reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? new LexicalReranker()),
       };
       const final: Par2StateType = await graph.invoke(
-        { question: question.text, nextQuery: question.text },
+        { question: query.text, nextQuery: query.text },
         { configurable: { par2: runtime }, recursionLimit, signal: ctx.signal },
       );
       return {

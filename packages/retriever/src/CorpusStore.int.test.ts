@@ -5,7 +5,7 @@ import { loadDataset, type Dataset } from '@multihop/datasets';
 import { CorpusStore } from './CorpusStore';
 import { CorpusNotFoundError, IngestError } from './errors';
 import { HashingEmbedder } from './HashingEmbedder';
-import type { Embedder } from './Embedder';
+import type { Embedder } from '@multihop/core';
 import { datasetsDir, tempDir } from '../test/sharedData';
 
 const fixtures = join(__dirname, '../../datasets/test/fixtures');

@@ -3,11 +3,11 @@ import { ConfigError, InputError } from '@multihop/core';
 import type { CorpusPassage, Dataset } from '@multihop/datasets';
 import { sentenceId } from '@multihop/datasets';
 import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
-import type { Embedder } from './Embedder';
+import type { Embedder } from '@multihop/core';
 import { CorpusNotFoundError, IngestError } from './errors';
 import { arrow, lancedb, type Connection, type Table } from './lance';
 import { LanceRetriever } from './LanceRetriever';
-import type { Reranker } from './Reranker';
+import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
 
 export interface CorpusStoreOptions {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Embedder } from './Embedder';
+import type { Embedder } from '@multihop/core';
 import { tokenize } from './tokenize';
 
 export interface HashingEmbedderOptions {

@@ -1,8 +1,8 @@
 import { ConfigError, InputError, MultihopError, RunAbortedError, type RetrieverPort, type SearchHit, type SearchOptions } from '@multihop/core';
 import type { ChunkLevel, CorpusManifest, SearchMode } from './CorpusManifest';
-import type { Embedder } from './Embedder';
+import type { Embedder } from '@multihop/core';
 import { lancedb, type Table } from './lance';
-import type { Reranker } from './Reranker';
+import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
 import { SearchError } from './errors';
 

@@ -1,5 +1,5 @@
 import type { SearchHit } from '@multihop/core';
-import type { Reranker } from './Reranker';
+import type { Reranker } from '@multihop/core';
 import { tokenize } from './tokenize';
 
 export interface LexicalRerankerOptions {

@@ -1,6 +1,6 @@
 import type { ModelPort, PromptTemplate, SearchHit } from '@multihop/core';
 import { rerankPrompt, type RerankCandidate, type RerankOutput } from '@multihop/prompts';
-import type { Reranker } from './Reranker';
+import type { Reranker } from '@multihop/core';
 
 export interface LlmRerankerOptions {
   /** Defaults to `rerankPrompt` (id `retriever.rerank`, role `reranker`). */

@@ -2,10 +2,7 @@ export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, ty
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export { openDatasetCorpus, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
-export type { Embedder } from './Embedder';
 export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
-export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';
-export type { Reranker } from './Reranker';
 export { LexicalReranker, type LexicalRerankerOptions } from './LexicalReranker';
 export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { reciprocalRankFusion } from './reciprocalRankFusion';

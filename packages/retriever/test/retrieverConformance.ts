@@ -4,7 +4,7 @@ import { CorpusStore } from '../src/CorpusStore';
 import type { SearchMode } from '../src/CorpusManifest';
 import { HashingEmbedder } from '../src/HashingEmbedder';
 import type { LanceRetriever } from '../src/LanceRetriever';
-import type { Reranker } from '../src/Reranker';
+import type { Reranker } from '@multihop/core';
 import { datasetsDir, tempDir } from './sharedData';
 
 /**

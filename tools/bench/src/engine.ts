@@ -17,7 +17,8 @@ import { createModel, createScriptedProvider, defineWorkflow, type ModelPort, ty
 import { loadDataset } from '@multihop/datasets';
 import { mergeRoundRobin, PAR2_DEFAULTS, par2CoverageAnchor, par2Rag } from '@multihop/par2-rag';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '@multihop/prompts';
-import { CorpusStore, LexicalReranker, LlmReranker, type Reranker } from '@multihop/retriever';
+import type { Reranker } from '@multihop/core';
+import { CorpusStore, LexicalReranker, LlmReranker } from '@multihop/retriever';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {

@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
-import { collectRollouts, MAPGRPO_STAGES, type RolloutRecord } from '@multihop/opera';
+import type { RolloutRecord } from '@multihop/core';
+import { collectRollouts, MAPGRPO_STAGES } from '@multihop/opera';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { ConfigError } from '../errors';
 import { createModel } from './createModel';
 import type { ModelPort, Provider } from './port';
-import { createOpenAIProvider } from './providers/openai';
 
 /** Which model serves a role, once resolved from flags, environment and config file. */
 export type ModelSpec =
@@ -92,12 +91,29 @@ export interface ModelFromEnvOptions {
   configPath?: string;
   /** Factory of the offline provider (from @multihop/offline-model), needed when `offline` is selected. */
   offline?: () => Provider;
+  /**
+   * Factory of OpenAI-compatible providers (`createOpenAIProvider` from
+   * @multihop/provider-openai), needed when a role selects `openai:<model>`. Called only then,
+   * so a run on the offline model never loads the OpenAI client.
+   */
+  openai?: (settings: OpenAIProviderSettings) => Provider;
   /** Overrides the config file's cache directory. */
   cacheDir?: string;
   /** Requests in flight at once; wins over the config file's `concurrency`. */
   concurrency?: number;
   /** Used when neither `concurrency` nor the config file sets one (default 4). */
   defaultConcurrency?: number;
+}
+
+/** What the config resolves for an OpenAI-compatible role; the provider package takes these. */
+export interface OpenAIProviderSettings {
+  model: string;
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  temperature?: number;
+  jsonMode?: boolean;
 }
 
 export interface ResolvedModel {
@@ -144,7 +160,10 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       if (!apiKey) {
         throw new ConfigError(`${keyVar} is not set; ${source} selects openai:${spec.model} (for a local server any non-empty value works)`);
       }
-      provider = createOpenAIProvider({
+      if (!options.openai) {
+        throw new ConfigError(`${source} selects openai:${spec.model}, but no OpenAI provider factory was given (pass openai: createOpenAIProvider from @multihop/provider-openai)`);
+      }
+      provider = options.openai({
         model: spec.model,
         apiKey,
         baseURL: spec.baseURL ?? env['OPENAI_BASE_URL'],

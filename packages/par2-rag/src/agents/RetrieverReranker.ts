@@ -1,5 +1,5 @@
 import type { RunContext, SearchHit } from '@multihop/core';
-import type { Reranker } from '@multihop/retriever';
+import type { Reranker } from '@multihop/core';
 
 /**
  * Retriever–reranker ℛ(q, D, k): a broad top-k candidate search, then the reranker keeps a

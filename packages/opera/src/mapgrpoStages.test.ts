@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { groupAdvantages, MAPGRPO_STAGES } from './groupAdvantages';
+import { groupAdvantages } from '@multihop/core';
+import { MAPGRPO_STAGES } from './mapgrpoStages';
 
-describe('GRPO group-relative advantages', () => {
+describe('GRPO group-relative advantages (core) as OPERA uses them', () => {
   it('is reward minus the group mean (the paper’s worked example: 0.7 in [0.3, 0.5, 0.7, 0.9] → 0.1)', () => {
     const advantages = groupAdvantages([0.3, 0.5, 0.7, 0.9]);
     expect(advantages.map((a) => Number(a.toFixed(10)))).toEqual([-0.3, -0.1, 0.1, 0.3]);

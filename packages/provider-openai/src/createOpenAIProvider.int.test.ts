@@ -1,9 +1,7 @@
 import { startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply } from '@multihop/testing';
 import { z } from 'zod';
-import { ProviderError, RunAbortedError } from '../../errors';
-import { createModel } from '../createModel';
-import type { PromptTemplate } from '../port';
-import { createOpenAIProvider } from './openai';
+import { createModel, ProviderError, RunAbortedError, type PromptTemplate } from '@multihop/core';
+import { createOpenAIProvider } from './createOpenAIProvider';
 
 const schema = z.object({ answer: z.string() });
 const prompt: PromptTemplate<{ answer: string }> = {
@@ -106,10 +104,15 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
   });
 
   it('stops when the AbortSignal fires mid-request', async () => {
-    const s = await serve([{ content: '{"answer":"never"}', delayMs: 1000 }]);
-    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    // The abort fires when the server has the request in hand, so it is mid-request however
+    // loaded the machine is (a fixed 50 ms timer raced the request under load).
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('user cancelled')), 50);
+    server = await startOpenAICompatibleServer(() => {
+      controller.abort(new Error('user cancelled'));
+      return { content: '{"answer":"never"}', delayMs: 1000 };
+    });
+    const s = server;
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
     await expect(model.call({ prompt, vars: { question: 'q' }, signal: controller.signal })).rejects.toBeInstanceOf(RunAbortedError);
     expect(s.requests).toHaveLength(1);
   });

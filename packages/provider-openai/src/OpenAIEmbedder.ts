@@ -1,6 +1,5 @@
 import { OpenAIEmbeddings } from '@langchain/openai';
-import { ConfigError, ProviderError } from '@multihop/core';
-import type { Embedder } from './Embedder';
+import { ConfigError, ProviderError, type Embedder } from '@multihop/core';
 
 export interface OpenAIEmbedderOptions {
   /** Embedding model name, e.g. `text-embedding-3-small` or a local server's model. */

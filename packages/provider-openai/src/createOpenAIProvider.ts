@@ -1,7 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAICompletions } from '@langchain/openai';
-import { ProviderError, RunAbortedError } from '../../errors';
-import type { ChatMessage, Provider, ProviderRequest, ProviderResponse } from '../port';
+import { ProviderError, RunAbortedError, type ChatMessage, type Provider, type ProviderRequest, type ProviderResponse } from '@multihop/core';
 
 export interface OpenAIProviderOptions {
   /** Model name as the endpoint knows it (gpt-4o-mini, Qwen2.5-7B-Instruct, llama3.1:8b, ...). */

@@ -1,0 +1,95 @@
+import type { ChatMessage, ModelPort } from '../model/port';
+import type { RetrieverPort } from '../retriever';
+import type { Question } from '../types';
+
+/** A reward with the components it is made of and their weights (total = Σ weight × component). */
+export interface RewardBreakdown {
+  total: number;
+  components: Record<string, number>;
+  weights: Record<string, number>;
+}
+
+/**
+ * One sampled candidate of a role's prompt, as one line of rollouts JSONL. `prompt` and
+ * `completion` are chat messages (TRL's conversational prompt-completion format); `data_source`,
+ * `reward_model` and `extra_info` are the fields verl's RL datasets carry. Rewards and
+ * advantages come computed, so a trainer can use them as given or recompute them from
+ * `reward_model.ground_truth`.
+ */
+export interface RolloutRecord {
+  group_id: string;
+  question_id: string;
+  data_source: string;
+  /** The role's stage in the method's training order (1-based). */
+  stage: number;
+  role: string;
+  prompt_id: string;
+  prompt_version: string;
+  /** 0 is the greedy candidate; 1…G−1 are samples. */
+  sample: number;
+  prompt: ChatMessage[];
+  completion: ChatMessage[];
+  reward: number;
+  reward_components: Record<string, number>;
+  reward_weights: Record<string, number>;
+  /** Group-relative advantage (reward minus the group's mean, optionally over its std). */
+  advantage: number;
+  reward_model: { style: 'rule'; ground_truth: Record<string, unknown> };
+  extra_info: Record<string, unknown>;
+}
+
+export interface RolloutOptions {
+  model: ModelPort;
+  /** The retriever for this question (scoped to its own paragraphs in the closed setting). */
+  retriever: RetrieverPort;
+  /** G: candidates per group. */
+  group: number;
+  /** Dataset name, written as each record's `data_source`. */
+  dataset: string;
+  /** How advantages are normalised within a group. */
+  advantages?: AdvantageOptions;
+}
+
+/** One trained role, in training order. */
+export interface TrainingStage {
+  stage: number;
+  role: string;
+  /** The agent's name in the paper ('Plan Agent'). */
+  agent: string;
+}
+
+/**
+ * What a method whose paper trains its agents offers a trainer (TRL, verl, OpenRLHF): its roles
+ * in training order and rollouts of a question with per-role rewards and group-relative
+ * advantages. Weight updates are the trainer's; this produces what it consumes. Rollouts see
+ * the gold (they score candidates), as the scorer does; workflow runs never do.
+ */
+export interface Trainable {
+  /** The paper's training algorithm: 'MAPGRPO', 'MAPPO', 'PPO'. */
+  algorithm: string;
+  stages: readonly TrainingStage[];
+  collectRollouts(question: Question, options: RolloutOptions): Promise<RolloutRecord[]>;
+}
+
+export interface AdvantageOptions {
+  /** Divide by the group's standard deviation (GRPO's usual form); off gives reward minus group mean. */
+  scaleByStd?: boolean;
+  /** Added to the std so a group of equal rewards gets advantages of 0, not NaN. */
+  epsilon?: number;
+}
+
+/**
+ * GRPO group-relative advantages: each candidate's reward minus the mean reward of its group,
+ * optionally over the group's (population) standard deviation. Within a group they sum to zero,
+ * so the policy is pushed only towards what beat its own siblings.
+ */
+export function groupAdvantages(rewards: readonly number[], options: AdvantageOptions = {}): number[] {
+  if (rewards.length === 0) return [];
+  // A group whose candidates all scored the same carries no signal; floating-point noise in the mean must not invent one.
+  if (rewards.every((r) => r === rewards[0])) return rewards.map(() => 0);
+  const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
+  const centred = rewards.map((r) => r - mean);
+  if (!options.scaleByStd) return centred;
+  const std = Math.sqrt(centred.reduce((a, c) => a + c * c, 0) / rewards.length);
+  return centred.map((c) => c / (std + (options.epsilon ?? 1e-6)));
+}

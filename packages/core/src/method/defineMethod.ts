@@ -1,0 +1,90 @@
+import { MultihopError } from '../errors';
+import type { PromptTemplate } from '../model/port';
+import type { Workflow } from '../workflow';
+import type { Trainable } from './Trainable';
+
+export type EngineName = 'langgraph' | 'xstate' | 'plain';
+
+/** One workflow a method offers: the full method or one of the paper's variants and ablations. */
+export interface WorkflowEntry {
+  /** Unique across every method: what `multihop run --workflow` takes. */
+  id: string;
+  title: string;
+  engine: EngineName;
+  /** The paper's name for this variant (`full`, `coverage-anchor`, `no-rewrite`). */
+  variant: string;
+  /** Builds the workflow; settings not given take the paper's defaults. */
+  create(options?: Record<string, unknown>): Workflow;
+}
+
+/**
+ * Everything the platform needs to know about a method, exported by its package as
+ * `@multihop/<method>/manifest`. The runner's workflow list, the prompt registry, the offline
+ * model's handlers (from `@multihop/<method>/offline`), `multihop rollouts` and the tests that
+ * check every role is answered all iterate manifests: adding a method is adding its folder.
+ */
+export interface MethodManifest {
+  /** The method's id, also its package's folder (`par2-rag`, `opera`, `baselines`). */
+  id: string;
+  /** Short name for listings (`PAR²-RAG`, `OPERA`, `baseline`). */
+  family: string;
+  /** The paper (title, venue or arXiv id). */
+  paper: string;
+  workflows: readonly WorkflowEntry[];
+  /** Every prompt the method's agents call; each role needs an offline handler in `./offline`. */
+  prompts: readonly PromptTemplate[];
+  /** For methods whose paper trains its agents: roles in training order and rollouts. */
+  trainer?: Trainable;
+}
+
+/** Checks a manifest (ids present and unique, prompts unique) and returns it frozen. */
+export function defineMethod(manifest: MethodManifest): MethodManifest {
+  const where = `method manifest "${manifest.id || '(no id)'}"`;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(manifest.id)) throw new MultihopError('MANIFEST', `${where}: id must be lower-case letters, digits and dashes`);
+  if (manifest.workflows.length === 0) throw new MultihopError('MANIFEST', `${where}: lists no workflow`);
+  const repeated = (ids: string[]) => ids.find((id, i) => ids.indexOf(id) !== i);
+  const workflow = repeated(manifest.workflows.map((w) => w.id));
+  if (workflow) throw new MultihopError('MANIFEST', `${where}: workflow id "${workflow}" appears twice`);
+  const prompt = repeated(manifest.prompts.map((p) => p.id));
+  if (prompt) throw new MultihopError('MANIFEST', `${where}: prompt id "${prompt}" appears twice`);
+  return Object.freeze({ ...manifest, workflows: Object.freeze([...manifest.workflows]), prompts: Object.freeze([...manifest.prompts]) });
+}
+
+/**
+ * The manifests of several methods as one catalogue: every workflow by id (ids must not clash
+ * across methods), every prompt, every role.
+ */
+export class MethodCatalog {
+  private readonly byWorkflow = new Map<string, { method: MethodManifest; entry: WorkflowEntry }>();
+
+  constructor(readonly methods: readonly MethodManifest[]) {
+    for (const method of methods) {
+      for (const entry of method.workflows) {
+        const clash = this.byWorkflow.get(entry.id);
+        if (clash) throw new MultihopError('MANIFEST', `workflow id "${entry.id}" is offered by both ${clash.method.id} and ${method.id}`);
+        this.byWorkflow.set(entry.id, { method, entry });
+      }
+    }
+  }
+
+  /** Every workflow entry with its method, in manifest order. */
+  get workflows(): Array<{ method: MethodManifest; entry: WorkflowEntry }> {
+    return [...this.byWorkflow.values()];
+  }
+
+  find(workflowId: string): { method: MethodManifest; entry: WorkflowEntry } | undefined {
+    return this.byWorkflow.get(workflowId);
+  }
+
+  /** Every prompt of every method, each once. */
+  get prompts(): PromptTemplate[] {
+    const seen = new Map<string, PromptTemplate>();
+    for (const method of this.methods) for (const prompt of method.prompts) if (!seen.has(prompt.id)) seen.set(prompt.id, prompt);
+    return [...seen.values()];
+  }
+
+  /** The methods that can produce training rollouts. */
+  get trainable(): MethodManifest[] {
+    return this.methods.filter((m) => m.trainer !== undefined);
+  }
+}

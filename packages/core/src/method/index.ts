@@ -1,0 +1,10 @@
+export { defineMethod, MethodCatalog, type MethodManifest, type WorkflowEntry, type EngineName } from './defineMethod';
+export {
+  groupAdvantages,
+  type Trainable,
+  type TrainingStage,
+  type RolloutRecord,
+  type RolloutOptions,
+  type RewardBreakdown,
+  type AdvantageOptions,
+} from './Trainable';

@@ -1,0 +1,2 @@
+export { createOpenAIProvider, type OpenAIProviderOptions } from './createOpenAIProvider';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';
