@@ -1,13 +1,24 @@
 import { parseArgs } from 'node:util';
 import { MultihopError } from '@multihop/core';
-import { chartCommand } from './commands/chart';
-import { evalCommand } from './commands/eval';
-import { ingestCommand } from './commands/ingest';
-import { rolloutsCommand } from './commands/rollouts';
-import { runCommand } from './commands/run';
-import { workflowsCommand } from './commands/workflows';
-import { parseSetting } from './corpus';
+import type * as Chart from './commands/chart';
+import type * as Eval from './commands/eval';
+import type * as Ingest from './commands/ingest';
+import type * as Rollouts from './commands/rollouts';
+import type * as Run from './commands/run';
+import type * as Workflows from './commands/workflows';
 import { processIo, type Io } from './io';
+import { parseSetting } from './setting';
+
+// Each command loads what it needs when it runs: listing workflows must not load LanceDB, and
+// nothing loads the OpenAI client unless a role selects it (see model.ts).
+const commands = {
+  chart: (): typeof Chart => require('./commands/chart'),
+  eval: (): typeof Eval => require('./commands/eval'),
+  ingest: (): typeof Ingest => require('./commands/ingest'),
+  rollouts: (): typeof Rollouts => require('./commands/rollouts'),
+  run: (): typeof Run => require('./commands/run'),
+  workflows: (): typeof Workflows => require('./commands/workflows'),
+};
 
 export type { Io } from './io';
 
@@ -67,13 +78,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     };
     switch (command) {
       case 'workflows':
-        return await workflowsCommand(io);
+        return await commands.workflows().workflowsCommand(io);
       case 'chart':
-        return await chartCommand(io, rest[0], values.format);
+        return await commands.chart().chartCommand(io, rest[0], values.format);
       case 'ingest':
-        return await ingestCommand(io, { dataset: need('dataset', values.dataset), setting: parseSetting(values.setting, 'open'), db: values.db });
+        return await commands.ingest().ingestCommand(io, { dataset: need('dataset', values.dataset), setting: parseSetting(values.setting, 'open'), db: values.db });
       case 'run':
-        return await runCommand(io, {
+        return await commands.run().runCommand(io, {
           workflow: need('workflow', values.workflow),
           question: values.question,
           corpus: values.corpus,
@@ -85,7 +96,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           json: values.json,
         });
       case 'eval':
-        return await evalCommand(io, {
+        return await commands.eval().evalCommand(io, {
           workflows: need('workflows', values.workflows),
           dataset: need('dataset', values.dataset),
           limit: int('limit', values.limit),
@@ -97,7 +108,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           cacheDir: values.cache,
         });
       case 'rollouts':
-        return await rolloutsCommand(io, {
+        return await commands.rollouts().rolloutsCommand(io, {
           workflow: need('workflow', values.workflow),
           dataset: need('dataset', values.dataset),
           group: int('group', need('group', values.group)),

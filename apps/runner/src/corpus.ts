@@ -1,18 +1,14 @@
 import { ConfigError, type Question, type RetrieverPort } from '@multihop/core';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 
-export type Setting = 'closed' | 'open';
+import type { Setting } from './setting';
+
+export type { Setting } from './setting';
 
 export interface OpenedCorpus extends DatasetCorpus {
   setting: Setting;
   /** The retriever a run on `question` uses: restricted to its own paragraphs in the closed setting. */
   retrieverFor(question: Question): RetrieverPort;
-}
-
-export function parseSetting(value: string | undefined, fallback: Setting): Setting {
-  if (value === undefined) return fallback;
-  if (value !== 'closed' && value !== 'open') throw new ConfigError(`--setting must be closed or open, got "${value}"`);
-  return value;
 }
 
 /** A dataset (a shared name or a path) in the LanceDB store, ingested if it is not yet, with its retriever. */

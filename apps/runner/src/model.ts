@@ -1,5 +1,6 @@
 import { createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
+import { methodOfflineHandlers } from './methods';
 
 /**
  * The OpenAI-compatible provider is loaded only when a role selects it: its client (the OpenAI
@@ -17,7 +18,7 @@ export interface RunnerModel extends ResolvedModel {
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
 export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number } = {}): RunnerModel {
-  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider(), openai: openaiProvider, ...options });
+  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider({ handlers: methodOfflineHandlers() }), openai: openaiProvider, ...options });
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);

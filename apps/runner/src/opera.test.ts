@@ -49,7 +49,7 @@ describe('OPERA in the multihop CLI', () => {
   });
 
   it('says what is wrong with a rollouts command', async () => {
-    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts are defined for opera') });
+    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts are defined for methods that train their agents: opera (MAPGRPO)') });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '1', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--group must be an integer of at least 2') });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts needs --out') });
   });

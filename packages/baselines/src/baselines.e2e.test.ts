@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, createScriptedProvider, validateChart, type Question, type RunResult } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/baselines/offline';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
 import { chainOfThought, directInference, ircot, react, singleTurnRag } from './index';
@@ -103,7 +104,7 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
   });
 
   it('all five run end to end with the offline model', async () => {
-    const m = offlineModel();
+    const m = offlineModel({ handlers: offlineHandlers });
     for (const workflow of [directInference(), chainOfThought(), singleTurnRag(), ircot(), react()]) {
       for (const q of corpus.questions.slice(0, 4)) {
         const r = await workflow.run(q, { model: m, retriever: scopedTo(corpus, q) });

@@ -8,14 +8,6 @@ interface CompiledBaseline {
   getGraph(): LangGraphDrawable;
 }
 
-export const BASELINE_PAPERS = {
-  direct: 'Direct inference (baseline in PAR²-RAG §4.1, OPERA §4, HERA §5.1)',
-  cot: 'Chain-of-Thought prompting (Wei et al., 2022), as used in PAR²-RAG §4.1',
-  rag: 'Single-turn retrieval-augmented generation (Lewis et al., 2020)',
-  ircot: 'IRCoT: interleaving retrieval with chain-of-thought reasoning (Trivedi et al., 2023)',
-  react: 'ReAct: synergizing reasoning and acting (Yao et al., 2023)',
-};
-
 /**
  * Wraps a compiled baseline graph as a Workflow: the chart comes from the graph, the run
  * passes the traced context to the nodes through `configurable`, and a loop cut by its step

@@ -1,7 +1,8 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
-import { ircotStepPrompt } from '@multihop/prompts';
-import { BASELINE_PAPERS, graphWorkflow } from './graphWorkflow';
+import { ircotStepPrompt } from './prompts';
+import { graphWorkflow } from './graphWorkflow';
+import { BASELINES } from './variants';
 import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
 
 export interface IrcotOptions {
@@ -50,9 +51,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
     .addEdge('answer_at_bound', END)
     .compile();
   return graphWorkflow({
-    id: 'ircot',
-    title: 'IRCoT (interleaved retrieval and chain-of-thought)',
-    paper: BASELINE_PAPERS.ircot,
+    ...BASELINES.ircot,
     graph,
     chart: { routers: { reason: 'answerStated' }, choices: ['reason'] },
     recursionLimit: 4 * maxSteps + 10,

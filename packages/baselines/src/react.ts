@@ -1,7 +1,9 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
-import { formatPassages, reactStepPrompt } from '@multihop/prompts';
-import { BASELINE_PAPERS, graphWorkflow } from './graphWorkflow';
+import { formatPassages } from '@multihop/prompts';
+import { reactStepPrompt } from './prompts';
+import { graphWorkflow } from './graphWorkflow';
+import { BASELINES } from './variants';
 import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
 
 export interface ReactOptions {
@@ -46,9 +48,7 @@ export function react(options: ReactOptions = {}): Workflow {
     .addEdge('answer_at_bound', END)
     .compile();
   return graphWorkflow({
-    id: 'react',
-    title: 'ReAct (reason + act)',
-    paper: BASELINE_PAPERS.react,
+    ...BASELINES.react,
     graph,
     chart: { routers: { think: 'chosenAction' }, choices: ['think'] },
     recursionLimit: 3 * maxSteps + 10,

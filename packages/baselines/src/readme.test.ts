@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chainOfThought, directInference, ircot, react, singleTurnRag } from '@multihop/baselines';
 import { loadDataset } from '@multihop/datasets';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/baselines/offline';
 import { CorpusStore } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
 
@@ -17,7 +18,7 @@ it('runs the five baselines on one question', async () => {
   const question = dataset.questions[0]!;
   const retriever = corpus.forQuestion(question.id); // the distractor setting: only its own ten paragraphs
 
-  const model = offlineModel();
+  const model = offlineModel({ handlers: offlineHandlers });
   for (const workflow of [directInference(), chainOfThought(), singleTurnRag({ k: 5 }), ircot({ maxSteps: 5 }), react({ maxSteps: 6 })]) {
     const result = await workflow.run(question, { model, retriever });
     console.log(workflow.id, result.answer, result.status, result.usage.llmCalls);

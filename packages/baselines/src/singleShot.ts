@@ -1,7 +1,8 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
-import { chainOfThoughtPrompt, directPrompt, ragAnswerPrompt } from '@multihop/prompts';
-import { BASELINE_PAPERS, graphWorkflow } from './graphWorkflow';
+import { chainOfThoughtPrompt, directPrompt, ragAnswerPrompt } from './prompts';
+import { graphWorkflow } from './graphWorkflow';
+import { BASELINES } from './variants';
 import { BaselineState, ctxOf, type BaselineStateType } from './state';
 
 /** Direct inference: the model answers from its own knowledge, one call, no retrieval. */
@@ -17,7 +18,7 @@ export function directInference(): Workflow {
     .addEdge(START, 'answer')
     .addEdge('answer', END)
     .compile();
-  return graphWorkflow({ id: 'direct', title: 'Direct inference', paper: BASELINE_PAPERS.direct, graph });
+  return graphWorkflow({ ...BASELINES.direct, graph });
 }
 
 /** Chain-of-thought: reason step by step from own knowledge, then answer; no retrieval. */
@@ -33,7 +34,7 @@ export function chainOfThought(): Workflow {
     .addEdge(START, 'reason')
     .addEdge('reason', END)
     .compile();
-  return graphWorkflow({ id: 'cot', title: 'Chain-of-thought', paper: BASELINE_PAPERS.cot, graph });
+  return graphWorkflow({ ...BASELINES.cot, graph });
 }
 
 export interface SingleTurnRagOptions {
@@ -64,5 +65,5 @@ export function singleTurnRag(options: SingleTurnRagOptions = {}): Workflow {
     .addEdge('retrieve', 'answer')
     .addEdge('answer', END)
     .compile();
-  return graphWorkflow({ id: 'single-turn-rag', title: 'Single-turn RAG', paper: BASELINE_PAPERS.rag, graph });
+  return graphWorkflow({ ...BASELINES.rag, graph });
 }

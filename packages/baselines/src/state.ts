@@ -1,6 +1,6 @@
 import { Annotation, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { MultihopError, type RunContext, type SearchHit } from '@multihop/core';
-import { ragAnswerPrompt } from '@multihop/prompts';
+import { ragAnswerPrompt } from './prompts';
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 

@@ -1,33 +1,21 @@
 import { createModel, MultihopError, type ModelOptions, type ModelPort, type Provider } from '@multihop/core';
-import { chainOfThought, direct, ircotStep, ragAnswer, reactStep } from './handlers/baselines';
 import { judge } from './handlers/judge';
-import { operaAnalysisAnswer, operaPlan, operaRewrite, operaSynthesis } from './handlers/opera';
-import { par2Esc, par2Planner, par2QueryFormulator, par2Writer } from './handlers/par2';
 import { rerank } from './handlers/rerank';
 import type { OfflineHandler } from './OfflineHandler';
 
-/** Handlers of every role the offline model answers, keyed by role. Method issues add theirs. */
-export const offlineHandlers: Readonly<Record<string, OfflineHandler>> = {
-  direct,
-  cot: chainOfThought,
-  'rag-answer': ragAnswer,
-  ircot: ircotStep,
-  react: reactStep,
-  judge,
-  'par2-planner': par2Planner,
-  'par2-writer': par2Writer,
-  'par2-esc': par2Esc,
-  'par2-query-formulator': par2QueryFormulator,
-  'opera-plan': operaPlan,
-  'opera-analysis-answer': operaAnalysisAnswer,
-  'opera-rewrite': operaRewrite,
-  'opera-synthesis': operaSynthesis,
-  reranker: rerank,
-};
+/**
+ * The roles the offline model answers on its own: the ones no method owns (the LLM judge, the
+ * reranker). Each method ships the handlers of its own roles under its `./offline` export.
+ */
+export const builtinOfflineHandlers: readonly OfflineHandler[] = [judge, rerank];
 
 export interface OfflineProviderOptions {
-  /** Extra or replacement handlers (for roles of your own prompts). */
-  handlers?: Record<string, OfflineHandler>;
+  /**
+   * Handlers for the roles of your prompts: a method's `offlineHandlers` (from
+   * `@multihop/<method>/offline`), or your own from `defineOfflineHandler`. A handler for a role
+   * the built-ins answer replaces the built-in.
+   */
+  handlers?: readonly OfflineHandler<any>[];
 }
 
 /**
@@ -37,18 +25,19 @@ export interface OfflineProviderOptions {
  * of an offline run is an estimate and marked as one.
  */
 export function createOfflineProvider(options: OfflineProviderOptions = {}): Provider {
-  const handlers: Record<string, OfflineHandler> = { ...offlineHandlers, ...options.handlers };
+  const handlers = new Map<string, OfflineHandler<any>>();
+  for (const handler of [...builtinOfflineHandlers, ...(options.handlers ?? [])]) handlers.set(handler.role, handler);
   return {
     id: 'offline',
     async generate(request) {
-      const handler = handlers[request.role];
+      const handler = handlers.get(request.role);
       if (!handler) {
         throw new MultihopError(
           'OFFLINE_ROLE',
-          `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${Object.keys(handlers).sort().join(', ')}`,
+          `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${[...handlers.keys()].sort().join(', ')} (pass a method's offlineHandlers from @multihop/<method>/offline)`,
         );
       }
-      return { text: JSON.stringify(handler(request.vars, request)), model: 'offline' };
+      return { text: JSON.stringify(handler.answer(request.vars, request)), model: 'offline' };
     },
   };
 }

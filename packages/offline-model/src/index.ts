@@ -1,5 +1,7 @@
-export { createOfflineProvider, offlineModel, offlineHandlers, type OfflineProviderOptions } from './createOfflineProvider';
-export type { OfflineHandler } from './OfflineHandler';
+export { createOfflineProvider, offlineModel, builtinOfflineHandlers, type OfflineProviderOptions } from './createOfflineProvider';
+export { defineOfflineHandler, type OfflineHandler, type OfflineAnswer } from './OfflineHandler';
+// Reading a handler's variables with errors that name the role and the variable.
+export { text as textVar, passages as passagesVar, strings as stringsVar } from './handlers/vars';
 // The lexical toolkit the handlers are built from, for method packages that add handlers.
 export { readAnswer, rankSentences, coverage, type Reading, type ScoredSentence } from './lexical/reader';
 export { classifyQuestion, type AnswerType, type QuestionShape, type Comparative } from './lexical/classifyQuestion';

@@ -1,12 +1,13 @@
 import { validatePlan, createPlan } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { operaPlanPrompt } from '@multihop/prompts';
+import { offlineHandlers } from '@multihop/opera/offline';
+import { operaPlanPrompt } from './prompts';
 
 // The offline Plan Agent must give OPERA something to orchestrate on real questions: a
 // placeholder chain for a nested question, valid by core's plan utilities.
 describe('the offline Plan Agent', () => {
   const planOf = async (question: string, sample?: number) =>
-    (await offlineModel().call({ prompt: operaPlanPrompt, vars: { question, ...(sample === undefined ? {} : { sample }) } })).output.subGoals;
+    (await offlineModel({ handlers: offlineHandlers }).call({ prompt: operaPlanPrompt, vars: { question, ...(sample === undefined ? {} : { sample }) } })).output.subGoals;
 
   it('turns a relative clause and a possessive into a 3-step placeholder chain', async () => {
     const subGoals = await planOf("Who is the spouse of the actress who played Anna Benson's mother?");

@@ -1,5 +1,6 @@
 import { createModel } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/opera/offline';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
 import type { RolloutRecord } from '@multihop/core';
 import { collectRollouts } from './collectRollouts';
@@ -15,7 +16,7 @@ describe('MAPGRPO rollouts on real MuSiQue questions', () => {
   beforeAll(async () => {
     records = [];
     for (const q of corpus.questions.slice(0, 4)) {
-      records.push(...(await collectRollouts(q, { model: offlineModel(), retriever: scopedTo(corpus, q), group: 4, dataset: 'musique-dev' })));
+      records.push(...(await collectRollouts(q, { model: offlineModel({ handlers: offlineHandlers }), retriever: scopedTo(corpus, q), group: 4, dataset: 'musique-dev' })));
     }
   });
 

@@ -1,5 +1,5 @@
 import { goldAnswers, groupAdvantages, ModelOutputError, MultihopError, type ModelPort, type PromptTemplate, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
-import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from '@multihop/prompts';
+import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from './prompts';
 import { analysisVars } from './agents/AnalysisAnswerAgent';
 import { rewriteVars } from './agents/RewriteAgent';
 import { MAPGRPO_STAGES, type MapgrpoRole } from './mapgrpoStages';

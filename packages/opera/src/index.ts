@@ -1,10 +1,10 @@
+export { manifest } from './manifest';
 export {
   createOperaWorkflow,
   opera,
   operaNoPlan,
   operaNoRewrite,
   OPERA_DEFAULTS,
-  OPERA_PAPER,
   OPERA_PAPER_ROLE_MODELS,
   type OperaOptions,
   type OperaWorkflow,
@@ -34,3 +34,15 @@ export {
 } from './rewards';
 export { MAPGRPO_STAGES, type MapgrpoRole } from './mapgrpoStages';
 export { collectRollouts, type OperaRolloutOptions } from './collectRollouts';
+export { OPERA_PAPER, OPERA_VARIANTS } from './variants';
+export {
+  operaPlanPrompt,
+  operaPlanRepairPrompt,
+  operaAnalysisAnswerPrompt,
+  operaRewritePrompt,
+  operaSynthesisPrompt,
+  operaPlanSchema,
+  operaAnalysisSchema,
+  operaRewriteSchema,
+  operaSynthesisSchema,
+} from './prompts';

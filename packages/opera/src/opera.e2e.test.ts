@@ -1,5 +1,6 @@
 import { createModel, createScriptedProvider, toMermaid, validateChart, type ProviderRequest, type Question, type RunResult } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/opera/offline';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
 import { OPERA_GUARDS } from './machine';
 import type { TrajectoryEntry } from './TrajectoryMemory';
@@ -211,7 +212,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
   });
 
   it('persists a run mid-way and finishes it in a new actor with the same answer as an uninterrupted run', async () => {
-    const model = offlineModel();
+    const model = offlineModel({ handlers: offlineHandlers });
     const q = corpus.questions.find((x) => x.text.includes('Van Hook Township'))!;
     const uninterrupted = await opera().run(q, { model, retriever: scopedTo(corpus, q) });
     expect(memoryOf(uninterrupted).length).toBeGreaterThanOrEqual(2);
@@ -236,7 +237,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
   });
 
   it('runs offline on real questions with placeholder substitution and rewrites', async () => {
-    const model = offlineModel();
+    const model = offlineModel({ handlers: offlineHandlers });
     const results: RunResult[] = [];
     for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus, q) }));
     for (const r of results) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { toMermaid } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/opera/offline';
 import { collectRollouts, opera } from '@multihop/opera';
 import { CorpusStore } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -21,19 +22,19 @@ it('answers a MuSiQue question with OPERA on LanceDB and the offline model, then
 
   // The workflow: top-5 sentence chunks, at most 2 rewrites per sub-goal, at most 6 sub-goals.
   const workflow = opera({ topK: 5, maxRewrites: 2, maxSteps: 6 });
-  const result = await workflow.run(question, { model: offlineModel(), retriever });
+  const result = await workflow.run(question, { model: offlineModel({ handlers: offlineHandlers }), retriever });
   console.log(result.answer, result.data?.['plan'], result.data?.['memory']);
   console.log(toMermaid(workflow.chart()));
 
   // Stop a run when the second sub-goal starts retrieving, then finish it in a new actor.
   const paused = await opera({ pauseWhen: (state, context) => state === 'retrieve' && context.memory.length === 1 }).run(question, {
-    model: offlineModel(),
+    model: offlineModel({ handlers: offlineHandlers }),
     retriever,
   });
-  const resumed = await workflow.resume(question, paused.data?.['snapshot'], { model: offlineModel(), retriever });
+  const resumed = await workflow.resume(question, paused.data?.['snapshot'], { model: offlineModel({ handlers: offlineHandlers }), retriever });
 
   // MAPGRPO rollouts: G = 4 candidates per role with rewards and group-relative advantages.
-  const rollouts = await collectRollouts(question, { model: offlineModel(), retriever, group: 4, dataset: 'musique-dev' });
+  const rollouts = await collectRollouts(question, { model: offlineModel({ handlers: offlineHandlers }), retriever, group: 4, dataset: 'musique-dev' });
   store.close();
 
   expect(result.trace[0]).toMatchObject({ node: 'plan', kind: 'enter' });

@@ -11,10 +11,9 @@ import {
   type WorkflowOutput,
 } from '@multihop/core';
 import { createActor, type InspectionEvent, type Snapshot } from 'xstate';
+import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import { createOperaMachine, type OperaContext, type OperaRuntime, type OperaSettings, type OperaVariant } from './machine';
 
-export const OPERA_PAPER =
-  'OPERA: A Reinforcement Learning–Enhanced Orchestrated Planner-Executor Architecture for Reasoning-Oriented Multi-Hop Retrieval (arXiv 2508.16438, opera.md)';
 
 /** Defaults: top-5 sentence chunks (the paper), two rewrites per sub-goal, six steps, one plan repair round. */
 export const OPERA_DEFAULTS: OperaSettings = { topK: 5, maxRewrites: 2, maxSteps: 6, planRepairs: 1 };
@@ -49,12 +48,6 @@ export interface OperaWorkflow extends Workflow {
   resume(query: Query, snapshot: unknown, options: RunOptions): Promise<RunResult>;
 }
 
-const TITLES: Record<OperaVariant, { id: string; title: string }> = {
-  full: { id: 'opera', title: 'OPERA (Plan Agent + Analysis-Answer + Rewrite, XState)' },
-  'no-plan': { id: 'opera-no-plan', title: 'OPERA ablation: no Plan Agent (analysis and rewrite on the raw question)' },
-  'no-rewrite': { id: 'opera-no-rewrite', title: 'OPERA ablation: no Rewrite Agent' },
-};
-
 const LABELS: Record<string, string> = {
   checkPlan: 'plan valid?',
   repairPlan: 'repair plan',
@@ -77,7 +70,7 @@ const LABELS: Record<string, string> = {
 export function createOperaWorkflow(variant: OperaVariant = 'full', options: OperaOptions = {}): OperaWorkflow {
   const { pauseWhen, varsFor, ...overrides } = options;
   const settings: OperaSettings = { ...OPERA_DEFAULTS, ...stripUndefined(overrides) };
-  const { id, title } = TITLES[variant];
+  const { id, title } = OPERA_VARIANTS[variant];
   const chart = (): Chart => chartFromXState(createOperaMachine(variant, settings), { id, title, labels: LABELS });
 
   const execute = (snapshot: unknown) => async (query: Query, ctx: RunContext): Promise<WorkflowOutput> => {

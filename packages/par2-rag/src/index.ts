@@ -1,4 +1,16 @@
-export { createPar2Workflow, par2Rag, par2CoverageAnchor, par2IterativeChain, PAR2_DEFAULTS, PAR2_PAPER, type Par2Options } from './workflows';
+export { manifest } from './manifest';
+export { createPar2Workflow, par2Rag, par2CoverageAnchor, par2IterativeChain, PAR2_DEFAULTS, type Par2Options } from './workflows';
+export { PAR2_PAPER, PAR2_VARIANTS } from './variants';
+export {
+  par2PlannerPrompt,
+  par2WriterPrompt,
+  par2EscPrompt,
+  par2QueryFormulatorPrompt,
+  par2PlanSchema,
+  par2WriterSchema,
+  par2EscSchema,
+  par2QuerySchema,
+} from './prompts';
 export { buildPar2Graph, Par2State, PAR2_ROUTERS, type Par2Variant, type Par2Settings, type Par2Runtime, type HopRecord } from './graph';
 export { planSubQueries, type SubQuery } from './agents/Planner';
 export { writeResponse } from './agents/Writer';

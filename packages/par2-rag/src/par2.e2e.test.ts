@@ -1,5 +1,6 @@
 import { createModel, createScriptedProvider, toMermaid, validateChart, type Question, type RunResult } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/par2-rag/offline';
 import { hotpotClosedCorpus, scopedTo } from '../test/closedCorpus';
 import { par2CoverageAnchor, par2IterativeChain, par2Rag } from './workflows';
 
@@ -131,7 +132,7 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
   });
 
   it('runs end to end with the offline model on real questions', async () => {
-    const model = offlineModel();
+    const model = offlineModel({ handlers: offlineHandlers });
     const results = [];
     for (const q of corpus.questions.slice(0, 6)) {
       results.push(await par2Rag().run(q, { model, retriever: scopedTo(corpus, q) }));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { toMermaid } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { offlineModel } from '@multihop/offline-model';
+import { offlineHandlers } from '@multihop/par2-rag/offline';
 import { par2Rag } from '@multihop/par2-rag';
 import { CorpusStore } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -21,7 +22,7 @@ it('answers a HotpotQA question with PAR²-RAG on LanceDB and the offline model'
   const workflow = par2Rag({ subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 });
   const question = dataset.questions[0]!;
   const result = await workflow.run(question, {
-    model: offlineModel(), // or createModelFromEnv(...) for an OpenAI-compatible endpoint
+    model: offlineModel({ handlers: offlineHandlers }), // or createModelFromEnv(...) for an OpenAI-compatible endpoint
     retriever,
     onEvent: (event) => void event, // live trace events, e.g. to light up the chart in a UI
   });

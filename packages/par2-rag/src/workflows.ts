@@ -1,9 +1,8 @@
 import { chartFromLangGraph, defineWorkflow, type ModelPort, type Workflow } from '@multihop/core';
 import type { Reranker } from '@multihop/core';
 import { LexicalReranker } from '@multihop/retriever';
+import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
 import { buildPar2Graph, PAR2_ROUTERS, type Par2Runtime, type Par2Settings, type Par2StateType, type Par2Variant } from './graph';
-
-export const PAR2_PAPER = 'PAR²-RAG: Planned Active Retrieval and Reasoning for Multi-Hop Question Answering (par2-rag.md)';
 
 export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 };
 
@@ -15,12 +14,6 @@ export interface Par2Options extends Partial<Par2Settings> {
   reranker?: Reranker | ((model: ModelPort) => Reranker);
 }
 
-const TITLES: Record<Par2Variant, { id: string; title: string }> = {
-  full: { id: 'par2-rag', title: 'PAR²-RAG (Coverage Anchor + Iterative Chain)' },
-  'coverage-anchor': { id: 'par2-coverage-anchor', title: 'PAR²-RAG module: Coverage Anchor only' },
-  'iterative-chain': { id: 'par2-iterative-chain', title: 'PAR²-RAG module: Iterative Chain only' },
-};
-
 /**
  * A PAR²-RAG workflow on LangGraph. The chart is read off the compiled graph. A run that ends
  * with the controller still asking for evidence after H hops returns its latest answer with
@@ -30,7 +23,7 @@ export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2O
   const { reranker, ...overrides } = options;
   const settings: Par2Settings = { ...PAR2_DEFAULTS, ...stripUndefined(overrides) };
   const graph = buildPar2Graph(variant, settings);
-  const { id, title } = TITLES[variant];
+  const { id, title } = PAR2_VARIANTS[variant];
   // Each hop is at most four supersteps (chain_retrieve, generate, esc, reformulate) after
   // Stage 1's four; the hop budget in state ends the loop, this only guards against a bug.
   const recursionLimit = 8 + 4 * (settings.hopBudget + 1);

@@ -1,31 +1,13 @@
 import { z } from 'zod';
 import { definePrompt } from './definePrompt';
-import { prompts, PromptRegistry } from './index';
+import { sharedPrompts as prompts, PromptRegistry } from './index';
 
 describe('the prompt registry', () => {
-  it('holds the baseline and judge prompts, each with a role, a version and a schema', () => {
-    expect(prompts.list().map((p) => p.id)).toEqual([
-      'baseline.cot',
-      'baseline.direct',
-      'baseline.ircot-step',
-      'baseline.rag-answer',
-      'baseline.react-step',
-      'judge.correctness',
-      'opera.analysis-answer',
-      'opera.plan',
-      'opera.plan-repair',
-      'opera.rewrite',
-      'opera.synthesis',
-      'par2.esc',
-      'par2.planner',
-      'par2.query-formulator',
-      'par2.writer',
-      'retriever.rerank',
-    ]);
-    expect(prompts.roles()).toEqual([
-      'cot', 'direct', 'ircot', 'judge', 'opera-analysis-answer', 'opera-plan', 'opera-rewrite', 'opera-synthesis', 'par2-esc', 'par2-planner', 'par2-query-formulator', 'par2-writer', 'rag-answer', 'react', 'reranker',
-    ]);
+  it('holds the prompts no method owns (judge, reranker), each with a role, a version and a schema', () => {
+    expect(prompts.list().map((p) => p.id)).toEqual(['judge.correctness', 'retriever.rerank']);
+    expect(prompts.roles()).toEqual(['judge', 'reranker']);
     expect(prompts.list({ role: 'judge' }).map((p) => p.id)).toEqual(['judge.correctness']);
+    for (const p of prompts.list()) expect(p.version).toMatch(/^\d+$/);
   });
 
   it('renders every built-in prompt from its declared variables', () => {
@@ -62,16 +44,13 @@ describe('the prompt registry', () => {
     const judge = prompts.get<{ explanation: string; decision: string }>('judge.correctness');
     expect(judge.schema.safeParse({ explanation: 'same city', decision: 'yes' }).success).toBe(true);
     expect(judge.schema.safeParse({ explanation: 'x', decision: 'maybe' }).success).toBe(false);
-    const react = prompts.get('baseline.react-step');
-    expect(react.schema.safeParse({ thought: 't', action: 'search', input: 'q' }).success).toBe(true);
-    expect(react.schema.safeParse({ thought: 't', action: 'lookup', input: 'q' }).success).toBe(false);
-    const ircot = prompts.get('baseline.ircot-step');
-    expect(ircot.schema.safeParse({ thought: 'So the answer is Paris.', answer: 'Paris' }).success).toBe(true);
-    expect(ircot.schema.safeParse({ thought: '', answer: null }).success).toBe(false);
+    const rerank = prompts.get('retriever.rerank');
+    expect(rerank.schema.safeParse({ ranking: [2, 0, 1] }).success).toBe(true);
+    expect(rerank.schema.safeParse({ ranking: ['first'] }).success).toBe(false);
   });
 
   it('rejects unknown ids naming the known ones, and a second prompt under a taken id', () => {
-    expect(() => prompts.get('par2.nope')).toThrow(/no prompt with id "par2.nope"; known: baseline.cot/);
+    expect(() => prompts.get('par2.nope')).toThrow(/no prompt with id "par2.nope"; known: judge.correctness, retriever.rerank/);
     const registry = new PromptRegistry();
     const a = definePrompt({ id: 'x.y', role: 'r', version: '1', description: 'd', template: 't', schema: z.object({}) });
     const b = definePrompt({ id: 'x.y', role: 'r', version: '2', description: 'd', template: 't', schema: z.object({}) });

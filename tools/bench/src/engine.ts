@@ -15,8 +15,16 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, createScriptedProvider, defineWorkflow, type ModelPort, type ProviderRequest, type Question, type RetrieverPort, type SearchHit } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
-import { mergeRoundRobin, PAR2_DEFAULTS, par2CoverageAnchor, par2Rag } from '@multihop/par2-rag';
-import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '@multihop/prompts';
+import {
+  mergeRoundRobin,
+  PAR2_DEFAULTS,
+  par2CoverageAnchor,
+  par2EscPrompt,
+  par2PlannerPrompt,
+  par2QueryFormulatorPrompt,
+  par2Rag,
+  par2WriterPrompt,
+} from '@multihop/par2-rag';
 import type { Reranker } from '@multihop/core';
 import { CorpusStore, LexicalReranker, LlmReranker } from '@multihop/retriever';
 

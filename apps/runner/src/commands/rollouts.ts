@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 import type { RolloutRecord } from '@multihop/core';
-import { collectRollouts, MAPGRPO_STAGES } from '@multihop/opera';
 import type { Io } from '../io';
+import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
 
@@ -18,18 +18,22 @@ export interface RolloutsCommandOptions {
   db?: string;
 }
 
-/** Workflows whose paper trains with group rollouts this command can produce. */
-const TRAINABLE = ['opera'];
-
 /**
- * MAPGRPO rollouts (OPERA): for each question and role, G sampled candidates with the role's
- * prompt, the completion, reward components, total reward and group-relative advantage, one
- * JSONL line each, for a GRPO trainer (TRL, verl) to consume. No weights are updated here.
+ * Training rollouts of a method whose manifest has a trainer (OPERA's MAPGRPO today): for each
+ * question and role, G sampled candidates with the role's prompt, the completion, reward
+ * components, total reward and group-relative advantage, one JSONL line each, for a trainer
+ * (TRL, verl) to consume. No weights are updated here.
  */
 export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): Promise<number> {
-  if (!TRAINABLE.includes(options.workflow)) {
-    throw new ConfigError(`rollouts are defined for ${TRAINABLE.join(', ')} (MAPGRPO); got "${options.workflow}"`);
+  const catalog = methodCatalog();
+  const trainable = catalog.trainable;
+  // A method is named by its id or by its full workflow's id (they coincide for OPERA).
+  const method = trainable.find((m) => m.id === options.workflow || catalog.find(options.workflow)?.method === m);
+  if (!method?.trainer) {
+    const names = trainable.map((m) => `${m.id} (${m.trainer!.algorithm})`).join(', ') || 'none installed';
+    throw new ConfigError(`rollouts are defined for methods that train their agents: ${names}; got "${options.workflow}"`);
   }
+  const trainer = method.trainer;
   if (options.group === undefined || !Number.isInteger(options.group) || options.group < 2) {
     throw new ConfigError(`--group must be an integer of at least 2 (GRPO compares candidates within a group), got ${options.group ?? 'nothing'}`);
   }
@@ -39,7 +43,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
   try {
     const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
-    io.err(`rollouts: ${options.workflow} (MAPGRPO stages ${MAPGRPO_STAGES.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
+    io.err(`rollouts: ${method.id} (${trainer.algorithm} stages ${trainer.stages.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
     if (model.offline) io.err('rollouts: the offline model samples by a seeded perturbation; these rollouts exercise the pipeline, they are not a policy');
     const out = resolve(options.out);
     mkdirSync(dirname(out), { recursive: true });
@@ -48,7 +52,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     let written = 0;
     const groups = new Map<string, number>();
     for (const question of questions) {
-      const records: RolloutRecord[] = await collectRollouts(question, {
+      const records: RolloutRecord[] = await trainer.collectRollouts(question, {
         model: model.port,
         retriever: corpus.retrieverFor(question),
         group: options.group,
@@ -59,7 +63,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
       for (const r of records) groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
     }
     io.out(
-      `wrote ${written} candidates to ${out}: ${MAPGRPO_STAGES.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
+      `wrote ${written} candidates to ${out}: ${trainer.stages.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
     );
     return 0;
   } finally {

@@ -1,5 +1,6 @@
 import { scoreAnswer } from '@multihop/metrics';
-import type { OfflineHandler } from '../OfflineHandler';
+import { defineOfflineHandler } from '../OfflineHandler';
+import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { text } from './vars';
 
 /**
@@ -7,7 +8,7 @@ import { text } from './vars';
  * tokens (metrics' accuracy), or when their token F1 reaches 0.6; otherwise no. A lexical
  * stand-in for PAR² A.2's LLM judge, stricter than a real judge on paraphrases.
  */
-export const judge: OfflineHandler = (vars) => {
+export const judge = defineOfflineHandler(judgeCorrectnessPrompt, (vars) => {
   const score = scoreAnswer(text(vars, 'prediction', 'judge'), text(vars, 'gold', 'judge'));
   const yes = score.accuracy === 1 || score.f1 >= 0.6;
   return {
@@ -17,4 +18,4 @@ export const judge: OfflineHandler = (vars) => {
         : `Token F1 between prediction and ground truth is ${score.f1.toFixed(2)}${yes ? ', enough to match' : ', too little to match'}.`,
     decision: yes ? 'yes' : 'no',
   };
-};
+});

@@ -1,12 +1,13 @@
 import { idfTable, terms } from '../lexical/text';
-import type { OfflineHandler } from '../OfflineHandler';
+import { defineOfflineHandler } from '../OfflineHandler';
+import { rerankPrompt } from '@multihop/prompts';
 import { text } from './vars';
 
 /**
  * Listwise rerank: candidates ordered by the IDF weight of the query terms they contain, the
  * title counting double (titles name the entity a passage is about); ties keep the given order.
  */
-export const rerank: OfflineHandler = (vars) => {
+export const rerank = defineOfflineHandler(rerankPrompt, (vars) => {
   const query = text(vars, 'query', 'reranker');
   const candidates = Array.isArray(vars['candidates']) ? (vars['candidates'] as Array<{ index: number; title: string; text: string }>) : [];
   const idf = idfTable(candidates.map((c) => `${c.title} ${c.text}`));
@@ -19,4 +20,4 @@ export const rerank: OfflineHandler = (vars) => {
   });
   scored.sort((a, b) => b.score - a.score || a.order - b.order);
   return { ranking: scored.map((s) => s.index) };
-};
+});

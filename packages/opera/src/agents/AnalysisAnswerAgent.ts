@@ -1,5 +1,5 @@
 import type { ModelPort, SearchHit } from '@multihop/core';
-import { operaAnalysisAnswerPrompt } from '@multihop/prompts';
+import { operaAnalysisAnswerPrompt } from '../prompts';
 
 export interface AnalysisVerdict {
   status: 'yes' | 'no';

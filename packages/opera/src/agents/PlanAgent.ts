@@ -1,5 +1,5 @@
 import { createPlan, validatePlan, type Plan, type RunContext } from '@multihop/core';
-import { operaPlanPrompt, operaPlanRepairPrompt } from '@multihop/prompts';
+import { operaPlanPrompt, operaPlanRepairPrompt } from '../prompts';
 
 export interface PlanDraft {
   plan: Plan;

@@ -1,5 +1,5 @@
 import type { ModelPort } from '@multihop/core';
-import { operaRewritePrompt } from '@multihop/prompts';
+import { operaRewritePrompt } from '../prompts';
 
 export interface RewriteOutput {
   query: string;

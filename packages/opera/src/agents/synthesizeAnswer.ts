@@ -1,5 +1,5 @@
 import type { ModelPort } from '@multihop/core';
-import { operaSynthesisPrompt } from '@multihop/prompts';
+import { operaSynthesisPrompt } from '../prompts';
 import type { TrajectoryMemory } from '../TrajectoryMemory';
 
 /**

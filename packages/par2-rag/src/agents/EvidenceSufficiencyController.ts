@@ -1,5 +1,5 @@
 import type { RunContext, SearchHit } from '@multihop/core';
-import { par2EscPrompt } from '@multihop/prompts';
+import { par2EscPrompt } from '../prompts';
 
 export interface EscVerdict {
   decision: 'CONTINUE' | 'STOP';

@@ -1,5 +1,5 @@
 import type { RunContext } from '@multihop/core';
-import { par2PlannerPrompt } from '@multihop/prompts';
+import { par2PlannerPrompt } from '../prompts';
 
 export interface SubQuery {
   reason: string;

@@ -1,5 +1,5 @@
 import type { RunContext } from '@multihop/core';
-import { par2QueryFormulatorPrompt } from '@multihop/prompts';
+import { par2QueryFormulatorPrompt } from '../prompts';
 
 /** Query Formulator 𝒬 (§3.1): turns the controller's request into one focused follow-up search. */
 export async function formulateQuery(

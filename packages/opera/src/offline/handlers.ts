@@ -1,11 +1,7 @@
 import { findPlaceholders } from '@multihop/core';
 import { mulberry32 } from '@multihop/metrics';
-import { classifyQuestion } from '../lexical/classifyQuestion';
-import { capitalisedSpans, coveredBy, quotedTitles } from '../lexical/entities';
-import { rankSentences, readAnswer } from '../lexical/reader';
-import { STOPWORDS, terms, tokens } from '../lexical/text';
-import type { OfflineHandler } from '../OfflineHandler';
-import { passages, strings, text } from './vars';
+import { defineOfflineHandler, STOPWORDS, capitalisedSpans, classifyQuestion, coveredBy, quotedTitles, rankSentences, readAnswer, terms, tokens, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from '../prompts';
 
 /**
  * Sampling for rollouts (MAPGRPO needs G different candidates per prompt, opera.md §MAPGRPO).
@@ -133,7 +129,7 @@ function subGoalsOf(questions: string[]): Array<{ id: number; question: string; 
  * chain with its placeholder replaced by the description it stood for (no dependency); the
  * chain with a placeholder pointing one step too far (dangling, which validation rejects).
  */
-export const operaPlan: OfflineHandler = (vars) => {
+export const operaPlan = defineOfflineHandler([operaPlanPrompt, operaPlanRepairPrompt], (vars) => {
   const question = text(vars, 'question', 'opera-plan');
   const steps = decomposeQuestion(question);
   const rng = vars['problems'] === undefined ? sampler(vars, question) : undefined;
@@ -143,7 +139,7 @@ export const operaPlan: OfflineHandler = (vars) => {
   if (pick === 2) return { subGoals: subGoalsOf(steps.map((s) => s.replace(/\[([^\]]*?) from step \d+\]/g, 'the $1'))) };
   if (pick === 3) return { subGoals: subGoalsOf(steps.map((s) => s.replace(/from step (\d+)\]/g, (_, n: string) => `from step ${Number(n) + steps.length}]`))) };
   return { subGoals: subGoalsOf(steps) };
-};
+});
 
 /** Coverage the supporting sentence must reach before the offline analysis says "yes". */
 export const OPERA_SUFFICIENCY_THRESHOLD = 0.6;
@@ -154,7 +150,7 @@ export const OPERA_SUFFICIENCY_THRESHOLD = 0.6;
  * terms and a typed answer was found, else "no" with the terms nothing mentions. Sampled
  * candidates flip the verdict (p = 0.3) or answer with another span of the top sentence (p = 0.3).
  */
-export const operaAnalysisAnswer: OfflineHandler = (vars) => {
+export const operaAnalysisAnswer = defineOfflineHandler(operaAnalysisAnswerPrompt, (vars) => {
   const subGoal = text(vars, 'subGoal', 'opera-analysis-answer');
   const pool = passages(vars, 'passages', 'opera-analysis-answer');
   const reading = readAnswer(subGoal, pool);
@@ -178,7 +174,7 @@ export const operaAnalysisAnswer: OfflineHandler = (vars) => {
       ? `"${reading.support.passage.title}" states: ${reading.support.sentence}`
       : `The passages cover ${reading.confidence.toFixed(2)} of the sub-goal${missing.length ? `; nothing mentions ${missing.join(', ')}` : ''}${answer ? `; the best guess "${answer}" is not established` : ''}.`;
   return { status, answer: status === 'no' && !found ? '' : answer, analysis };
-};
+});
 
 /**
  * "What is the county where X is located?" names the kind of answer it wants: a span of the
@@ -210,7 +206,7 @@ const STRATEGIES = ['entity-focus', 'keyword-expansion', 'simplification'] as co
  * entities alone (simplification), skipping any query already tried. Sampled candidates start
  * at a random strategy and may drop one keyword.
  */
-export const operaRewrite: OfflineHandler = (vars) => {
+export const operaRewrite = defineOfflineHandler(operaRewritePrompt, (vars) => {
   const subGoal = text(vars, 'subGoal', 'opera-rewrite');
   const failed = typeof vars['query'] === 'string' ? vars['query'] : subGoal;
   const analysis = typeof vars['analysis'] === 'string' ? vars['analysis'] : '';
@@ -236,13 +232,13 @@ export const operaRewrite: OfflineHandler = (vars) => {
   }
   const keywords = tokens(subGoal).filter((t) => !STOPWORDS.has(t));
   return { query: `${keywords.join(' ')} ${tried.size}`.trim(), strategy: 'keyword-expansion', keywords };
-};
+});
 
 /**
  * Synthesis: the answer of the last sub-goal the trajectory resolved (the plan's last step
  * yields the final answer), else the latest answer it has at all, else "unknown".
  */
-export const operaSynthesis: OfflineHandler = (vars) => {
+export const operaSynthesis = defineOfflineHandler(operaSynthesisPrompt, (vars) => {
   const trajectory = Array.isArray(vars['trajectory']) ? (vars['trajectory'] as Array<Record<string, unknown>>) : [];
   const answered = trajectory.filter((t) => typeof t['answer'] === 'string' && (t['answer'] as string).trim() !== '');
   const last = trajectory[trajectory.length - 1];
@@ -252,4 +248,4 @@ export const operaSynthesis: OfflineHandler = (vars) => {
     answer,
     reasoning: pick ? `Step ${String(pick['step'])} ("${String(pick['subGoal'])}") answered ${answer}.` : 'No sub-goal was answered.',
   };
-};
+});

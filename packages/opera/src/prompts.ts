@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { definePrompt } from '../definePrompt';
+import { definePrompt } from '@multihop/prompts';
 
 // OPERA (opera.md): a Goal Planning Module (Plan Agent) and a Reason-Execute Module
 // (Analysis-Answer Agent, Rewrite Agent), plus a synthesis of the trajectory memory into the

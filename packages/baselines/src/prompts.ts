@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { definePrompt } from '../definePrompt';
+import { definePrompt } from '@multihop/prompts';
 
 // The baselines every paper compares against (PAR² §4.1, OPERA §4, MAO-ARAG §4, HERA §5.1):
 // each prompt asks for the same thing the baseline's paper describes, in this project's words.

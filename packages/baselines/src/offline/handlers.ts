@@ -1,9 +1,5 @@
-import { classifyQuestion } from '../lexical/classifyQuestion';
-import { capitalisedSpans, coveredBy } from '../lexical/entities';
-import { rankSentences, readAnswer } from '../lexical/reader';
-import { terms } from '../lexical/text';
-import type { OfflineHandler } from '../OfflineHandler';
-import { passages, strings, text } from './vars';
+import { defineOfflineHandler, capitalisedSpans, classifyQuestion, coveredBy, rankSentences, readAnswer, terms, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from '../prompts';
 
 /**
  * Without passages the offline model knows nothing: it gives the one guess the question's form
@@ -17,32 +13,32 @@ function guess(question: string): string {
   return 'unknown';
 }
 
-export const direct: OfflineHandler = (vars) => ({ answer: guess(text(vars, 'question', 'direct')) });
+export const direct = defineOfflineHandler(directPrompt, (vars) => ({ answer: guess(text(vars, 'question', 'direct')) }));
 
-export const chainOfThought: OfflineHandler = (vars) => {
+export const chainOfThought = defineOfflineHandler(chainOfThoughtPrompt, (vars) => {
   const question = text(vars, 'question', 'cot');
   const shape = classifyQuestion(question);
   return {
     reasoning: `The question asks for a ${shape.type} answer${shape.entities.length ? ` about ${shape.entities.join(', ')}` : ''}; the offline model has no knowledge beyond given passages, so it can only guess from the question's form.`,
     answer: guess(question),
   };
-};
+});
 
-export const ragAnswer: OfflineHandler = (vars) => {
+export const ragAnswer = defineOfflineHandler(ragAnswerPrompt, (vars) => {
   const question = text(vars, 'question', 'rag-answer');
   const reading = readAnswer(question, passages(vars, 'passages', 'rag-answer'));
   return {
     reasoning: reading.support ? `"${reading.support.passage.title}" says: ${reading.support.sentence}` : 'No passage supports an answer.',
     answer: reading.answer,
   };
-};
+});
 
 /**
  * IRCoT: each step adds the best-supported sentence not yet in the chain (it becomes the next
  * query, so it carries the bridge entity to the next hop); the chain states the answer once
  * the reading covers the question well, or after three sentences.
  */
-export const ircotStep: OfflineHandler = (vars) => {
+export const ircotStep = defineOfflineHandler(ircotStepPrompt, (vars) => {
   const question = text(vars, 'question', 'ircot');
   const pool = passages(vars, 'passages', 'ircot');
   const thoughts = strings(vars, 'thoughts');
@@ -54,14 +50,14 @@ export const ircotStep: OfflineHandler = (vars) => {
   const next = rankSentences(`${question} ${thoughts.at(-1) ?? ''}`, pool).find((s) => !used.has(s.sentence) && s.score > 0);
   if (!next) return { thought: `So the answer is: ${reading.answer}.`, answer: reading.answer };
   return { thought: next.sentence, answer: null };
-};
+});
 
 /**
  * ReAct: search the question first; after each observation, finish when the reading covers
  * the question well (or after three searches), else search for the entity the observation
  * introduced together with what the question still asks.
  */
-export const reactStep: OfflineHandler = (vars) => {
+export const reactStep = defineOfflineHandler(reactStepPrompt, (vars) => {
   const question = text(vars, 'question', 'react');
   const steps = Array.isArray(vars['steps']) ? (vars['steps'] as Array<{ action?: string; input?: string; observation?: string }>) : [];
   if (steps.length === 0) return { thought: 'I need passages about the question first.', action: 'search', input: question };
@@ -79,4 +75,4 @@ export const reactStep: OfflineHandler = (vars) => {
   const asked = new Set(steps.map((s) => s.input));
   if (asked.has(query)) return { thought: 'Searching again would repeat myself; I answer with what I have.', action: 'finish', input: reading.answer };
   return { thought: `${bridge ?? 'The passages'} may lead to the rest of the answer.`, action: 'search', input: query };
-};
+});

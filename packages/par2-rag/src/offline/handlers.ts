@@ -1,9 +1,5 @@
-import { classifyQuestion } from '../lexical/classifyQuestion';
-import { capitalisedSpans, coveredBy, quotedTitles } from '../lexical/entities';
-import { readAnswer } from '../lexical/reader';
-import { STOPWORDS, terms, tokens } from '../lexical/text';
-import type { OfflineHandler } from '../OfflineHandler';
-import { passages, strings, text } from './vars';
+import { defineOfflineHandler, STOPWORDS, capitalisedSpans, classifyQuestion, coveredBy, quotedTitles, readAnswer, terms, tokens, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '../prompts';
 
 /** The question's words without function words, in order: a keyword query. */
 function keywords(question: string): string {
@@ -17,7 +13,7 @@ function keywords(question: string): string {
  * entity it names with the relation words around it, and the keywords alone. Deterministic;
  * duplicates removed; at most `count`.
  */
-export const par2Planner: OfflineHandler = (vars) => {
+export const par2Planner = defineOfflineHandler(par2PlannerPrompt, (vars) => {
   const question = text(vars, 'question', 'par2-planner');
   const count = typeof vars['count'] === 'number' && vars['count'] > 0 ? vars['count'] : 5;
   const shape = classifyQuestion(question);
@@ -38,22 +34,22 @@ export const par2Planner: OfflineHandler = (vars) => {
     return true;
   });
   return { searches: unique.slice(0, count) };
-};
+});
 
-export const par2Writer: OfflineHandler = (vars) => {
+export const par2Writer = defineOfflineHandler(par2WriterPrompt, (vars) => {
   const reading = readAnswer(text(vars, 'question', 'par2-writer'), passages(vars, 'passages', 'par2-writer'));
   return {
     reasoning: reading.support ? `"${reading.support.passage.title}" states: ${reading.support.sentence}` : 'The evidence does not support an answer.',
     answer: reading.answer,
   };
-};
+});
 
 /**
  * ESC: STOP when the sentence the answer was read from, with its title, covers at least half
  * of the question's weighted terms; otherwise CONTINUE, asking for the entity that sentence
  * introduced (the bridge) together with the question terms the evidence has not covered.
  */
-export const par2Esc: OfflineHandler = (vars) => {
+export const par2Esc = defineOfflineHandler(par2EscPrompt, (vars) => {
   const question = text(vars, 'question', 'par2-esc');
   const pool = passages(vars, 'passages', 'par2-esc');
   const reading = readAnswer(question, pool);
@@ -83,14 +79,14 @@ export const par2Esc: OfflineHandler = (vars) => {
     query,
     rationale: `The evidence covers ${reading.confidence.toFixed(2)} of the question${missing.length ? `; nothing mentions ${missing.join(', ')}` : ''}.`,
   };
-};
+});
 
 /** Query formulator: the controller's suggestion, unless already run; then the suggestion with the question's keywords. */
-export const par2QueryFormulator: OfflineHandler = (vars) => {
+export const par2QueryFormulator = defineOfflineHandler(par2QueryFormulatorPrompt, (vars) => {
   const question = text(vars, 'question', 'par2-query-formulator');
   const suggestion = typeof vars['suggestion'] === 'string' ? vars['suggestion'].trim() : '';
   const previous = new Set(strings(vars, 'previousQueries').map((q) => q.toLowerCase()));
   const candidates = [suggestion, `${suggestion} ${keywords(question)}`.trim(), keywords(question), question];
   const query = candidates.find((q) => q && !previous.has(q.toLowerCase())) ?? `${question} ${previous.size}`;
   return { query };
-};
+});

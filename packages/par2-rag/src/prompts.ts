@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { definePrompt } from '../definePrompt';
+import { definePrompt } from '@multihop/prompts';
 
 // PAR²-RAG (par2-rag.md §3.1, appendix A.3): five agents; four of them are prompted models.
 // The retriever/reranker is the fifth and needs no prompt here.

@@ -1,0 +1,34 @@
+import { defineMethod, type Workflow, type WorkflowEntry } from '@multihop/core';
+import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './prompts';
+import { BASELINES } from './variants';
+import type * as Ircot from './ircot';
+import type * as React from './react';
+import type * as SingleShot from './singleShot';
+
+// Loaded when a workflow is built, not when the manifest is read: listing methods needs no LangGraph.
+const singleShot = (): typeof SingleShot => require('./singleShot');
+const ircot = (): typeof Ircot => require('./ircot');
+const react = (): typeof React => require('./react');
+
+const entry = (baseline: (typeof BASELINES)[keyof typeof BASELINES], variant: string, create: (options?: Record<string, unknown>) => Workflow): WorkflowEntry => ({
+  id: baseline.id,
+  title: baseline.title,
+  engine: 'langgraph',
+  variant,
+  create,
+});
+
+/** The five baselines every paper compares against, each a workflow of its own. */
+export const manifest = defineMethod({
+  id: 'baselines',
+  family: 'baseline',
+  paper: 'The baselines of PAR²-RAG §4.1, OPERA §4, MAO-ARAG §4 and HERA §5.1',
+  workflows: [
+    entry(BASELINES.direct, 'direct', () => singleShot().directInference()),
+    entry(BASELINES.cot, 'cot', () => singleShot().chainOfThought()),
+    entry(BASELINES.rag, 'single-turn-rag', (options) => singleShot().singleTurnRag(options)),
+    entry(BASELINES.ircot, 'ircot', (options) => ircot().ircot(options)),
+    entry(BASELINES.react, 'react', (options) => react().react(options)),
+  ],
+  prompts: [directPrompt, chainOfThoughtPrompt, ragAnswerPrompt, ircotStepPrompt, reactStepPrompt],
+});
