@@ -1,4 +1,4 @@
-import { ConfigError, type Question, type RetrieverPort } from '@multihop/core';
+import { ConfigError, type Query, type RetrieverPort } from '@multihop/core';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 
 import type { Setting } from './setting';
@@ -8,7 +8,7 @@ export type { Setting } from './setting';
 export interface OpenedCorpus extends DatasetCorpus {
   setting: Setting;
   /** The retriever a run on `question` uses: restricted to its own paragraphs in the closed setting. */
-  retrieverFor(question: Question): RetrieverPort;
+  retrieverFor(query: Query): RetrieverPort;
 }
 
 /** A dataset (a shared name or a path) in the LanceDB store, ingested if it is not yet, with its retriever. */
@@ -18,5 +18,5 @@ export async function openCorpus(options: { dataset: string; setting: Setting; d
     opened.close();
     throw new ConfigError(`dataset ${opened.dataset.name} has no per-question paragraphs (plain layout): use --setting open`);
   }
-  return { ...opened, setting: options.setting, retrieverFor: (question) => opened.retriever.forQuestion(question.id) };
+  return { ...opened, setting: options.setting, retrieverFor: (query) => opened.retriever.forQuestion(query.id) };
 }

@@ -1,4 +1,4 @@
-import { goldAnswers, type Question, type RunResult, type TraceEvent } from '@multihop/core';
+import { goldAnswers, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { scoreAnswer } from '@multihop/metrics';
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
@@ -46,16 +46,16 @@ export function traceLines(trace: readonly TraceEvent[]): string[] {
 }
 
 /** The human-readable report of one run: answer, evidence, trace, usage. */
-export function formatRun(result: RunResult, context: { question: Question; workflowTitle: string; modelLabel: string; corpus: string }): string {
-  const { question } = context;
+export function formatRun(result: RunResult, context: { query: Query; gold?: Question; workflowTitle: string; modelLabel: string; corpus: string }): string {
+  const { query, gold: question } = context;
   const out: string[] = [];
   out.push(`${context.workflowTitle}`);
   out.push(`model: ${context.modelLabel} · corpus: ${context.corpus}`);
   out.push('');
-  out.push(`Question: ${question.text}`);
+  out.push(`Question: ${query.text}`);
   const status = result.status === 'ok' ? '' : `  [${result.status}${result.stopReason ? `: ${result.stopReason}` : ''}]`;
   out.push(`Answer:   ${result.answer || '(none)'}${status}`);
-  if (question.answer) {
+  if (question?.answer) {
     const score = scoreAnswer(result.answer, goldAnswers(question));
     out.push(`Gold:     ${goldAnswers(question).join(' | ')}  (EM ${score.em}, F1 ${score.f1.toFixed(2)})`);
   }
@@ -63,7 +63,7 @@ export function formatRun(result: RunResult, context: { question: Question; work
   out.push('');
   out.push(`Evidence (${result.evidence.length} passages):`);
   result.evidence.slice(0, 10).forEach((e, i) => {
-    const gold = question.supportingIds.includes(e.id) ? '  [gold]' : '';
+    const gold = question?.supportingIds.includes(e.id) ? '  [gold]' : '';
     out.push(`  ${String(i + 1).padStart(2)}. ${e.title}${gold} — ${clip(e.text.replace(/\s+/g, ' '), 110)}`);
   });
   if (result.evidence.length > 10) out.push(`      … ${result.evidence.length - 10} more`);

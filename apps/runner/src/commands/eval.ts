@@ -67,7 +67,9 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
     const progress = new Progress(pending.length, 'eval');
     /** Runs one question × workflow pair; its trace file is written before its results line. */
     const runPair = async (workflow: Workflow, question: Question): Promise<void> => {
-      const result = await workflow.run(question, { model: model.port, retriever: corpus.retrieverFor(question) });
+      // The run gets the query; the gold stays here, with the scorer.
+      const query = { id: question.id, text: question.text, metadata: { dataset: corpus.dataset.name } };
+      const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query) });
       const traceFile = join('traces', workflow.id, traceName(question.id));
       mkdirSync(join(out, 'traces', workflow.id), { recursive: true });
       writeFileSync(join(out, traceFile), JSON.stringify({ ...result, model: model.describe }));

@@ -1,4 +1,4 @@
-import { ConfigError, type Question } from '@multihop/core';
+import { ConfigError, type Query, type Question } from '@multihop/core';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
@@ -26,21 +26,24 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   const setting: Setting = options.question ? 'open' : (options.setting ?? 'closed');
   const corpus = await openCorpus({ dataset: options.question ? (options.corpus ?? 'hotpotqa-dev') : (options.dataset as string), setting, db: options.db });
   try {
-    let question: Question;
+    // Free text has no gold; a dataset question's gold stays here, for the report: the run gets the query only.
+    let query: Query;
+    let gold: Question | undefined;
     if (options.question) {
-      question = { id: 'cli', text: options.question, answer: '', aliases: [], supportingIds: [] };
+      query = { id: 'cli', text: options.question };
     } else {
       const found = corpus.dataset.questions.find((q) => q.id === options.id);
       if (!found) {
         throw new ConfigError(`no question with id "${options.id}" in ${corpus.dataset.source} (e.g. ${corpus.dataset.questions.slice(0, 3).map((q) => q.id).join(', ')})`);
       }
-      question = found;
+      gold = found;
+      query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
-    const result = await workflow.run(question, { model: model.port, retriever: corpus.retrieverFor(question) });
+    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query) });
     io.out(
       options.json
         ? JSON.stringify({ ...result, model: model.describe }, null, 2)
-        : formatRun(result, { question, workflowTitle: workflow.title, modelLabel: model.label, corpus: corpus.corpus }),
+        : formatRun(result, { query, ...(gold ? { gold } : {}), workflowTitle: workflow.title, modelLabel: model.label, corpus: corpus.corpus }),
     );
     return result.status === 'error' ? 1 : 0;
   } finally {
