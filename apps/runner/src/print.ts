@@ -25,9 +25,14 @@ export function traceLines(trace: readonly TraceEvent[]): string[] {
         lines.push(`${at}  retrieve "${clip(String(d['query']), 60)}" → ${hits.length} hits${hits[0] ? ` (top: ${clip(hits[0].title, 40)})` : ''}`);
         break;
       }
+      case 'transition': {
+        // Edges a guard chose (or a choice's `else`) are worth reading; plain steps stay in the JSON trace.
+        if (d['guard'] === undefined && d['label'] !== 'else') break;
+        const branch = d['guard'] !== undefined && d['label'] !== undefined && d['label'] !== 'always' ? `: ${String(d['label'])}` : '';
+        lines.push(`${at}  → ${String(d['to'])} [${String(d['guard'] ?? d['label'])}${branch}]`);
+        break;
+      }
       case 'decision': {
-        // XState's own state-to-state moves are in the JSON trace; the printed one keeps the choices.
-        if (d['decision'] === 'transition') break;
         const extra = ['subGoal', 'rationale', 'reason', 'query', 'answer', 'input']
           .filter((k) => d[k] !== undefined && d[k] !== '')
           .map((k) => `${k}="${clip(String(d[k]), 60)}"`)

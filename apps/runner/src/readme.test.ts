@@ -1,9 +1,9 @@
-import { main } from '@multihop/runner';
+import { join } from 'node:path';
+import { describeRun, runExample } from '@multihop/testing/readme';
 
-it('runs CLI commands from code', async () => {
-  let printed = '';
-  const io = { out: (text: string) => void (printed += `${text}\n`), err: (text: string) => void (printed += `${text}\n`) };
-  const code = await main(['chart', 'par2-rag', '--format', 'json'], io);
-  expect(code).toBe(0);
-  expect(JSON.parse(printed).engine).toBe('langgraph');
+// The README's usage example is examples/usage.ts, a plain script that asserts its own claims:
+// here it runs as a reader would run it, in its own node process.
+it('runs the README example (examples/usage.ts) to a clean exit', () => {
+  const run = runExample(join(__dirname, '..'));
+  if (run.status !== 0) throw new Error(describeRun('usage', run));
 });

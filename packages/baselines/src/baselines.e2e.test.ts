@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, createScriptedProvider, validateChart, type Question, type RunResult } from '@multihop/core';
+import { chartWalkProblems } from '@multihop/engine-langgraph';
 import { offlineModel } from '@multihop/offline-model';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
@@ -52,6 +53,13 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
     });
     expect(r).toMatchObject({ status: 'ok', answer: 'Chief of Protocol' });
     expect(enters(r)).toEqual(['retrieve', 'reason', 'retrieve', 'reason']);
+    expect(r.trace.filter((e) => e.kind === 'transition').map((e) => [e.data['from'], e.data['to'], e.data['label']])).toEqual([
+      ['__start__', 'retrieve', undefined],
+      ['retrieve', 'reason', undefined],
+      ['reason', 'retrieve', 'continue'],
+      ['retrieve', 'reason', undefined],
+      ['reason', '__end__', 'answered'],
+    ]);
     expect(r.trace.filter((e) => e.kind === 'retrieve').map((e) => e.data['query'])).toEqual([
       q.text,
       'Shirley Temple portrayed Corliss Archer in Kiss and Tell.',
@@ -106,10 +114,13 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
   it('all five run end to end with the offline model', async () => {
     const m = offlineModel({ handlers: offlineHandlers });
     for (const workflow of [directInference(), chainOfThought(), singleTurnRag(), ircot(), react()]) {
+      const chart = workflow.chart();
       for (const q of corpus.questions.slice(0, 4)) {
         const r = await workflow.run(q, { model: m, retriever: scopedTo(corpus, q) });
         expect(['ok', 'partial']).toContain(r.status);
         expect(r.answer).not.toBe('');
+        // The transitions of every run walk the workflow's chart, from __start__ to __end__.
+        expect(chartWalkProblems(r.trace, chart)).toEqual([]);
       }
     }
   });

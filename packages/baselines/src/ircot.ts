@@ -1,9 +1,9 @@
-import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { END, START } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
+import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { ircotStepPrompt } from './prompts';
-import { graphWorkflow } from './graphWorkflow';
 import { BASELINES } from './variants';
-import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
+import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, type BaselineStateType } from './state';
 
 export interface IrcotOptions {
   /** Passages per retrieval (default 5). */
@@ -21,44 +21,37 @@ export interface IrcotOptions {
 export function ircot(options: IrcotOptions = {}): Workflow {
   const k = options.k ?? 5;
   const maxSteps = options.maxSteps ?? 5;
-  const graph = new StateGraph(BaselineState)
-    .addNode('retrieve', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('retrieve', async () => {
+  /** Router after `reason`: the sentence stated the answer, or the chain goes on until the bound. */
+  const answerStated = (state: BaselineStateType): 'answered' | 'continue' | 'step-bound' => {
+    if (state.finalAnswer !== null) return 'answered';
+    return state.thoughts.length >= maxSteps ? 'step-bound' : 'continue';
+  };
+  const graph = workflowGraph(BaselineState)
+    .node(
+      'retrieve',
+      async (state, { ctx }) => {
         ctx.budget.chargeHop();
         const hits = await ctx.retriever.search(state.query, { k });
         ctx.addEvidence(hits, { query: state.query, hop: state.thoughts.length });
         return { passages: gather(state.passages, hits) };
-      }, { query: state.query });
-    })
-    .addNode('reason', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('reason', async () => {
-        const { output } = await ctx.model.call({
-          prompt: ircotStepPrompt,
-          vars: { question: state.question, passages: state.passages, thoughts: state.thoughts },
-        });
-        const thoughts = [...state.thoughts, output.thought];
-        const answered = output.answer !== null && output.answer.trim() !== '';
-        ctx.decide(answered ? 'answered' : thoughts.length >= maxSteps ? 'step-bound' : 'continue', { step: thoughts.length, thought: output.thought });
-        return { thoughts, query: output.thought, ...(answered ? { finalAnswer: output.answer } : {}) };
+      },
+      { enter: (state) => ({ query: state.query }) },
+    )
+    .node('reason', async (state, { ctx }) => {
+      const { output } = await ctx.model.call({
+        prompt: ircotStepPrompt,
+        vars: { question: state.question, passages: state.passages, thoughts: state.thoughts },
       });
+      const thoughts = [...state.thoughts, output.thought];
+      const answered = output.answer !== null && output.answer.trim() !== '';
+      ctx.decide(answered ? 'answered' : thoughts.length >= maxSteps ? 'step-bound' : 'continue', { step: thoughts.length, thought: output.thought });
+      return { thoughts, query: output.thought, ...(answered ? { finalAnswer: output.answer } : {}) };
     })
-    .addNode('answer_at_bound', answerAtBound)
-    .addEdge(START, 'retrieve')
-    .addEdge('retrieve', 'reason')
-    .addConditionalEdges('reason', (state: BaselineStateType) => nextAfterReason(state, maxSteps), { answered: END, continue: 'retrieve', 'step-bound': 'answer_at_bound' })
-    .addEdge('answer_at_bound', END)
+    .node('answer_at_bound', answerAtBound)
+    .edge(START, 'retrieve')
+    .edge('retrieve', 'reason')
+    .route('reason', answerStated, { answered: END, continue: 'retrieve', 'step-bound': 'answer_at_bound' })
+    .edge('answer_at_bound', END)
     .compile();
-  return graphWorkflow({
-    ...BASELINES.ircot,
-    graph,
-    chart: { routers: { reason: 'answerStated' }, choices: ['reason'] },
-    recursionLimit: 4 * maxSteps + 10,
-  });
-}
-
-function nextAfterReason(state: BaselineStateType, maxSteps: number): 'answered' | 'continue' | 'step-bound' {
-  if (state.finalAnswer !== null) return 'answered';
-  return state.thoughts.length >= maxSteps ? 'step-bound' : 'continue';
+  return defineGraphWorkflow({ ...BASELINES.ircot, graph, input: baselineInput, output: baselineOutput, recursionLimit: 4 * maxSteps + 10 });
 }

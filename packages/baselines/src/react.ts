@@ -1,10 +1,10 @@
-import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { END, START } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
+import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { formatPassages } from '@multihop/prompts';
 import { reactStepPrompt } from './prompts';
-import { graphWorkflow } from './graphWorkflow';
 import { BASELINES } from './variants';
-import { answerAtBound, BaselineState, ctxOf, gather, type BaselineStateType } from './state';
+import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, type BaselineStateType } from './state';
 
 export interface ReactOptions {
   /** Passages per search (default 3). */
@@ -21,41 +21,34 @@ export interface ReactOptions {
 export function react(options: ReactOptions = {}): Workflow {
   const k = options.k ?? 3;
   const maxSteps = options.maxSteps ?? 6;
-  const graph = new StateGraph(BaselineState)
-    .addNode('think', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('think', async () => {
-        const { output } = await ctx.model.call({ prompt: reactStepPrompt, vars: { question: state.question, steps: state.steps } });
-        ctx.decide(output.action, { step: state.steps.length + 1, input: output.input, thought: output.thought });
-        const steps = [...state.steps, { thought: output.thought, action: output.action, input: output.input }];
-        return { steps, ...(output.action === 'finish' ? { finalAnswer: output.input } : { query: output.input }) };
-      });
+  /** Router after `think`: the action the thought chose, unless the step bound cuts the loop. */
+  const chosenAction = (state: BaselineStateType): 'finish' | 'search' | 'step-bound' => {
+    if (state.finalAnswer !== null) return 'finish';
+    return state.steps.length >= maxSteps ? 'step-bound' : 'search';
+  };
+  const graph = workflowGraph(BaselineState)
+    .node('think', async (state, { ctx }) => {
+      const { output } = await ctx.model.call({ prompt: reactStepPrompt, vars: { question: state.question, steps: state.steps } });
+      ctx.decide(output.action, { step: state.steps.length + 1, input: output.input, thought: output.thought });
+      const steps = [...state.steps, { thought: output.thought, action: output.action, input: output.input }];
+      return { steps, ...(output.action === 'finish' ? { finalAnswer: output.input } : { query: output.input }) };
     })
-    .addNode('search', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('search', async () => {
+    .node(
+      'search',
+      async (state, { ctx }) => {
         ctx.budget.chargeHop();
         const hits = await ctx.retriever.search(state.query, { k });
         ctx.addEvidence(hits, { query: state.query, hop: state.steps.length });
         const steps = state.steps.map((s, i) => (i === state.steps.length - 1 ? { ...s, observation: formatPassages(hits) } : s));
         return { steps, passages: gather(state.passages, hits) };
-      }, { query: state.query });
-    })
-    .addNode('answer_at_bound', answerAtBound)
-    .addEdge(START, 'think')
-    .addConditionalEdges('think', (state: BaselineStateType) => nextAfterThought(state, maxSteps), { finish: END, search: 'search', 'step-bound': 'answer_at_bound' })
-    .addEdge('search', 'think')
-    .addEdge('answer_at_bound', END)
+      },
+      { enter: (state) => ({ query: state.query }) },
+    )
+    .node('answer_at_bound', answerAtBound)
+    .edge(START, 'think')
+    .route('think', chosenAction, { finish: END, search: 'search', 'step-bound': 'answer_at_bound' })
+    .edge('search', 'think')
+    .edge('answer_at_bound', END)
     .compile();
-  return graphWorkflow({
-    ...BASELINES.react,
-    graph,
-    chart: { routers: { think: 'chosenAction' }, choices: ['think'] },
-    recursionLimit: 3 * maxSteps + 10,
-  });
-}
-
-function nextAfterThought(state: BaselineStateType, maxSteps: number): 'finish' | 'search' | 'step-bound' {
-  if (state.finalAnswer !== null) return 'finish';
-  return state.steps.length >= maxSteps ? 'step-bound' : 'search';
+  return defineGraphWorkflow({ ...BASELINES.react, graph, input: baselineInput, output: baselineOutput, recursionLimit: 3 * maxSteps + 10 });
 }

@@ -1,7 +1,7 @@
-import { readmeTestSource, readmeUsageExample } from '@multihop/testing';
 import { join } from 'node:path';
+import { readmeUsageExample, usageExampleSource } from '@multihop/testing/readme';
 
-it('README usage example is src/readme.test.ts verbatim', () => {
+it('README usage example is examples/usage.ts verbatim', () => {
   const root = join(__dirname, '..');
-  expect(readmeUsageExample(root)).toBe(readmeTestSource(root));
+  expect(readmeUsageExample(root)).toBe(usageExampleSource(root));
 });

@@ -1,40 +1,34 @@
-import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { END, START } from '@langchain/langgraph';
 import type { Workflow } from '@multihop/core';
+import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { chainOfThoughtPrompt, directPrompt, ragAnswerPrompt } from './prompts';
-import { graphWorkflow } from './graphWorkflow';
 import { BASELINES } from './variants';
-import { BaselineState, ctxOf, type BaselineStateType } from './state';
+import { BaselineState, baselineInput, baselineOutput } from './state';
 
 /** Direct inference: the model answers from its own knowledge, one call, no retrieval. */
 export function directInference(): Workflow {
-  const graph = new StateGraph(BaselineState)
-    .addNode('answer', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('answer', async () => {
-        const { output } = await ctx.model.call({ prompt: directPrompt, vars: { question: state.question } });
-        return { finalAnswer: output.answer };
-      });
+  const graph = workflowGraph(BaselineState)
+    .node('answer', async (state, { ctx }) => {
+      const { output } = await ctx.model.call({ prompt: directPrompt, vars: { question: state.question } });
+      return { finalAnswer: output.answer };
     })
-    .addEdge(START, 'answer')
-    .addEdge('answer', END)
+    .edge(START, 'answer')
+    .edge('answer', END)
     .compile();
-  return graphWorkflow({ ...BASELINES.direct, graph });
+  return defineGraphWorkflow({ ...BASELINES.direct, graph, input: baselineInput, output: baselineOutput });
 }
 
 /** Chain-of-thought: reason step by step from own knowledge, then answer; no retrieval. */
 export function chainOfThought(): Workflow {
-  const graph = new StateGraph(BaselineState)
-    .addNode('reason', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('reason', async () => {
-        const { output } = await ctx.model.call({ prompt: chainOfThoughtPrompt, vars: { question: state.question } });
-        return { finalAnswer: output.answer, reasoning: output.reasoning };
-      });
+  const graph = workflowGraph(BaselineState)
+    .node('reason', async (state, { ctx }) => {
+      const { output } = await ctx.model.call({ prompt: chainOfThoughtPrompt, vars: { question: state.question } });
+      return { finalAnswer: output.answer, reasoning: output.reasoning };
     })
-    .addEdge(START, 'reason')
-    .addEdge('reason', END)
+    .edge(START, 'reason')
+    .edge('reason', END)
     .compile();
-  return graphWorkflow({ ...BASELINES.cot, graph });
+  return defineGraphWorkflow({ ...BASELINES.cot, graph, input: baselineInput, output: baselineOutput });
 }
 
 export interface SingleTurnRagOptions {
@@ -45,25 +39,19 @@ export interface SingleTurnRagOptions {
 /** Single-turn RAG: retrieve top-k for the question once, answer from them. */
 export function singleTurnRag(options: SingleTurnRagOptions = {}): Workflow {
   const k = options.k ?? 5;
-  const graph = new StateGraph(BaselineState)
-    .addNode('retrieve', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('retrieve', async () => {
-        const hits = await ctx.retriever.search(state.question, { k });
-        ctx.addEvidence(hits, { query: state.question, hop: 0 });
-        return { passages: hits };
-      });
+  const graph = workflowGraph(BaselineState)
+    .node('retrieve', async (state, { ctx }) => {
+      const hits = await ctx.retriever.search(state.question, { k });
+      ctx.addEvidence(hits, { query: state.question, hop: 0 });
+      return { passages: hits };
     })
-    .addNode('answer', async (state: BaselineStateType, config: LangGraphRunnableConfig) => {
-      const ctx = ctxOf(config);
-      return ctx.node('answer', async () => {
-        const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
-        return { finalAnswer: output.answer, reasoning: output.reasoning };
-      });
+    .node('answer', async (state, { ctx }) => {
+      const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
+      return { finalAnswer: output.answer, reasoning: output.reasoning };
     })
-    .addEdge(START, 'retrieve')
-    .addEdge('retrieve', 'answer')
-    .addEdge('answer', END)
+    .edge(START, 'retrieve')
+    .edge('retrieve', 'answer')
+    .edge('answer', END)
     .compile();
-  return graphWorkflow({ ...BASELINES.rag, graph });
+  return defineGraphWorkflow({ ...BASELINES.rag, graph, input: baselineInput, output: baselineOutput });
 }

@@ -1,8 +1,7 @@
-import { Annotation, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { MultihopError, type RunContext, type SearchHit } from '@multihop/core';
+import { Annotation } from '@langchain/langgraph';
+import type { Query, SearchHit, WorkflowOutput } from '@multihop/core';
+import { last, type GraphRuntime } from '@multihop/engine-langgraph';
 import { ragAnswerPrompt } from './prompts';
-
-const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 
 export interface ReactStep {
   thought: string;
@@ -25,15 +24,27 @@ export const BaselineState = Annotation.Root({
   finalAnswer: last<string | null>(() => null),
   reasoning: last<string>(() => ''),
   /** Set when the step bound ended the loop before the method stated an answer. */
-  stopReason: last<string | undefined>(() => undefined),
+  stopReason: last<string | null>(() => null),
 });
 
 export type BaselineStateType = typeof BaselineState.State;
 
-export function ctxOf(config: LangGraphRunnableConfig): RunContext {
-  const ctx = config.configurable?.['ctx'] as RunContext | undefined;
-  if (!ctx) throw new MultihopError('BASELINE_RUNTIME', 'baseline graph invoked without its run context (configurable.ctx)');
-  return ctx;
+/** Every baseline starts from the question, which is also its first retrieval query. */
+export function baselineInput(query: Query) {
+  return { question: query.text, query: query.text };
+}
+
+/** A baseline's answer and data; a loop cut by its step bound keeps its answer, labelled with the reason. */
+export function baselineOutput(final: BaselineStateType): WorkflowOutput {
+  return {
+    answer: final.finalAnswer ?? '',
+    ...(final.stopReason ? { stopReason: final.stopReason } : {}),
+    data: {
+      ...(final.reasoning ? { reasoning: final.reasoning } : {}),
+      ...(final.thoughts.length ? { thoughts: final.thoughts } : {}),
+      ...(final.steps.length ? { steps: final.steps.map(({ observation: _o, ...s }) => s) } : {}),
+    },
+  };
 }
 
 /** Adds new hits to the gathered passages, skipping ones already there. */
@@ -46,10 +57,7 @@ export function gather(passages: SearchHit[], hits: SearchHit[]): SearchHit[] {
  * The node a bounded loop (IRCoT, ReAct) ends in when it reaches its step bound without an
  * answer: the passages it gathered are answered once, and the run is labelled `step-budget`.
  */
-export async function answerAtBound(state: BaselineStateType, config: LangGraphRunnableConfig) {
-  const ctx = ctxOf(config);
-  return ctx.node('answer_at_bound', async () => {
-    const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
-    return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
-  });
+export async function answerAtBound(state: BaselineStateType, { ctx }: GraphRuntime) {
+  const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
+  return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
 }

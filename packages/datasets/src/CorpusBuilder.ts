@@ -1,6 +1,6 @@
 import type { CorpusPassage } from './Dataset';
 import { passageId } from './passageId';
-import { joinSentences, splitSentences } from './splitSentences';
+import { joinSentences, splitSentences } from '@multihop/lexical';
 
 /** Pools paragraphs across questions, deduplicated by their stable id. */
 export class CorpusBuilder {

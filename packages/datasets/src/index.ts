@@ -8,5 +8,4 @@ export { resolveDatasetsDir, type ResolveDatasetsDirOptions } from './resolveDat
 export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } from './namedDatasets';
 export { passageId, sentenceId } from './passageId';
 export { goldSentenceIds } from './goldSentenceIds';
-export { splitSentences, joinSentences } from './splitSentences';
 export { CorpusBuilder } from './CorpusBuilder';

@@ -2,8 +2,7 @@ export { createOfflineProvider, offlineModel, builtinOfflineHandlers, type Offli
 export { defineOfflineHandler, type OfflineHandler, type OfflineAnswer } from './OfflineHandler';
 // Reading a handler's variables with errors that name the role and the variable.
 export { text as textVar, passages as passagesVar, strings as stringsVar } from './handlers/vars';
-// The lexical toolkit the handlers are built from, for method packages that add handlers.
+// The reader the handlers are built from, for method packages that add handlers (the words,
+// stems, sentences and entities underneath are @multihop/lexical's).
 export { readAnswer, rankSentences, coverage, type Reading, type ScoredSentence } from './lexical/reader';
 export { classifyQuestion, type AnswerType, type QuestionShape, type Comparative } from './lexical/classifyQuestion';
-export { capitalisedSpans, quotedTitles, dates, numbers, yearOf, coveredBy } from './lexical/entities';
-export { tokens, terms, stem, splitSentences, idfTable, STOPWORDS } from './lexical/text';

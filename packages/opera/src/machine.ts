@@ -1,5 +1,6 @@
-import { findPlaceholders, MultihopError, readySteps, substitutePlaceholders, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
-import { assign, fromPromise, setup } from 'xstate';
+import { findPlaceholders, readySteps, substitutePlaceholders, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
+import { promiseActors } from '@multihop/engine-xstate';
+import { assign, setup } from 'xstate';
 import { analyseEvidence, type AnalysisVerdict } from './agents/AnalysisAnswerAgent';
 import { planSubGoals, type PlanDraft } from './agents/PlanAgent';
 import { rewriteQuery, type RewriteOutput } from './agents/RewriteAgent';
@@ -54,24 +55,14 @@ export interface OperaContext {
   error?: { message: string };
 }
 
-/** What the actors need at run time: the run's traced, metered context. Never in the (persisted) machine context. */
+/** What the actors need at run time: the run's traced, metered context. Supplied per run with `machine.provide()`, never in the (persisted) machine context. */
 export interface OperaRuntime {
   ctx: RunContext;
   /** Extra prompt variables per role (rollouts pass `sample` to draw candidates). */
   varsFor?: (role: string) => Record<string, unknown>;
-  /**
-   * Receives the error that sent the machine to `failed`, as thrown: the context keeps only its
-   * message (it must stay JSON), but the run needs the error itself (a budget stop is a partial
-   * result, a malformed model reply keeps its raw text).
-   */
-  onFailure?: (error: unknown) => void;
 }
 
 export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft'] as const;
-
-function runtimeError(): never {
-  throw new MultihopError('OPERA_RUNTIME', 'the OPERA machine was started without a runtime (use createOperaMachine with one)');
-}
 
 /** The next step whose dependencies and placeholders are all answered in the TMC (plan order, so topological on a valid plan). */
 function nextStep(context: OperaContext): PlanStep | undefined {
@@ -86,8 +77,150 @@ function dependenciesMet(context: OperaContext, step: PlanStep): boolean {
 }
 
 /**
- * The OPERA machine (XState v5). States, guards and actors are named in `setup()`, so the chart
- * read off the machine shows them:
+ * OPERA's invoked actors (opera.md, "Component map"): one async body per agent or tool, a
+ * function of its input and the run's runtime. The machine refers to them by name; each run
+ * binds them to its own RunContext (`operaActors.bind(runtime)`, provided to the machine).
+ */
+export const operaActors = promiseActors<OperaRuntime>()({
+  planAgent: async (input: { question: string; repair?: { previous: unknown; problems: string[] } }, { ctx, varsFor }): Promise<PlanDraft> => {
+    const state = input.repair ? 'repairPlan' : 'plan';
+    return ctx.node(state, async () => {
+      const draft = await planSubGoals(ctx.model, input.question, input.repair, varsFor?.('opera-plan') ?? {});
+      ctx.decide(draft.problems.length ? 'plan-invalid' : 'plan-valid', {
+        subGoals: draft.plan.steps.map((s) => s.question),
+        ...(draft.problems.length ? { problems: draft.problems } : {}),
+      });
+      return draft;
+    });
+  },
+  resolvePlaceholders: async (input: { step: PlanStep; memory: TrajectoryMemory }, { ctx }): Promise<{ subGoal: string; substitutions: CurrentSubGoal['substitutions'] }> =>
+    ctx.node(
+      'resolve',
+      async () => {
+        // Each sub-goal is a hop of the run's budget (core's maxHops), on top of OPERA's own maxSteps.
+        ctx.budget.chargeHop();
+        const answers = resolvedAnswers(input.memory);
+        const substitutions = findPlaceholders(input.step.question).flatMap((p) =>
+          answers[p.stepRef] !== undefined ? [{ placeholder: p.raw, stepId: p.stepRef, answer: answers[p.stepRef]! }] : [],
+        );
+        const subGoal = substitutePlaceholders(input.step.question, answers);
+        ctx.decide('placeholders', { step: input.step.id, planned: input.step.question, subGoal, substitutions });
+        return { subGoal, substitutions };
+      },
+      { step: input.step.id },
+    ),
+  retrieveChunks: async (input: { query: string; hop: number; k: number }, { ctx }): Promise<Attempt['hits']> =>
+    ctx.node(
+      'retrieve',
+      async () => {
+        // Sentence-level chunks (opera.md: top-5 sentence-level chunks). The run's evidence is
+        // passage-level (RunResult lists passage ids), so each sentence counts for its passage.
+        const hits: SearchHit[] = await ctx.retriever.search(input.query, { level: 'sentence', k: input.k });
+        ctx.addEvidence(hits.map((h) => ({ ...h, id: h.passageId ?? h.id })), { query: input.query, hop: input.hop });
+        return hits.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
+      },
+      { query: input.query, hop: input.hop },
+    ),
+  analysisAnswerAgent: async (
+    input: { question: string; subGoal: string; memory: string[]; hits: Attempt['hits']; stepId: string },
+    { ctx, varsFor },
+  ): Promise<AnalysisVerdict> =>
+    ctx.node(
+      'analyze',
+      async () => {
+        const verdict = await analyseEvidence(ctx.model, input, varsFor?.('opera-analysis-answer') ?? {});
+        if (verdict.status === 'yes') ctx.draft(verdict.answer);
+        return verdict;
+      },
+      { step: input.stepId },
+    ),
+  rewriteAgent: async (input: { subGoal: string; query: string; analysis: string; previousQueries: string[]; stepId: string }, { ctx, varsFor }): Promise<RewriteOutput> =>
+    ctx.node('rewrite', async () => rewriteQuery(ctx.model, input, varsFor?.('opera-rewrite') ?? {}), { step: input.stepId }),
+  synthesisAgent: async (input: { question: string; memory: TrajectoryMemory }, { ctx }): Promise<{ answer: string; reasoning: string }> =>
+    ctx.node('synthesize', async () => {
+      const out = await synthesizeAnswer(ctx.model, input.question, input.memory);
+      ctx.draft(out.answer);
+      return out;
+    }),
+});
+
+/**
+ * Types, actors, guards and actions of every OPERA machine, named once so the chart shows them.
+ * Nothing here holds a run: the actors are `operaActors.logic`, stand-ins until a run provides
+ * the bound ones.
+ */
+const operaSetup = setup({
+  types: {
+    context: {} as OperaContext,
+    input: {} as { question: string },
+    output: {} as OperaContext,
+  },
+  actors: operaActors.logic,
+  guards: {
+    planValid: ({ context }) => (context.draft?.problems.length ?? 1) === 0,
+    repairLeft: ({ context }) => context.planAttempts <= context.settings.planRepairs,
+    allSubGoalsDone: ({ context }) => nextStep(context) === undefined,
+    stepsLeft: ({ context }) => context.stepsTaken < context.settings.maxSteps,
+    dependenciesResolved: ({ context }) => {
+      const step = nextStep(context);
+      return step !== undefined && dependenciesMet(context, step);
+    },
+    sufficient: ({ context }) => context.current?.verdict?.status === 'yes' && (context.current.verdict.answer ?? '') !== '',
+    rewritesLeft: ({ context }) => (context.current?.rewrites ?? 0) < context.settings.maxRewrites,
+  },
+  actions: {
+    acceptPlan: assign(({ context }) => ({
+      plan: context.draft?.steps ?? [],
+      planSource: context.planAttempts > 1 ? ('repaired' as const) : ('planner' as const),
+    })),
+    useSingleStepPlan: assign(({ context }) => ({
+      plan: [{ id: '1', question: context.question, dependsOn: [] }],
+      planSource: 'fallback' as const,
+    })),
+    markStepBudget: assign({ stopReason: () => 'step-budget' }),
+    storePlanDraft: assign(({ context, event }) => storeDraft(context, (event as unknown as { output: PlanDraft }).output)),
+    storeRewrite: assign(({ context, event }) => {
+      const output = (event as unknown as { output: RewriteOutput }).output;
+      const c = context.current!;
+      return {
+        current: {
+          ...c,
+          query: output.query || c.query,
+          rewrites: c.rewrites + 1,
+          pendingRewrite: { strategy: output.strategy, keywords: output.keywords },
+          verdict: undefined,
+        },
+      };
+    }),
+    storeError: assign(({ event }) => ({ error: { message: errorMessage((event as { error?: unknown }).error) } })),
+    recordInTrajectoryMemory: assign(({ context }) => {
+      const c = context.current;
+      if (!c) return {};
+      const verdict = c.verdict;
+      const entry: TrajectoryEntry = {
+        stepId: c.stepId,
+        planned: c.planned,
+        subGoal: c.subGoal,
+        substitutions: c.substitutions,
+        attempts: c.attempts,
+        answer: verdict?.answer ?? '',
+        status: verdict?.status === 'yes' && verdict.answer !== '' ? 'yes' : 'no',
+      };
+      return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1 };
+    }),
+    recordSkipped: assign(({ context }) => {
+      const step = nextStep(context);
+      if (!step) return {};
+      const entry: TrajectoryEntry = { stepId: step.id, planned: step.question, subGoal: step.question, substitutions: [], attempts: [], answer: '', status: 'skipped' };
+      return { memory: [...context.memory, entry], stepsTaken: context.stepsTaken + 1 };
+    }),
+  },
+});
+
+/**
+ * The OPERA machine (XState v5), for one variant and its settings; defined once, run many
+ * times, with no runtime inside. States, guards and actors are named in `setup()`, so the
+ * chart read off the machine shows them:
  *
  *   plan → checkPlan —planValid→ nextSubGoal
  *                    —repairLeft→ repairPlan → checkPlan
@@ -98,333 +231,186 @@ function dependenciesMet(context: OperaContext, step: PlanStep): boolean {
  *   record → nextSubGoal;  synthesize → done
  *
  * `no-plan` starts at nextSubGoal with the raw question as the only sub-goal; `no-rewrite` has
- * no rewrite state. Without a runtime the actors throw: such a machine is for charts only.
+ * no rewrite state. An actor failure goes to `failed`, keeping its message in the context.
  */
-export function createOperaMachine(variant: OperaVariant, settings: OperaSettings, runtime?: OperaRuntime) {
-  const ctxOf = (): RunContext => runtime?.ctx ?? runtimeError();
-  const extra = (role: string) => runtime?.varsFor?.(role) ?? {};
-
-  const machineSetup = setup({
-    types: {
-      context: {} as OperaContext,
-      input: {} as { question: string },
-      output: {} as OperaContext,
-    },
-    actors: {
-      planAgent: fromPromise<PlanDraft, { question: string; repair?: { previous: unknown; problems: string[] } }>(async ({ input }) => {
-        const ctx = ctxOf();
-        const state = input.repair ? 'repairPlan' : 'plan';
-        return ctx.node(state, async () => {
-          const draft = await planSubGoals(ctx, input.question, input.repair, extra('opera-plan'));
-          ctx.decide(draft.problems.length ? 'plan-invalid' : 'plan-valid', {
-            subGoals: draft.plan.steps.map((s) => s.question),
-            ...(draft.problems.length ? { problems: draft.problems } : {}),
-          });
-          return draft;
-        });
-      }),
-      resolvePlaceholders: fromPromise<{ subGoal: string; substitutions: CurrentSubGoal['substitutions'] }, { step: PlanStep; memory: TrajectoryMemory }>(
-        async ({ input }) => {
-          const ctx = ctxOf();
-          return ctx.node(
-            'resolve',
-            async () => {
-              // Each sub-goal is a hop of the run's budget (core's maxHops), on top of OPERA's own maxSteps.
-              ctx.budget.chargeHop();
-              const answers = resolvedAnswers(input.memory);
-              const substitutions = findPlaceholders(input.step.question).flatMap((p) =>
-                answers[p.stepRef] !== undefined ? [{ placeholder: p.raw, stepId: p.stepRef, answer: answers[p.stepRef]! }] : [],
-              );
-              const subGoal = substitutePlaceholders(input.step.question, answers);
-              ctx.decide('placeholders', { step: input.step.id, planned: input.step.question, subGoal, substitutions });
-              return { subGoal, substitutions };
+export function createOperaMachine(variant: OperaVariant, settings: OperaSettings) {
+  return operaSetup.createMachine({
+    id: 'opera',
+    initial: variant === 'no-plan' ? 'nextSubGoal' : 'plan',
+    context: ({ input }) => ({
+      question: input.question,
+      variant,
+      settings,
+      planAttempts: 0,
+      plan: variant === 'no-plan' ? [{ id: '1', question: input.question, dependsOn: [] }] : [],
+      planSource: variant === 'no-plan' ? 'raw-question' : 'planner',
+      planHistory: [],
+      memory: [],
+      stepsTaken: 0,
+      answer: '',
+      reasoning: '',
+    }),
+    output: ({ context }) => context,
+    states: {
+      ...(variant === 'no-plan'
+        ? {}
+        : {
+            plan: {
+              invoke: {
+                id: 'planAgent',
+                src: 'planAgent',
+                input: ({ context }) => ({ question: context.question }),
+                onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
+                onError: { target: 'failed', actions: 'storeError' },
+              },
             },
-            { step: input.step.id },
-          );
-        },
-      ),
-      retrieveChunks: fromPromise<Attempt['hits'], { query: string; hop: number }>(async ({ input }) => {
-        const ctx = ctxOf();
-        return ctx.node(
-          'retrieve',
-          async () => {
-            // Sentence-level chunks (opera.md: top-5 sentence-level chunks). The run's evidence is
-            // passage-level (RunResult lists passage ids), so each sentence counts for its passage.
-            const hits: SearchHit[] = await ctx.retriever.search(input.query, { level: 'sentence', k: settings.topK });
-            ctx.addEvidence(hits.map((h) => ({ ...h, id: h.passageId ?? h.id })), { query: input.query, hop: input.hop });
-            return hits.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
-          },
-          { query: input.query, hop: input.hop },
-        );
-      }),
-      analysisAnswerAgent: fromPromise<AnalysisVerdict, { question: string; subGoal: string; memory: string[]; hits: Attempt['hits']; stepId: string }>(
-        async ({ input }) => {
-          const ctx = ctxOf();
-          return ctx.node(
-            'analyze',
-            async () => {
-              const verdict = await analyseEvidence(ctx.model, input, extra('opera-analysis-answer'));
-              if (verdict.status === 'yes') ctx.draft(verdict.answer);
-              return verdict;
+            checkPlan: {
+              always: [
+                { guard: 'planValid', target: 'nextSubGoal', actions: 'acceptPlan' },
+                { guard: 'repairLeft', target: 'repairPlan' },
+                { target: 'fallbackPlan' },
+              ],
             },
-            { step: input.stepId },
-          );
-        },
-      ),
-      rewriteAgent: fromPromise<RewriteOutput, { subGoal: string; query: string; analysis: string; previousQueries: string[]; stepId: string }>(
-        async ({ input }) => {
-          const ctx = ctxOf();
-          return ctx.node('rewrite', async () => rewriteQuery(ctx.model, input, extra('opera-rewrite')), { step: input.stepId });
-        },
-      ),
-      synthesisAgent: fromPromise<{ answer: string; reasoning: string }, { question: string; memory: TrajectoryMemory }>(async ({ input }) => {
-        const ctx = ctxOf();
-        return ctx.node('synthesize', async () => {
-          const out = await synthesizeAnswer(ctx.model, input.question, input.memory);
-          ctx.draft(out.answer);
-          return out;
-        });
-      }),
-    },
-    guards: {
-      planValid: ({ context }) => (context.draft?.problems.length ?? 1) === 0,
-      repairLeft: ({ context }) => context.planAttempts <= context.settings.planRepairs,
-      allSubGoalsDone: ({ context }) => nextStep(context) === undefined,
-      stepsLeft: ({ context }) => context.stepsTaken < context.settings.maxSteps,
-      dependenciesResolved: ({ context }) => {
-        const step = nextStep(context);
-        return step !== undefined && dependenciesMet(context, step);
+            repairPlan: {
+              invoke: {
+                id: 'planRepair',
+                src: 'planAgent',
+                input: ({ context }) => ({
+                  question: context.question,
+                  repair: { previous: context.draft?.raw ?? {}, problems: context.draft?.problems ?? [] },
+                }),
+                onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
+                onError: { target: 'failed', actions: 'storeError' },
+              },
+            },
+            fallbackPlan: {
+              entry: 'useSingleStepPlan',
+              always: { target: 'nextSubGoal' },
+            },
+          }),
+      nextSubGoal: {
+        always: [
+          { guard: 'allSubGoalsDone', target: 'synthesize' },
+          { guard: 'stepsLeft', target: 'checkDependencies' },
+          { target: 'synthesize', actions: 'markStepBudget' },
+        ],
       },
-      sufficient: ({ context }) => context.current?.verdict?.status === 'yes' && (context.current.verdict.answer ?? '') !== '',
-      rewritesLeft: ({ context }) => (context.current?.rewrites ?? 0) < context.settings.maxRewrites,
-    },
-    actions: {
-      acceptPlan: assign(({ context }) => ({
-        plan: context.draft?.steps ?? [],
-        planSource: context.planAttempts > 1 ? ('repaired' as const) : ('planner' as const),
-      })),
-      useSingleStepPlan: assign(({ context }) => ({
-        plan: [{ id: '1', question: context.question, dependsOn: [] }],
-        planSource: 'fallback' as const,
-      })),
-      markStepBudget: assign({ stopReason: () => 'step-budget' }),
-      storePlanDraft: assign(({ context, event }) => storeDraft(context, (event as unknown as { output: PlanDraft }).output)),
-      storeRewrite: assign(({ context, event }) => {
-        const output = (event as unknown as { output: RewriteOutput }).output;
-        const c = context.current!;
-        return {
-          current: {
-            ...c,
-            query: output.query || c.query,
-            rewrites: c.rewrites + 1,
-            pendingRewrite: { strategy: output.strategy, keywords: output.keywords },
-            verdict: undefined,
+      checkDependencies: {
+        always: [{ guard: 'dependenciesResolved', target: 'resolve' }, { target: 'skipSubGoal' }],
+      },
+      skipSubGoal: {
+        entry: 'recordSkipped',
+        always: { target: 'nextSubGoal' },
+      },
+      resolve: {
+        invoke: {
+          id: 'resolvePlaceholders',
+          src: 'resolvePlaceholders',
+          input: ({ context }) => ({ step: nextStep(context)!, memory: context.memory }),
+          onDone: {
+            target: 'retrieve',
+            actions: assign(({ context, event }) => {
+              const step = nextStep(context)!;
+              return {
+                current: {
+                  stepId: step.id,
+                  planned: step.question,
+                  subGoal: event.output.subGoal,
+                  substitutions: event.output.substitutions,
+                  query: event.output.subGoal,
+                  hits: [],
+                  attempts: [],
+                  rewrites: 0,
+                },
+              };
+            }),
           },
-        };
-      }),
-      storeError: assign(({ event }) => ({ error: { message: errorMessage((event as { error?: unknown }).error) } })),
-      reportError: ({ event }) => runtime?.onFailure?.((event as { error?: unknown }).error),
-      recordInTrajectoryMemory: assign(({ context }) => {
-        const c = context.current;
-        if (!c) return {};
-        const verdict = c.verdict;
-        const entry: TrajectoryEntry = {
-          stepId: c.stepId,
-          planned: c.planned,
-          subGoal: c.subGoal,
-          substitutions: c.substitutions,
-          attempts: c.attempts,
-          answer: verdict?.answer ?? '',
-          status: verdict?.status === 'yes' && verdict.answer !== '' ? 'yes' : 'no',
-        };
-        return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1 };
-      }),
-      recordSkipped: assign(({ context }) => {
-        const step = nextStep(context);
-        if (!step) return {};
-        const entry: TrajectoryEntry = { stepId: step.id, planned: step.question, subGoal: step.question, substitutions: [], attempts: [], answer: '', status: 'skipped' };
-        return { memory: [...context.memory, entry], stepsTaken: context.stepsTaken + 1 };
-      }),
+          onError: { target: 'failed', actions: 'storeError' },
+        },
+      },
+      retrieve: {
+        invoke: {
+          id: 'retrieveChunks',
+          src: 'retrieveChunks',
+          input: ({ context }) => ({ query: context.current!.query, hop: context.stepsTaken + 1, k: context.settings.topK }),
+          onDone: {
+            target: 'analyze',
+            actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output } })),
+          },
+          onError: { target: 'failed', actions: 'storeError' },
+        },
+      },
+      analyze: {
+        invoke: {
+          id: 'analysisAnswerAgent',
+          src: 'analysisAnswerAgent',
+          input: ({ context }) => ({
+            question: context.question,
+            subGoal: context.current!.subGoal,
+            memory: memoryLines(context.memory),
+            hits: context.current!.hits,
+            stepId: context.current!.stepId,
+          }),
+          onDone: {
+            target: 'judge',
+            actions: assign(({ context, event }) => {
+              const c = context.current!;
+              const attempt: Attempt = {
+                query: c.query,
+                hits: c.hits,
+                status: event.output.status,
+                answer: event.output.answer,
+                analysis: event.output.analysis,
+                ...(c.pendingRewrite ? { rewrite: c.pendingRewrite } : {}),
+              };
+              return { current: { ...c, verdict: event.output, attempts: [...c.attempts, attempt], pendingRewrite: undefined } };
+            }),
+          },
+          onError: { target: 'failed', actions: 'storeError' },
+        },
+      },
+      judge: {
+        always:
+          variant === 'no-rewrite'
+            ? [{ guard: 'sufficient', target: 'record' }, { target: 'record' }]
+            : [{ guard: 'sufficient', target: 'record' }, { guard: 'rewritesLeft', target: 'rewrite' }, { target: 'record' }],
+      },
+      ...(variant === 'no-rewrite'
+        ? {}
+        : {
+            rewrite: {
+              invoke: {
+                id: 'rewriteAgent',
+                src: 'rewriteAgent',
+                input: ({ context }) => {
+                  const c = context.current!;
+                  return { subGoal: c.subGoal, query: c.query, analysis: c.verdict?.analysis ?? '', previousQueries: c.attempts.map((a) => a.query), stepId: c.stepId };
+                },
+                onDone: { target: 'retrieve', actions: 'storeRewrite' },
+                onError: { target: 'failed', actions: 'storeError' },
+              },
+            },
+          }),
+      record: {
+        entry: 'recordInTrajectoryMemory',
+        always: { target: 'nextSubGoal' },
+      },
+      synthesize: {
+        invoke: {
+          id: 'synthesisAgent',
+          src: 'synthesisAgent',
+          input: ({ context }) => ({ question: context.question, memory: context.memory }),
+          onDone: {
+            target: 'done',
+            actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
+          },
+          onError: { target: 'failed', actions: 'storeError' },
+        },
+      },
+      done: { type: 'final' },
+      failed: { type: 'final' },
     },
   });
-
-  return machineSetup.createMachine({
-      id: 'opera',
-      initial: variant === 'no-plan' ? 'nextSubGoal' : 'plan',
-      context: ({ input }) => ({
-        question: input.question,
-        variant,
-        settings,
-        planAttempts: 0,
-        plan: variant === 'no-plan' ? [{ id: '1', question: input.question, dependsOn: [] }] : [],
-        planSource: variant === 'no-plan' ? 'raw-question' : 'planner',
-        planHistory: [],
-        memory: [],
-        stepsTaken: 0,
-        answer: '',
-        reasoning: '',
-      }),
-      output: ({ context }) => context,
-      states: {
-        ...(variant === 'no-plan'
-          ? {}
-          : {
-              plan: {
-                invoke: {
-                  id: 'planAgent',
-                  src: 'planAgent',
-                  input: ({ context }) => ({ question: context.question }),
-                  onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
-                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-                },
-              },
-              checkPlan: {
-                always: [
-                  { guard: 'planValid', target: 'nextSubGoal', actions: 'acceptPlan' },
-                  { guard: 'repairLeft', target: 'repairPlan' },
-                  { target: 'fallbackPlan' },
-                ],
-              },
-              repairPlan: {
-                invoke: {
-                  id: 'planRepair',
-                  src: 'planAgent',
-                  input: ({ context }) => ({
-                    question: context.question,
-                    repair: { previous: context.draft?.raw ?? {}, problems: context.draft?.problems ?? [] },
-                  }),
-                  onDone: { target: 'checkPlan', actions: 'storePlanDraft' },
-                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-                },
-              },
-              fallbackPlan: {
-                entry: 'useSingleStepPlan',
-                always: { target: 'nextSubGoal' },
-              },
-            }),
-        nextSubGoal: {
-          always: [
-            { guard: 'allSubGoalsDone', target: 'synthesize' },
-            { guard: 'stepsLeft', target: 'checkDependencies' },
-            { target: 'synthesize', actions: 'markStepBudget' },
-          ],
-        },
-        checkDependencies: {
-          always: [{ guard: 'dependenciesResolved', target: 'resolve' }, { target: 'skipSubGoal' }],
-        },
-        skipSubGoal: {
-          entry: 'recordSkipped',
-          always: { target: 'nextSubGoal' },
-        },
-        resolve: {
-          invoke: {
-            id: 'resolvePlaceholders',
-            src: 'resolvePlaceholders',
-            input: ({ context }) => ({ step: nextStep(context)!, memory: context.memory }),
-            onDone: {
-              target: 'retrieve',
-              actions: assign(({ context, event }) => {
-                const step = nextStep(context)!;
-                return {
-                  current: {
-                    stepId: step.id,
-                    planned: step.question,
-                    subGoal: event.output.subGoal,
-                    substitutions: event.output.substitutions,
-                    query: event.output.subGoal,
-                    hits: [],
-                    attempts: [],
-                    rewrites: 0,
-                  },
-                };
-              }),
-            },
-            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-          },
-        },
-        retrieve: {
-          invoke: {
-            id: 'retrieveChunks',
-            src: 'retrieveChunks',
-            input: ({ context }) => ({ query: context.current!.query, hop: context.stepsTaken + 1 }),
-            onDone: {
-              target: 'analyze',
-              actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output } })),
-            },
-            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-          },
-        },
-        analyze: {
-          invoke: {
-            id: 'analysisAnswerAgent',
-            src: 'analysisAnswerAgent',
-            input: ({ context }) => ({
-              question: context.question,
-              subGoal: context.current!.subGoal,
-              memory: memoryLines(context.memory),
-              hits: context.current!.hits,
-              stepId: context.current!.stepId,
-            }),
-            onDone: {
-              target: 'judge',
-              actions: assign(({ context, event }) => {
-                const c = context.current!;
-                const attempt: Attempt = {
-                  query: c.query,
-                  hits: c.hits,
-                  status: event.output.status,
-                  answer: event.output.answer,
-                  analysis: event.output.analysis,
-                  ...(c.pendingRewrite ? { rewrite: c.pendingRewrite } : {}),
-                };
-                return { current: { ...c, verdict: event.output, attempts: [...c.attempts, attempt], pendingRewrite: undefined } };
-              }),
-            },
-            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-          },
-        },
-        judge: {
-          always:
-            variant === 'no-rewrite'
-              ? [{ guard: 'sufficient', target: 'record' }, { target: 'record' }]
-              : [{ guard: 'sufficient', target: 'record' }, { guard: 'rewritesLeft', target: 'rewrite' }, { target: 'record' }],
-        },
-        ...(variant === 'no-rewrite'
-          ? {}
-          : {
-              rewrite: {
-                invoke: {
-                  id: 'rewriteAgent',
-                  src: 'rewriteAgent',
-                  input: ({ context }) => {
-                    const c = context.current!;
-                    return { subGoal: c.subGoal, query: c.query, analysis: c.verdict?.analysis ?? '', previousQueries: c.attempts.map((a) => a.query), stepId: c.stepId };
-                  },
-                  onDone: { target: 'retrieve', actions: 'storeRewrite' },
-                  onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-                },
-              },
-            }),
-        record: {
-          entry: 'recordInTrajectoryMemory',
-          always: { target: 'nextSubGoal' },
-        },
-        synthesize: {
-          invoke: {
-            id: 'synthesisAgent',
-            src: 'synthesisAgent',
-            input: ({ context }) => ({ question: context.question, memory: context.memory }),
-            onDone: {
-              target: 'done',
-              actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
-            },
-            onError: { target: 'failed', actions: ['storeError', 'reportError'] },
-          },
-        },
-        done: { type: 'final' },
-        failed: { type: 'final' },
-      },
-    });
 }
 
 function storeDraft(context: OperaContext, draft: PlanDraft): Partial<OperaContext> {

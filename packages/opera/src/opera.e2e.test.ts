@@ -28,7 +28,9 @@ const synthesis = (request: ProviderRequest) => {
 };
 
 const memoryOf = (result: RunResult) => result.data?.['memory'] as TrajectoryEntry[];
-const decisions = (result: RunResult, node: string) => result.trace.filter((e) => e.kind === 'decision' && e.node === node).map((e) => e.data['decision']);
+/** The machine's moves out of `node`: the guard that let each transition through, or its label (`else`). */
+const decisions = (result: RunResult, node: string) =>
+  result.trace.filter((e) => e.kind === 'transition' && e.node === node).map((e) => e.data['guard'] ?? e.data['label']);
 const queries = (result: RunResult) => result.trace.filter((e) => e.kind === 'retrieve').map((e) => e.data['query']);
 
 describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB corpus', () => {
@@ -252,6 +254,44 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     const noPlan = await operaNoPlan().run(corpus.questions[0]!, { model, retriever: scopedTo(corpus, corpus.questions[0]!) });
     expect(queries(noPlan)[0]).toBe(corpus.questions[0]!.text);
     expect(noPlan.usage.byRole['opera-plan']).toBeUndefined();
+  });
+
+  it("traces every run as a walk on the chart's edges, naming only the chart's guards", async () => {
+    const model = offlineModel({ handlers: offlineHandlers });
+    const broken = createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': ['not json', 'still not json'] } }) });
+    const runs: Array<[ReturnType<typeof opera>, RunResult]> = [];
+    for (const workflow of [opera(), operaNoPlan(), operaNoRewrite(), createOperaWorkflow('full', { maxSteps: 1, maxRewrites: 1 })]) {
+      for (const q of corpus.questions.slice(0, 4)) runs.push([workflow, await workflow.run(q, { model, retriever: scopedTo(corpus, q) })]);
+    }
+    runs.push([opera(), await opera().run(question, { model: broken, retriever: scopedTo(corpus, question) })]);
+
+    const taken = new Set<string>();
+    for (const [workflow, result] of runs) {
+      const chart = workflow.chart();
+      const moves = result.trace.filter((e) => e.kind === 'transition');
+      expect(moves[0]?.data).toEqual({ from: '__start__', to: workflow.variant === 'no-plan' ? 'nextSubGoal' : 'plan' });
+      moves.forEach((e, i) => {
+        const { from, to, guard, label } = e.data as { from: string; to: string; guard?: string; label?: string };
+        expect(e.node).toBe(from);
+        expect(chart.edges.filter((c) => c.from === from && c.to === to && c.guard === guard && c.label === label)).toHaveLength(1);
+        if (guard) expect(chart.guards).toContain(guard);
+        if (i > 0) expect(from).toBe(moves[i - 1]!.data['to']);
+        taken.add(`${from}->${to}:${guard ?? label}`);
+      });
+      expect(moves.at(-1)?.data['to']).toBe(result.status === 'error' ? 'failed' : 'done');
+    }
+    // The runs between them go down the choices' guarded branches, their fallbacks and the failure edge.
+    expect([...taken]).toEqual(
+      expect.arrayContaining([
+        'checkPlan->nextSubGoal:planValid',
+        'judge->record:sufficient',
+        'judge->rewrite:rewritesLeft',
+        'judge->record:else',
+        'nextSubGoal->synthesize:allSubGoalsDone',
+        'nextSubGoal->synthesize:else',
+        'plan->failed:error: planAgent',
+      ]),
+    );
   });
 
   it('draws its chart from the machine: every state, invoked actor and guard', () => {

@@ -11,7 +11,7 @@ export {
   par2EscSchema,
   par2QuerySchema,
 } from './prompts';
-export { buildPar2Graph, Par2State, PAR2_ROUTERS, type Par2Variant, type Par2Settings, type Par2Runtime, type HopRecord } from './graph';
+export { buildPar2Graph, Par2State, type Par2Variant, type Par2Settings, type Par2Runtime, type HopRecord } from './graph';
 export { planSubQueries, type SubQuery } from './agents/Planner';
 export { writeResponse } from './agents/Writer';
 export { evidenceSufficiency, type EscVerdict } from './agents/EvidenceSufficiencyController';

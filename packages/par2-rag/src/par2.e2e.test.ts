@@ -1,4 +1,5 @@
 import { createModel, createScriptedProvider, toMermaid, validateChart, type Question, type RunResult } from '@multihop/core';
+import { chartWalkProblems } from '@multihop/engine-langgraph';
 import { offlineModel } from '@multihop/offline-model';
 import { offlineHandlers } from '@multihop/par2-rag/offline';
 import { hotpotClosedCorpus, scopedTo } from '../test/closedCorpus';
@@ -16,6 +17,13 @@ const esc = (decision: 'CONTINUE' | 'STOP', query = '') => JSON.stringify({ deci
 
 function nodeSequence(result: RunResult): string[] {
   return result.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
+}
+
+/** The chart edges a run took, in order, with the guard and branch that chose each. */
+function takenEdges(result: RunResult): string[] {
+  return result.trace
+    .filter((e) => e.kind === 'transition')
+    .map((e) => `${String(e.data['from'])}→${String(e.data['to'])}${e.data['guard'] ? ` [${String(e.data['guard'])}]` : ''}${e.data['label'] ? ` ${String(e.data['label'])}` : ''}`);
 }
 
 describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
@@ -60,6 +68,16 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     expect(result.data?.['queries']).toEqual([
       'Corliss Archer Kiss and Tell actress', 'Shirley Temple government position', 'Kiss and Tell 1945 film', 'Shirley Temple Chief of Protocol',
     ]);
+    // Every edge taken is reported, one per Send branch, and together they walk the chart.
+    expect(takenEdges(result)).toEqual([
+      '__start__→plan',
+      'plan→retrieve [fanOutSubQueries]', 'plan→retrieve [fanOutSubQueries]', 'plan→retrieve [fanOutSubQueries]',
+      'retrieve→rerank_dedupe', 'retrieve→rerank_dedupe', 'retrieve→rerank_dedupe',
+      'rerank_dedupe→anchor', 'anchor→generate', 'generate→esc',
+      'esc→reformulate [escDecision] CONTINUE', 'reformulate→chain_retrieve', 'chain_retrieve→generate', 'generate→esc',
+      'esc→final [escDecision] STOP', 'final→__end__',
+    ]);
+    expect(chartWalkProblems(result.trace, par2Rag().chart())).toEqual([]);
   });
 
   it('stops at the hop budget H with the latest answer, flagged as such', async () => {
@@ -77,7 +95,12 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     expect(result.usage.byRole['par2-writer']?.calls).toBe(3);
     expect(result.usage.byRole['par2-esc']?.calls).toBe(3);
     expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'enter')).toHaveLength(2);
-    expect(result.trace.at(-2)).toMatchObject({ node: 'final', kind: 'decision', data: { hopBudgetExhausted: true } });
+    // The run ends in `final`: its decision, its exit, then the edge to __end__.
+    expect(result.trace.slice(-3)).toMatchObject([
+      { node: 'final', kind: 'decision', data: { hopBudgetExhausted: true } },
+      { node: 'final', kind: 'exit' },
+      { node: 'final', kind: 'transition', data: { from: 'final', to: '__end__' } },
+    ]);
   });
 
   it('honours a caller’s maxHops budget as well as its own H', async () => {
@@ -108,6 +131,8 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     });
     expect(nodeSequence(chainOnly)).toEqual(['chain_retrieve', 'generate', 'esc', 'final']);
     expect(chainOnly.trace.find((e) => e.kind === 'retrieve')?.data['query']).toBe(question.text);
+    expect(chartWalkProblems(anchorOnly.trace, par2CoverageAnchor().chart())).toEqual([]);
+    expect(chartWalkProblems(chainOnly.trace, par2IterativeChain().chart())).toEqual([]);
   });
 
   it('draws its chart from the compiled graph: fan-out, the ESC guard, the loop', () => {
@@ -137,10 +162,12 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     for (const q of corpus.questions.slice(0, 6)) {
       results.push(await par2Rag().run(q, { model, retriever: scopedTo(corpus, q) }));
     }
+    const chart = par2Rag().chart();
     for (const r of results) {
       expect(['ok', 'partial']).toContain(r.status);
       expect(r.answer.length).toBeGreaterThan(0);
       expect(r.usage.estimated).toBe(true);
+      expect(chartWalkProblems(r.trace, chart)).toEqual([]);
     }
     const anyGold = results.filter((r, i) => r.evidenceIds.slice(0, 5).some((id) => corpus.questions[i]!.supportingIds.includes(id)));
     expect(anyGold.length).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
-import { chartFromLangGraph, defineWorkflow, type ModelPort, type Workflow } from '@multihop/core';
-import type { Reranker } from '@multihop/core';
-import { LexicalReranker } from '@multihop/retriever';
+import type { ModelPort, Reranker, Workflow } from '@multihop/core';
+import { defineGraphWorkflow } from '@multihop/engine-langgraph';
+import { LexicalReranker } from '@multihop/lexical';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
-import { buildPar2Graph, PAR2_ROUTERS, type Par2Runtime, type Par2Settings, type Par2StateType, type Par2Variant } from './graph';
+import { buildPar2Graph, type Par2Settings, type Par2Variant } from './graph';
 
 export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 };
 
@@ -22,48 +22,27 @@ export interface Par2Options extends Partial<Par2Settings> {
 export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
   const { reranker, ...overrides } = options;
   const settings: Par2Settings = { ...PAR2_DEFAULTS, ...stripUndefined(overrides) };
-  const graph = buildPar2Graph(variant, settings);
-  const { id, title } = PAR2_VARIANTS[variant];
-  // Each hop is at most four supersteps (chain_retrieve, generate, esc, reformulate) after
-  // Stage 1's four; the hop budget in state ends the loop, this only guards against a bug.
-  const recursionLimit = 8 + 4 * (settings.hopBudget + 1);
-
-  return defineWorkflow({
-    id,
-    title,
+  return defineGraphWorkflow({
+    ...PAR2_VARIANTS[variant],
     paper: PAR2_PAPER,
-    chart: () =>
-      chartFromLangGraph(graph.getGraph(), {
-        id,
-        title,
-        routers: PAR2_ROUTERS,
-        fanOut: ['plan'],
-        choices: ['esc'],
-        parallel: ['retrieve'],
-        labels: { rerank_dedupe: 'rerank + dedupe', chain_retrieve: 'retrieve (chain)', esc: 'ESC' },
-      }),
-    async execute(query, ctx) {
-      const runtime: Par2Runtime = {
-        ctx,
-        reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? new LexicalReranker()),
-      };
-      const final: Par2StateType = await graph.invoke(
-        { question: query.text, nextQuery: query.text },
-        { configurable: { par2: runtime }, recursionLimit, signal: ctx.signal },
-      );
-      return {
-        answer: final.response?.answer ?? '',
-        ...(final.exhausted ? { stopReason: 'hop-budget' } : {}),
-        data: {
-          variant,
-          settings,
-          subQueries: final.subQueries,
-          queries: final.queries,
-          hops: final.hops,
-          reasoning: final.response?.reasoning ?? '',
-        },
-      };
-    },
+    graph: buildPar2Graph(variant, settings),
+    // Each hop is at most four supersteps (chain_retrieve, generate, esc, reformulate) after
+    // Stage 1's four; the hop budget in state ends the loop, this only guards against a bug.
+    recursionLimit: 8 + 4 * (settings.hopBudget + 1),
+    runtime: (ctx) => ({ reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? new LexicalReranker()) }),
+    input: (query) => ({ question: query.text, nextQuery: query.text }),
+    output: (final) => ({
+      answer: final.response?.answer ?? '',
+      ...(final.exhausted ? { stopReason: 'hop-budget' } : {}),
+      data: {
+        variant,
+        settings,
+        subQueries: final.subQueries,
+        queries: final.queries,
+        hops: final.hops,
+        reasoning: final.response?.reasoning ?? '',
+      },
+    }),
   });
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '@multihop/core';
-import { tokenize } from './tokenize';
+import { terms } from '@multihop/lexical';
 
 export interface HashingEmbedderOptions {
   /** Vector size (default 512). */
@@ -32,7 +32,7 @@ export class HashingEmbedder implements Embedder {
 
   embedOne(text: string): number[] {
     const vector = new Array<number>(this.dimensions).fill(0);
-    const tokens = tokenize(text);
+    const tokens = terms(text);
     const features = this.bigrams ? [...tokens, ...tokens.slice(1).map((t, i) => `${tokens[i]}_${t}`)] : tokens;
     for (const feature of features) {
       const [slot, sign] = this.slot(feature);

@@ -3,9 +3,7 @@ export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './Co
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export { openDatasetCorpus, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
 export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
-export { LexicalReranker, type LexicalRerankerOptions } from './LexicalReranker';
 export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
-export { tokenize } from './tokenize';
 export { sqlString } from './sqlString';
 export { CorpusNotFoundError, IngestError, SearchError } from './errors';

@@ -1,5 +1,5 @@
 import { createModel, createScriptedProvider, type SearchHit } from '@multihop/core';
-import { LexicalReranker } from './LexicalReranker';
+import { LexicalReranker } from '@multihop/lexical';
 import { LlmReranker } from './LlmReranker';
 import { rerankPrompt } from '@multihop/prompts';
 

@@ -7,6 +7,8 @@
  * 2. Fan-out — with 200 ms simulated latency per model call, Stage 1 (planner, 5 parallel
  *    retrievals, LLM rerank of each) plus the write: wall time against the critical path of
  *    model latencies (sequential model stages × latency), and against all calls in series.
+ * 3. The XState path — OPERA through @multihop/engine-xstate against the same algorithm as plain
+ *    async code (engineOpera.ts), on real MuSiQue questions with sentence retrieval.
  *
  * Flags: --questions=N (default 200), --rounds=N (default 3), --fanout-runs=N (default 5).
  */
@@ -26,7 +28,9 @@ import {
   par2WriterPrompt,
 } from '@multihop/par2-rag';
 import type { Reranker } from '@multihop/core';
-import { CorpusStore, LexicalReranker, LlmReranker } from '@multihop/retriever';
+import { LexicalReranker } from '@multihop/lexical';
+import { CorpusStore, LlmReranker } from '@multihop/retriever';
+import { benchOpera } from './engineOpera';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -200,6 +204,9 @@ async function main(): Promise<void> {
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  // 3. The XState path: OPERA through engine-xstate against the same algorithm as plain async code.
+  console.log('');
+  console.log(await benchOpera({ questions: QUESTIONS, rounds: ROUNDS }));
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { Question, SearchHit } from '@multihop/core';
 import { loadDataset, type CorpusPassage, type Dataset } from '@multihop/datasets';
 import { retrievalScores, summarizeLatency } from '@multihop/metrics';
-import { CorpusStore, HashingEmbedder, LexicalReranker, type LanceRetriever, type SearchMode } from '@multihop/retriever';
+import { LexicalReranker } from '@multihop/lexical';
+import { CorpusStore, HashingEmbedder, type LanceRetriever, type SearchMode } from '@multihop/retriever';
 
 type Table = Awaited<ReturnType<CorpusStore['table']>>;
 

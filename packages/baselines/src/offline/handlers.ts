@@ -1,4 +1,5 @@
-import { defineOfflineHandler, capitalisedSpans, classifyQuestion, coveredBy, rankSentences, readAnswer, terms, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { defineOfflineHandler, classifyQuestion, rankSentences, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { capitalisedSpans, coveredBy, terms } from '@multihop/lexical';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from '../prompts';
 
 /**

@@ -1,4 +1,4 @@
-import { idfTable, terms } from '../lexical/text';
+import { idfTable, terms } from '@multihop/lexical';
 import { defineOfflineHandler } from '../OfflineHandler';
 import { rerankPrompt } from '@multihop/prompts';
 import { text } from './vars';

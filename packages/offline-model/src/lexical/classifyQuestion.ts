@@ -1,4 +1,4 @@
-import { capitalisedSpans, quotedTitles } from './entities';
+import { capitalisedSpans, quotedTitles } from '@multihop/lexical';
 
 export type AnswerType = 'yes-no' | 'choice' | 'date' | 'number' | 'person' | 'place' | 'entity';
 export type Comparative = 'earlier' | 'later' | 'more' | 'less';

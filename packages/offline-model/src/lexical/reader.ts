@@ -1,7 +1,6 @@
 import type { Passage } from '@multihop/core';
 import { classifyQuestion, type QuestionShape } from './classifyQuestion';
-import { capitalisedSpans, coveredBy, dates, numbers, quotedTitles, yearOf } from './entities';
-import { idfTable, splitSentences, stem, terms, tokens } from './text';
+import { capitalisedSpans, coveredBy, dates, idfTable, numbers, quotedTitles, splitSentences, stem, terms, tokens, yearOf } from '@multihop/lexical';
 
 export interface ScoredSentence {
   passage: Pick<Passage, 'id' | 'title' | 'text'>;

@@ -1,4 +1,4 @@
-import { createPlan, validatePlan, type Plan, type RunContext } from '@multihop/core';
+import { createPlan, validatePlan, type ModelPort, type Plan } from '@multihop/core';
 import { operaPlanPrompt, operaPlanRepairPrompt } from '../prompts';
 
 export interface PlanDraft {
@@ -21,13 +21,13 @@ export function draftFromOutput(output: { subGoals: Array<{ id: number; question
  * the agent for its one repair round.
  */
 export async function planSubGoals(
-  ctx: RunContext,
+  model: ModelPort,
   question: string,
   repair?: { previous: unknown; problems: string[] },
   extraVars: Record<string, unknown> = {},
 ): Promise<PlanDraft> {
   const { output } = repair
-    ? await ctx.model.call({ prompt: operaPlanRepairPrompt, vars: { question, plan: repair.previous, problems: repair.problems, ...extraVars } })
-    : await ctx.model.call({ prompt: operaPlanPrompt, vars: { question, ...extraVars } });
+    ? await model.call({ prompt: operaPlanRepairPrompt, vars: { question, plan: repair.previous, problems: repair.problems, ...extraVars } })
+    : await model.call({ prompt: operaPlanPrompt, vars: { question, ...extraVars } });
   return draftFromOutput(output);
 }

@@ -1,10 +1,11 @@
-import { defineOfflineHandler, STOPWORDS, capitalisedSpans, classifyQuestion, coveredBy, quotedTitles, readAnswer, terms, tokens, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { defineOfflineHandler, classifyQuestion, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { STOP_WORDS, capitalisedSpans, coveredBy, quotedTitles, terms, tokens } from '@multihop/lexical';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '../prompts';
 
 /** The question's words without function words, in order: a keyword query. */
 function keywords(question: string): string {
   return tokens(question)
-    .filter((t) => !STOPWORDS.has(t))
+    .filter((t) => !STOP_WORDS.has(t))
     .join(' ');
 }
 
@@ -18,7 +19,7 @@ export const par2Planner = defineOfflineHandler(par2PlannerPrompt, (vars) => {
   const count = typeof vars['count'] === 'number' && vars['count'] > 0 ? vars['count'] : 5;
   const shape = classifyQuestion(question);
   const relation = tokens(question)
-    .filter((t) => !STOPWORDS.has(t) && !shape.entities.some((e) => tokens(e).includes(t)))
+    .filter((t) => !STOP_WORDS.has(t) && !shape.entities.some((e) => tokens(e).includes(t)))
     .join(' ');
   const searches: Array<{ reason: string; query: string }> = [{ reason: 'The question as asked.', query: question }];
   for (const entity of [...quotedTitles(question), ...shape.entities]) {
@@ -59,7 +60,7 @@ export const par2Esc = defineOfflineHandler(par2EscPrompt, (vars) => {
   const questionTerms = new Set(terms(question));
   const bridge = reading.support ? capitalisedSpans(reading.support.sentence).find((s) => !coveredBy(s, questionTerms)) : undefined;
   const covered = new Set(terms(pool.map((p) => `${p.title} ${p.text}`).join(' ')));
-  const missing = tokens(question).filter((t) => !STOPWORDS.has(t) && !covered.has(terms(t)[0] ?? t));
+  const missing = tokens(question).filter((t) => !STOP_WORDS.has(t) && !covered.has(terms(t)[0] ?? t));
   // Continue only when there is something left to look for: a question word no passage has, or
   // a bridge entity whose own passage is not in the context yet. Otherwise more retrieval cannot
   // add evidence, and the answer stands on what is there.

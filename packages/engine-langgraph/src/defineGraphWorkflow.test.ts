@@ -1,0 +1,91 @@
+import { Annotation, END, START } from '@langchain/langgraph';
+import type { RetrieverPort } from '@multihop/core';
+import { hotpotCases } from '../test/hotpot';
+import { noModel } from '../test/coverageLoop';
+import { defineGraphWorkflow } from './defineGraphWorkflow';
+import { last } from './last';
+import { workflowGraph } from './workflowGraph';
+
+const [c] = hotpotCases(1);
+
+/** Searches with the question, then with each retrieved title in turn, until `enough` titles. */
+const Hops = Annotation.Root({
+  query: Annotation<string>(),
+  titles: last<string[]>(() => []),
+  answer: last<string>(() => ''),
+});
+
+function hopsWorkflow(enough: number, recursionLimit?: number) {
+  function titlesEnough(state: typeof Hops.State) {
+    return state.titles.length >= enough ? 'DONE' : 'MORE';
+  }
+  const graph = workflowGraph(Hops)
+    .node('hop', async (state, { ctx }) => {
+      ctx.budget.chargeHop();
+      const hits = await ctx.retriever.search(state.query, { k: 3 });
+      const fresh = hits.find((h) => !state.titles.includes(h.title)) ?? hits[0]!;
+      ctx.draft(fresh.title);
+      return { titles: [...state.titles, fresh.title], query: fresh.title, answer: fresh.title };
+    })
+    .edge(START, 'hop')
+    .route('hop', titlesEnough, { MORE: 'hop', DONE: END })
+    .compile();
+  return defineGraphWorkflow({
+    id: 'hops',
+    title: 'Title hops',
+    paper: 'none',
+    graph,
+    ...(recursionLimit !== undefined ? { recursionLimit } : {}),
+    input: (query) => ({ query: query.text }),
+    output: (state) => ({ answer: state.answer, data: { titles: state.titles } }),
+  });
+}
+
+describe('defineGraphWorkflow: a compiled graph as a core Workflow', () => {
+  it('builds the input from the query and reads the answer and data from the final state', async () => {
+    const result = await hopsWorkflow(3).run(c!.query, { model: noModel(), retriever: c!.retriever });
+    expect(result.status).toBe('ok');
+    const titles = result.data!['titles'] as string[];
+    expect(titles).toHaveLength(3);
+    expect(result.answer).toBe(titles[2]);
+    expect(result.trace.find((e) => e.kind === 'retrieve')?.data['query']).toBe(c!.query.text);
+    expect(result.workflowId).toBe('hops');
+  });
+
+  it('passes the caller’s abort signal to LangGraph: an aborted run stops before its next node', async () => {
+    const controller = new AbortController();
+    const slow: RetrieverPort = {
+      async search(query, options) {
+        await new Promise((r) => setTimeout(r, 30));
+        return c!.retriever.search(query, options);
+      },
+    };
+    setTimeout(() => controller.abort(new Error('user cancelled')), 45);
+    const result = await hopsWorkflow(20).run(c!.query, { model: noModel(), retriever: slow, signal: controller.signal });
+    expect(result.status).toBe('error');
+    expect(result.stopReason).toBe('aborted');
+    // Two hops started at most (30 ms each, aborted at 45 ms): the loop of 20 did not go on.
+    expect(result.trace.filter((e) => e.kind === 'enter').length).toBeLessThanOrEqual(2);
+  });
+
+  it('stops a loop at its recursion limit, keeping the draft answer and the trace so far', async () => {
+    const result = await hopsWorkflow(50, 4).run(c!.query, { model: noModel(), retriever: c!.retriever });
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/Recursion limit of 4 reached/);
+    expect(result.trace.filter((e) => e.kind === 'enter')).toHaveLength(4);
+    expect(result.answer).not.toBe('');
+  });
+
+  it('turns a budget stop inside a node into a labelled partial result', async () => {
+    const result = await hopsWorkflow(5).run(c!.query, { model: noModel(), retriever: c!.retriever, budget: { maxHops: 2 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
+    expect(result.trace.filter((e) => e.kind === 'retrieve')).toHaveLength(2);
+  });
+
+  it('reads its chart once and keeps it', () => {
+    const workflow = hopsWorkflow(2);
+    const chart = workflow.chart();
+    expect(workflow.chart()).toBe(chart);
+    expect(chart.edges).toEqual(expect.arrayContaining([{ from: 'hop', to: 'hop', kind: 'conditional', guard: 'titlesEnough', label: 'MORE' }]));
+  });
+});

@@ -1,0 +1,186 @@
+import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort } from '@multihop/core';
+import { createActor, setup, waitFor } from 'xstate';
+import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, transitionsOf, walkProblems } from '../test/hopLoop';
+import { runMachine, type MachineRunOptions, type MachineRunResult } from './runMachine';
+
+const [first, ...others] = hotpotQuestions(4);
+const { question, passages } = first!;
+const chart = chartFromXState(hopLoop, { id: 'hopLoop' });
+
+/** Runs the hop loop through runMachine as a core workflow body, keeping what runMachine resolved. */
+async function run(options: Partial<MachineRunOptions<typeof hopLoop>> & { maxHops?: number }, runOptions: Partial<RunOptions> & Pick<RunOptions, 'model'>, q = question) {
+  let outcome: MachineRunResult<typeof hopLoop> | undefined;
+  const { maxHops, ...machineOptions } = options;
+  const workflow = defineWorkflow({
+    id: 'hopLoop',
+    title: 'hop loop',
+    paper: 'test',
+    chart: () => chart,
+    async execute(query, ctx) {
+      outcome = await runMachine(hopLoop, ctx, {
+        input: { question: query.text, ...(maxHops ? { maxHops } : {}) },
+        implementations: { actors: hopActors.bind({ ctx }) },
+        ...machineOptions,
+      });
+      return { answer: outcome.status === 'done' ? outcome.output.answer : outcome.context.answer };
+    },
+  });
+  const result = await workflow.run(q, { retriever: overlapRetriever(passages), ...runOptions });
+  return { result, outcome };
+}
+
+const scripted = (...replies: string[]) => createModel({ provider: createScriptedProvider({ replies: { reasoner: replies }, repeatLast: true }) });
+
+describe('runMachine', () => {
+  it("starts the actor with the run's input and resolves with the machine's output and final context", async () => {
+    const { result, outcome } = await run({}, { model: scripted(reply('a partial answer', false), reply(question.answer, true)) });
+    expect(result.status).toBe('ok');
+    expect(result.answer).toBe(question.answer);
+    expect(outcome).toMatchObject({ status: 'done', state: 'done', output: { answer: question.answer, hops: 2 } });
+    expect(outcome?.context.query).toBe(`${question.text} a partial answer`);
+    const queries = result.trace.filter((e) => e.kind === 'retrieve').map((e) => e.data['query']);
+    expect(queries).toEqual([question.text, `${question.text} a partial answer`]);
+    expect(result.evidenceIds.every((id) => passages.some((p) => p.id === id))).toBe(true);
+  });
+
+  it('names every transition it takes as a chart edge, at its source node, with the guard that let it through', async () => {
+    const { result } = await run({}, { model: scripted(reply('a partial answer', false), reply(question.answer, true)) });
+    expect(transitionsOf(result.trace)).toEqual([
+      { from: '__start__', to: 'retrieve' },
+      { from: 'retrieve', to: 'reason', label: 'done: search' },
+      { from: 'reason', to: 'decide', label: 'done: reasoner' },
+      { from: 'decide', to: 'retrieve', guard: 'hopsLeft', label: 'always' },
+      { from: 'retrieve', to: 'reason', label: 'done: search' },
+      { from: 'reason', to: 'decide', label: 'done: reasoner' },
+      { from: 'decide', to: 'done', guard: 'answered', label: 'always' },
+    ]);
+    expect(walkProblems(chart, result.trace)).toEqual([]);
+
+    // Out of hops with no final answer: the choice's unguarded fallback, which the chart calls `else`.
+    const exhausted = await run({ maxHops: 2 }, { model: scripted(reply('not sure', false)) });
+    expect(transitionsOf(exhausted.result.trace).filter((t) => t.from === 'decide')).toEqual([
+      { from: 'decide', to: 'retrieve', guard: 'hopsLeft', label: 'always' },
+      { from: 'decide', to: 'done', label: 'else' },
+    ]);
+    expect(walkProblems(chart, exhausted.result.trace)).toEqual([]);
+  });
+
+  it("stops the actor when the run's signal aborts, and the run ends with the abort's reason", async () => {
+    const controller = new AbortController();
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('a partial answer', false)] }, repeatLast: true, latencyMs: 40 });
+    const { result } = await run(
+      {},
+      {
+        model: createModel({ provider }),
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.kind === 'enter' && e.node === 'reason') setTimeout(() => controller.abort(new Error('the user closed the tab')), 10);
+        },
+      },
+    );
+    expect(result).toMatchObject({ status: 'error', stopReason: 'aborted', error: { code: 'ABORTED' } });
+    expect(result.error?.message).toContain('the user closed the tab');
+    // The actor is stopped: the reply in flight lands nowhere and no second hop starts.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(provider.requests).toHaveLength(1);
+    expect(transitionsOf(result.trace).map((t) => t.to)).toEqual(['retrieve', 'reason']);
+  });
+
+  it('ends a run stopped by its deadline as partial, with the latest answer', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('a first guess', false), reply('never reached', true)] }, latencyMs: 60 });
+    const { result } = await run({}, { model: createModel({ provider }), budget: { timeoutMs: 100 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'a first guess' });
+  });
+
+  it("rethrows the failed actor's own error when the machine ends in a failure state", async () => {
+    // The machine catches the error (onError → failed, message in context); without failedStates that is a normal end.
+    const caught = await run({}, { model: scripted('not json', 'still not json') });
+    expect(caught.outcome).toMatchObject({ status: 'done', state: 'failed' });
+    expect(caught.outcome?.context.error).toContain('broke its schema');
+    expect(transitionsOf(caught.result.trace).at(-1)).toEqual({ from: 'reason', to: 'failed', label: 'error: reasoner' });
+
+    const malformed = await run({ failedStates: ['failed'] }, { model: scripted('not json', 'still not json') });
+    expect(malformed.result).toMatchObject({ status: 'error', error: { code: 'MODEL_OUTPUT', raw: ['not json', 'still not json'] } });
+
+    const budget = await run(
+      { failedStates: ['failed'] },
+      { model: createModel({ provider: createScriptedProvider({ replies: { reasoner: [reply('a first guess', false)] }, repeatLast: true }) }), budget: { maxLlmCalls: 1 } },
+    );
+    expect(budget.result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: 'a first guess' });
+  });
+
+  it('lets an error the machine does not catch reach the run as thrown', async () => {
+    const uncaught = setup({ types: { input: {} as { question: string }, context: {} as { question: string } }, actors: hopActors.logic }).createMachine({
+      id: 'uncaught',
+      initial: 'retrieve',
+      context: ({ input }) => ({ question: input.question }),
+      states: {
+        retrieve: { invoke: { src: 'search', input: ({ context }) => ({ query: context.question, hop: 1 }), onDone: 'end' } },
+        end: { type: 'final' },
+      },
+    });
+    const broken: RetrieverPort = {
+      search: async () => {
+        throw new RangeError('the index has no table "hotpotqa-dev"');
+      },
+    };
+    let thrown: unknown;
+    const workflow = defineWorkflow({
+      id: 'uncaught',
+      title: 'uncaught',
+      paper: 'test',
+      chart: () => chartFromXState(uncaught, { id: 'uncaught' }),
+      async execute(query, ctx) {
+        try {
+          await runMachine(uncaught, ctx, { input: { question: query.text }, implementations: { actors: hopActors.bind({ ctx }) } });
+        } catch (error) {
+          thrown = error;
+          throw error;
+        }
+        return { answer: '' };
+      },
+    });
+    const result = await workflow.run(question, { model: scripted(), retriever: broken });
+    expect(thrown).toBeInstanceOf(RangeError);
+    expect(result).toMatchObject({ status: 'error', error: { message: 'the index has no table "hotpotqa-dev"' } });
+  });
+
+  it('pauses where the predicate holds, with a JSON snapshot from which a new actor finishes with the same answer', async () => {
+    const uninterrupted = await run({}, { model: scripted(reply('a partial answer', false), reply(question.answer, true)) });
+
+    const paused = await run({ pauseWhen: (state, context) => state === 'retrieve' && context.hops === 1 }, { model: scripted(reply('a partial answer', false)) });
+    expect(paused.outcome?.status).toBe('paused');
+    if (paused.outcome?.status !== 'paused') return;
+    const snapshot = JSON.parse(JSON.stringify(paused.outcome.snapshot)) as { value: string; context: { hops: number; query: string } };
+    expect(snapshot).toEqual(paused.outcome.snapshot);
+    expect(snapshot.value).toBe('retrieve');
+    expect(snapshot.context).toMatchObject({ hops: 1, query: `${question.text} a partial answer` });
+    expect(paused.result.trace.filter((e) => e.kind === 'decision').map((e) => [e.node, e.data['decision']])).toEqual([['retrieve', 'paused']]);
+
+    const resumed = await run({ snapshot }, { model: scripted(reply(question.answer, true)) });
+    expect(resumed.outcome).toMatchObject({ status: 'done', output: uninterrupted.outcome?.status === 'done' ? uninterrupted.outcome.output : {} });
+    expect(resumed.result.answer).toBe(uninterrupted.result.answer);
+    // A new actor from the persisted state: no start edge, the first move leaves where the old one stopped.
+    expect(transitionsOf(resumed.result.trace)[0]).toEqual({ from: 'retrieve', to: 'reason', label: 'done: search' });
+    expect(walkProblems(chart, resumed.result.trace)).toEqual([]);
+  });
+
+  it('serves concurrent runs from one machine, each actor with its own runtime', async () => {
+    const runs = await Promise.all(
+      [first!, ...others].map(async (item) => {
+        const retriever = overlapRetriever(item.passages);
+        const answered = await run({}, { model: scripted(reply(item.question.answer, true)), retriever }, item.question);
+        return { item, result: answered.result };
+      }),
+    );
+    for (const { item, result } of runs) {
+      expect(result.answer).toBe(item.question.answer);
+      expect(result.evidenceIds.length).toBeGreaterThan(0);
+      expect(result.evidenceIds.every((id) => item.passages.some((p) => p.id === id))).toBe(true);
+    }
+    // The shared definition never ran: its actors are still the runtime-free stand-ins.
+    const bare = await waitFor(createActor(hopLoop, { input: { question: question.text } }).start(), (s) => s.status === 'done');
+    expect(bare.value).toBe('failed');
+    expect(bare.context.error).toContain('ran without a runtime');
+  });
+});

@@ -1,0 +1,122 @@
+import { MultihopError, RunAbortedError, type RunContext } from '@multihop/core';
+import { createActor, type AnyStateMachine, type ContextFrom, type InputFrom, type MachineImplementationsFrom, type OutputFrom, type Snapshot } from 'xstate';
+import { TransitionTracer } from './TransitionTracer';
+
+/** What `machine.provide()` accepts for this machine: actors, guards, actions, delays. */
+export type MachineImplementations<TMachine extends AnyStateMachine> = MachineImplementationsFrom<TMachine>;
+
+export interface MachineRunOptions<TMachine extends AnyStateMachine> {
+  input: InputFrom<TMachine>;
+  /**
+   * Implementations bound to this run (e.g. `{ actors: actors.bind({ ctx }) }`), provided to
+   * the machine before its actor starts; the machine itself stays free of any runtime.
+   */
+  implementations?: MachineImplementations<TMachine>;
+  /** A persisted snapshot (`snapshot` of a paused run) to continue from, instead of the initial state. */
+  snapshot?: unknown;
+  /**
+   * Pauses the run at the first stable state for which this holds (checked after every
+   * macrostep, with the state's chart node id): the actor stops and the result carries its
+   * persisted snapshot.
+   */
+  pauseWhen?: (state: string, context: ContextFrom<TMachine>) => boolean;
+  /**
+   * Final states that mean the run failed. Ending in one rethrows the error of the invoked
+   * actor whose failure led there, as it was thrown, so the run reports it as its own (a
+   * budget stop stays a partial result, a malformed model reply keeps its raw text).
+   */
+  failedStates?: readonly string[];
+}
+
+export type MachineRunResult<TMachine extends AnyStateMachine> =
+  | { status: 'done'; state: string; context: ContextFrom<TMachine>; output: OutputFrom<TMachine> }
+  | { status: 'paused'; state: string; context: ContextFrom<TMachine>; /** JSON: `getPersistedSnapshot()`, round-tripped. */ snapshot: unknown };
+
+/**
+ * Runs an XState v5 machine as the body of a core workflow run:
+ *
+ * - the actor starts with `input` (or from a persisted `snapshot`), with the run's
+ *   implementations provided and its named guards wrapped so their outcomes are recorded;
+ * - every transition taken becomes `ctx.transition({ from, to, guard?, label? })` at its
+ *   source state, named as the chart names it (`__start__ → initial` on a fresh start);
+ * - `ctx.signal` aborting stops the actor and rejects with core's reading of the signal's
+ *   reason (a deadline is a BudgetExceededError, anything else a RunAbortedError);
+ * - an error the actor did not catch rejects as thrown; a caught one that ends the machine in
+ *   one of `failedStates` is rethrown;
+ * - completion resolves with the machine's output and final context; a pause with the
+ *   persisted snapshot.
+ */
+export async function runMachine<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  ctx: RunContext,
+  options: MachineRunOptions<TMachine>,
+): Promise<MachineRunResult<TMachine>> {
+  ctx.budget.check();
+  const provided = (options.implementations ?? {}) as { guards?: Record<string, unknown> } & Record<string, unknown>;
+  // The tracer reads the machine as the method defined it (states, transitions, guard names);
+  // the actor runs a copy with this run's implementations and guards that report their outcome.
+  const t = new TransitionTracer(machine, (edge) => ctx.transition(edge));
+  const guards = t.wrapGuards({ ...(machine.implementations.guards as Record<string, unknown>), ...(provided.guards ?? {}) });
+  const running = machine.provide({ ...provided, guards } as never) as AnyStateMachine;
+  if (!options.snapshot) t.start();
+
+  return new Promise<MachineRunResult<TMachine>>((resolve, reject) => {
+    let settled = false;
+    const actor = createActor(running, {
+      input: options.input,
+      ...(options.snapshot ? { snapshot: options.snapshot as Snapshot<unknown> } : {}),
+      inspect: t.inspect,
+    });
+    if (options.snapshot) t.resumeAt(actor.getSnapshot().value);
+
+    const settle = (end: () => void): void => {
+      if (settled) return;
+      settled = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      subscription.unsubscribe();
+      end();
+    };
+    const onAbort = (): void =>
+      settle(() => {
+        actor.stop();
+        reject(abortError(ctx));
+      });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    const subscription = actor.subscribe({
+      next: (snapshot) => {
+        if (settled) return;
+        if (snapshot.status === 'done') {
+          const state = t.state;
+          if (options.failedStates?.includes(state)) {
+            settle(() => reject(t.caughtError ? t.caughtError.error : new MultihopError('XSTATE_FAILED', `machine "${machine.id}" ended in its failure state "${state}"`)));
+          } else {
+            settle(() => resolve({ status: 'done', state, context: snapshot.context, output: snapshot.output }));
+          }
+          return;
+        }
+        if (snapshot.status === 'active' && options.pauseWhen?.(t.state, snapshot.context)) {
+          const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown;
+          const state = t.state;
+          settle(() => {
+            actor.stop();
+            if (!ctx.trace.isClosed) ctx.trace.emit(state, 'decision', { decision: 'paused', state });
+            resolve({ status: 'paused', state, context: snapshot.context, snapshot: persisted });
+          });
+        }
+      },
+      error: (error) => settle(() => reject(error)),
+    });
+    actor.start();
+  });
+}
+
+/** Core's reading of an aborted signal (BudgetTracker.check): the deadline's BudgetExceededError, else a RunAbortedError with the reason. */
+function abortError(ctx: RunContext): unknown {
+  try {
+    ctx.budget.check();
+  } catch (error) {
+    return error;
+  }
+  return new RunAbortedError(ctx.signal.reason);
+}

@@ -1,0 +1,91 @@
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+
+const workspace = join(__dirname, '..', '..', '..', '..');
+// FORCE_COLOR off: Nx colours its children's output, and the nested jest's summary is read as text.
+const env = { ...process.env, FORCE_COLOR: '0', NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false', NX_SKIP_NX_CACHE: 'true', MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), LANCEDB_LOG: 'error' };
+
+/**
+ * A copy of the workspace as a clone would have it (tracked and untracked-but-not-ignored
+ * files), committed in a git repository of its own so that `git status` shows exactly what the
+ * generator wrote. node_modules links to the real one's packages, except the workspace's own
+ * @multihop links, which point into the copy.
+ */
+function copyWorkspace(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'multihop-generator-'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: workspace, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    try {
+      cpSync(join(workspace, file), join(copy, file));
+    } catch {
+      // A file deleted in the working tree but still in the index is not in a clone either.
+    }
+  }
+  mkdirSync(join(copy, 'node_modules', '@multihop'), { recursive: true });
+  for (const name of readdirSync(join(workspace, 'node_modules'))) {
+    if (name !== '@multihop') symlinkSync(join(workspace, 'node_modules', name), join(copy, 'node_modules', name));
+  }
+  for (const name of readdirSync(join(workspace, 'node_modules', '@multihop'))) {
+    symlinkSync(readlinkSync(join(workspace, 'node_modules', '@multihop', name)), join(copy, 'node_modules', '@multihop', name));
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=generator-test@localhost', '-c', 'user.name=generator test', ...args], { cwd: copy, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'workspace copy');
+  return copy;
+}
+
+function run(cwd: string, command: string, ...args: string[]): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+describe.each(['langgraph', 'xstate'] as const)('npx nx g @multihop/tools:method (%s)', (engine) => {
+  let copy: string;
+  const name = `demo-${engine}`;
+  beforeAll(() => {
+    copy = copyWorkspace();
+    run(copy, process.execPath, 'node_modules/nx/dist/bin/nx.js', 'g', '@multihop/tools:method', name, `--engine=${engine}`, '--no-interactive');
+  }, 300_000);
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('touches nothing outside the new method folder', () => {
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy, encoding: 'utf8' }).trim().split('\n');
+    expect(status.length).toBeGreaterThan(5);
+    for (const line of status) expect(line).toMatch(new RegExp(`^\\?\\? packages/${name}/`));
+  });
+
+  it('appears in `multihop workflows` and answers a real question through `multihop run`', () => {
+    const listed = run(copy, process.execPath, 'apps/runner/bin/multihop.js', 'workflows').stdout;
+    expect(listed).toMatch(new RegExp(`^${name}\\s+${engine}\\s`, 'm'));
+    const db = join(copy, '.multihop', 'db');
+    const answered = run(copy, process.execPath, 'apps/runner/bin/multihop.js', 'run', '--workflow', name, '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db).stdout;
+    expect(answered).toMatch(/Answer: {3}\S/);
+    expect(answered).toMatch(/Evidence \(\d+ passages\)/);
+    const chart = run(copy, process.execPath, 'apps/runner/bin/multihop.js', 'chart', name, '--format', 'json').stdout;
+    expect(JSON.parse(chart)).toMatchObject({ id: name, engine });
+  }, 120_000);
+
+  it('type-checks and passes its own tests as generated, and the workspace’s package rules', () => {
+    const dir = join(copy, 'packages', name);
+    // What `npm install` does for a new workspace package: link it, so its README example can import it by name.
+    symlinkSync(join('..', '..', 'packages', name), join(copy, 'node_modules', '@multihop', name));
+    run(dir, process.execPath, join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit');
+    const tests = spawnSync(process.execPath, [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+    expect(`${tests.stderr}`).toMatch(/Tests: +\d+ passed, \d+ total/);
+    expect(tests.status).toBe(0);
+    // The rules every published package is held to (tools/packaging): exports, scripts, README example, dependencies.
+    const rules = spawnSync(
+      process.execPath,
+      [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', 'src/packaging.test.ts', 'src/dependencies.test.ts', '-t', `@multihop/${name}`],
+      { cwd: join(copy, 'tools', 'packaging'), env, encoding: 'utf8', timeout: 300_000 },
+    );
+    const failures = rules.stderr.split('\n').filter((line) => line.includes('●') || /^\s+[-+] /.test(line));
+    expect({ status: rules.status, summary: /Tests: +.*/.exec(rules.stderr)?.[0], failures }).toEqual({ status: 0, summary: expect.stringMatching(/^Tests: +\d+ skipped, \d+ passed/), failures: [] });
+  }, 300_000);
+});

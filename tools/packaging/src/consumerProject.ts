@@ -1,0 +1,150 @@
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { unwantedFiles, type PackReport } from './tarballContents';
+import { dependencyOrder, readJson, rootManifest, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
+
+/** Where the shared datasets live for a project outside the workspace: `../shared/datasets` beside the workspace root. */
+export const sharedDatasetsDir = (): string => process.env['MULTIHOP_DATASETS_DIR'] ?? resolve(workspaceRoot, '..', 'shared', 'datasets');
+
+const quietNpm = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Run {
+  const started = Date.now();
+  const result: SpawnSyncReturns<string> = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...quietNpm, ...options.env },
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
+}
+
+export const describeRun = (what: string, r: Run): string => `${what} exited with ${r.status}\n--- stderr\n${r.stderr}\n--- stdout\n${r.stdout}`;
+
+/**
+ * A copy of the public packages (package.json, tsconfigs, sources, README, bin) in the same
+ * layout as the workspace, with a node_modules that links the workspace's third-party packages
+ * and the copies' own `@multihop/*`. Packing there runs each package's real prepack (clean,
+ * build) without touching the workspace's dist/ folders, which other tasks may be reading.
+ */
+export function stagePackages(stage: string, packages: WorkspacePackage[]): Map<string, string> {
+  mkdirSync(stage, { recursive: true });
+  cpSync(join(workspaceRoot, 'tsconfig.base.json'), join(stage, 'tsconfig.base.json'));
+  const dirs = new Map<string, string>();
+  for (const pkg of packages) {
+    const dir = join(stage, pkg.root);
+    cpSync(pkg.dir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist|\.nx)$/.test(src) });
+    if (existsSync(join(pkg.dir, 'node_modules'))) symlinkSync(join(pkg.dir, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    dirs.set(pkg.name, dir);
+  }
+  const modules = join(stage, 'node_modules');
+  mkdirSync(join(modules, '@multihop'), { recursive: true });
+  for (const entry of readdirSync(join(workspaceRoot, 'node_modules'))) {
+    if (entry === '@multihop') continue;
+    symlinkSync(join(workspaceRoot, 'node_modules', entry), join(modules, entry), 'dir');
+  }
+  for (const [name, dir] of dirs) symlinkSync(dir, join(modules, name), 'dir');
+  return dirs;
+}
+
+export interface Packed extends PackReport {
+  tarball: string;
+  manifest: PackageManifest;
+  /** Paths in the tarball that should not be there (sources, tests, examples). */
+  unwanted: string[];
+  ms: number;
+}
+
+/** `npm pack` of each staged package, dependencies first (its prepack builds against theirs). */
+export function packAll(packages: WorkspacePackage[], stagedDirs: Map<string, string>, destination: string): Packed[] {
+  mkdirSync(destination, { recursive: true });
+  return dependencyOrder(packages).map((pkg) => {
+    const dir = stagedDirs.get(pkg.name)!;
+    const r = run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir });
+    if (r.status !== 0) throw new Error(describeRun(`npm pack ${pkg.name}`, r));
+    // Lifecycle scripts print their banners on stdout too: the report is the JSON array at the end.
+    const json = r.stdout.slice(r.stdout.search(/^\[\s*\{/m));
+    const report = (JSON.parse(json) as PackReport[])[0]!;
+    const tarball = join(destination, report.filename);
+    const manifest = readJson<PackageManifest>(join(dir, 'package.json'));
+    return { ...report, tarball, manifest, unwanted: unwantedFiles(report.files), ms: r.ms };
+  });
+}
+
+/**
+ * A fresh npm project that depends on every tarball by file and on nothing in the workspace:
+ * third-party packages come from the registry; @huggingface/transformers (an optional
+ * dependency of LanceDB whose onnxruntime postinstall downloads from the internet) is
+ * overridden with the workspace's empty stand-in, packed as a tarball too.
+ */
+export function writeConsumerProject(app: string, packed: Packed[], stubTarball: string): void {
+  mkdirSync(join(app, 'examples'), { recursive: true });
+  const typesNode = rootManifest().devDependencies?.['@types/node'] ?? '^20.19.0';
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'multihop-consumer',
+        version: '0.0.0',
+        private: true,
+        description: 'A project that installs the multihop packages from their tarballs, as a team would from npm.',
+        dependencies: Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`])),
+        devDependencies: { '@types/node': typesNode },
+        overrides: { '@huggingface/transformers': `file:${stubTarball}` },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          // node16 on a package without "type": "module" emits CommonJS and resolves `exports`
+          // (subpaths like @multihop/par2-rag/offline) the way Node does, from the installed .d.ts.
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'es2022',
+          lib: ['es2023'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          types: ['node'],
+          rootDir: 'examples',
+          outDir: 'build',
+        },
+        include: ['examples/*.ts'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+/** The installed package.json of a dependency in the consumer project. */
+export const installedManifest = (app: string, name: string): PackageManifest => readJson<PackageManifest>(join(app, 'node_modules', name, 'package.json'));
+
+export const tscBin = (): string => join(workspaceRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+
+export const packStub = (destination: string): string => {
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination, join(workspaceRoot, 'tools', 'stubs', 'huggingface-transformers-stub')], {
+    cwd: destination,
+    encoding: 'utf8',
+    env: { ...process.env, ...quietNpm },
+  });
+  return join(destination, (JSON.parse(out) as PackReport[])[0]!.filename);
+};
+
+export const fileText = (file: string): string => readFileSync(file, 'utf8');

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { dryRunPack, unwantedFiles } from './tarballContents';
+import { publicPackages, type WorkspacePackage } from './workspace';
+
+const packages = publicPackages();
+const table = packages.map((p) => [p.name, p] as const);
+
+/** Published packages that have no README (and so no usage example) yet. Shrinks, never grows. */
+const WITHOUT_README = ['@multihop/provider-openai'];
+
+const INTEGRATION_TEST = /\.(int|e2e)\.test\.ts$/;
+
+function libCompilerOptions(pkg: WorkspacePackage): ts.CompilerOptions {
+  const file = join(pkg.dir, 'tsconfig.lib.json');
+  const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  return ts.parseJsonConfigFileContent(config, ts.sys, pkg.dir, undefined, file).options;
+}
+
+function sourceFiles(dir: string): string[] {
+  return (ts.sys.readDirectory(dir, ['.ts']) ?? []).filter((f) => !f.endsWith('.d.ts'));
+}
+
+describe.each(table)('%s', (_name, pkg) => {
+  const m = pkg.manifest;
+
+  it('ships dist/ and its README, built by prepack', () => {
+    expect(m.files).toEqual(m.bin ? ['bin', 'dist', 'README.md'] : ['dist', 'README.md']);
+    expect(m.scripts?.['build']).toBe('tsc -p tsconfig.lib.json');
+    expect(m.scripts?.['prepack']).toMatch(/npm run build$/);
+  });
+
+  it('exports each entry from src/ in the workspace and from dist/ when installed', () => {
+    expect(Object.keys(m.exports ?? {})).toContain('.');
+    for (const [subpath, entry] of Object.entries(m.exports ?? {})) {
+      expect(typeof entry).toBe('object');
+      const conditions = entry as Record<string, string>;
+      expect(Object.keys(conditions)).toEqual(['@multihop/source', 'types', 'default']); // order matters: first match wins
+      const source = conditions['@multihop/source']!;
+      expect(existsSync(join(pkg.dir, source))).toBe(true);
+      const built = source.replace(/^\.\/src\//, './dist/').replace(/\.ts$/, '');
+      expect({ subpath, types: conditions['types'], default: conditions['default'] }).toEqual({ subpath, types: `${built}.d.ts`, default: `${built}.js` });
+    }
+    expect(m.main).toBe((m.exports?.['.'] as Record<string, string>)['default']);
+    expect(m.types).toBe((m.exports?.['.'] as Record<string, string>)['types']);
+  });
+
+  it('builds maps that carry their sources (the tarball has no src/) and no declaration maps', () => {
+    const options = libCompilerOptions(pkg);
+    expect({ sourceMap: options.sourceMap, inlineSources: options.inlineSources, declarationMap: options.declarationMap ?? false, declaration: options.declaration, outDir: options.outDir }).toEqual({
+      sourceMap: true,
+      inlineSources: true,
+      declarationMap: false,
+      declaration: true,
+      outDir: join(pkg.dir, 'dist'),
+    });
+  });
+
+  it('keeps integration tests out of `test` and runs them in `test:int`', () => {
+    const slow = sourceFiles(join(pkg.dir, 'src')).filter((f) => INTEGRATION_TEST.test(f));
+    expect(m.scripts?.['test']).toContain(`--testPathIgnorePatterns '\\.(int|e2e)\\.test\\.ts$'`);
+    if (slow.length) expect(m.scripts?.['test:int']).toBe(`jest --testPathPatterns '\\.(int|e2e)\\.test\\.ts$'`);
+  });
+
+  it('has a README whose usage example is examples/usage.ts, type-checked with the package', () => {
+    if (!existsSync(join(pkg.dir, 'README.md'))) {
+      expect(WITHOUT_README).toContain(pkg.name);
+      return;
+    }
+    expect(readFileSync(join(pkg.dir, 'README.md'), 'utf8')).toContain('## Usage\n');
+    expect(existsSync(join(pkg.dir, 'examples', 'usage.ts'))).toBe(true);
+    expect(m.scripts?.['typecheck']).toContain('tsc -p examples/tsconfig.json');
+  });
+
+  if (m.multihop) {
+    it('is a method package: ./manifest and ./offline exports, the offline model an optional peer', () => {
+      expect(m.multihop).toEqual({ manifest: './manifest', offline: './offline' });
+      expect(Object.keys(m.exports ?? {})).toEqual(expect.arrayContaining(['./manifest', './offline']));
+      expect(m.peerDependencies?.['@multihop/offline-model']).toBeDefined();
+      expect(m.peerDependenciesMeta?.['@multihop/offline-model']).toEqual({ optional: true });
+      expect(m.dependencies?.['@multihop/offline-model']).toBeUndefined();
+    });
+  }
+});
+
+it('packs no sources, tests or examples (npm pack --dry-run of every public package)', () => {
+  const reports = dryRunPack(packages);
+  expect(reports.map((r) => r.name).sort()).toEqual(packages.map((p) => p.name).sort());
+  const unwanted = Object.fromEntries(reports.map((r) => [r.name, unwantedFiles(r.files)] as const).filter(([, files]) => files.length > 0));
+  expect(unwanted).toEqual({});
+  for (const report of reports) {
+    expect(report.files.map((f) => f.path)).toContain('package.json');
+  }
+});
