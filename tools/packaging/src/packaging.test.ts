@@ -8,7 +8,7 @@ const packages = publicPackages();
 const table = packages.map((p) => [p.name, p] as const);
 
 /** Published packages that have no README (and so no usage example) yet. Shrinks, never grows. */
-const WITHOUT_README = ['@multihop/provider-openai'];
+const WITHOUT_README: string[] = [];
 
 const INTEGRATION_TEST = /\.(int|e2e)\.test\.ts$/;
 

@@ -17,9 +17,6 @@ export function usageExampleSource(packageRoot: string, name = 'usage'): string 
   return readFileSync(join(packageRoot, 'examples', `${name}.ts`), 'utf8');
 }
 
-/** @deprecated The old name of `usageExampleSource` (the example was `src/readme.test.ts`). */
-export const readmeTestSource = (packageRoot: string): string => usageExampleSource(packageRoot);
-
 export interface ExampleRun {
   status: number | null;
   signal: NodeJS.Signals | null;
