@@ -88,7 +88,7 @@ export function chartFromXState(machine: XStateMachineLike, options: XStateChart
       const actors = (child.invoke ?? []).map((i) => (typeof i.src === 'string' ? i.src : i.id));
       const base = options.labels?.[key] ?? key;
       const label = actors.length ? `${base} · invokes ${actors.join(', ')}` : base;
-      const guardedChoice = always.length > 1 && always.some((t) => guardName(t.guard)) && (child.transitions ?? []).length === 0;
+      const guardedChoice = always.length > 1 && always.some((t) => xstateGuardName(t.guard)) && (child.transitions ?? []).length === 0;
       nodes.push({
         id: name,
         ...(label !== name ? { label } : {}),
@@ -103,14 +103,14 @@ export function chartFromXState(machine: XStateMachineLike, options: XStateChart
       const siblings = (event: string | undefined, eventless: boolean) =>
         outgoing.filter((o) => o.eventless === eventless && (eventless || o.t.eventType === event)).length;
       for (const { t, eventless } of outgoing) {
-        const guard = guardName(t.guard);
+        const guard = xstateGuardName(t.guard);
         const conditional = guard !== undefined || siblings(t.eventType, eventless) > 1;
         for (const target of t.target ?? []) {
           edges.push({
             from: name,
             to: nameOf(target),
             // The unguarded last resort of a guarded choice reads as `else`.
-            label: eventless ? (conditional && !guard ? 'else' : 'always') : eventLabel(t.eventType ?? '', invokeIds),
+            label: eventless ? (conditional && !guard ? 'else' : 'always') : xstateEventLabel(t.eventType ?? '', (id) => invokeIds.get(id)),
             ...(guard ? { guard } : {}),
             kind: conditional ? 'conditional' : 'always',
           });
@@ -133,21 +133,27 @@ function toTransitionJSON(transition: unknown): XStateTransitionJSON {
   return typeof t.toJSON === 'function' ? t.toJSON() : t;
 }
 
-function guardName(guard: unknown): string | undefined {
+/** A guard's name as XState serialises it (`'name'` or `{ type: 'name', params }`); undefined for an inline guard. */
+export function xstateGuardName(guard: unknown): string | undefined {
   if (typeof guard === 'string') return guard;
   if (guard && typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string') return (guard as { type: string }).type;
   return undefined;
 }
 
-/** `xstate.done.actor.<id>` → `done: <actor>`; `xstate.error.actor.<id>` → `error: <actor>`; others as written. */
-function eventLabel(eventType: string, invokeIds: ReadonlyMap<string, string>): string {
+/**
+ * The chart's label of an event: `xstate.done.actor.<id>` → `done: <actor>`,
+ * `xstate.error.actor.<id>` → `error: <actor>`, `xstate.after.<ms>…` → `after <ms> ms`, others as
+ * written. The XState engine adapter labels its `transition` events with this too, so the trace
+ * and the chart name an edge the same way.
+ */
+export function xstateEventLabel(eventType: string, actorOf: (invokeId: string) => string | undefined): string {
   for (const [prefix, word] of [
     ['xstate.done.actor.', 'done'],
     ['xstate.error.actor.', 'error'],
   ] as const) {
     if (eventType.startsWith(prefix)) {
       const id = eventType.slice(prefix.length);
-      return `${word}: ${invokeIds.get(id) ?? id}`;
+      return `${word}: ${actorOf(id) ?? id}`;
     }
   }
   if (eventType.startsWith('xstate.after.')) return `after ${eventType.slice('xstate.after.'.length).split('.')[0]} ms`;

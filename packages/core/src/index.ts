@@ -8,7 +8,7 @@ export { UsageMeter, emptyUsage, estimateTokens, addUsage, type CallUsage } from
 export { defineWorkflow, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';
 export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } from './chart';
 export { chartFromLangGraph, type LangGraphDrawable, type LangGraphChartOptions } from './chartFromLangGraph';
-export { chartFromXState, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';
+export { chartFromXState, xstateEventLabel, xstateGuardName, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';
 export { TraceBus, type TraceListener } from './trace';
 export { BudgetTracker, type Budget } from './budget';
 

@@ -1,4 +1,4 @@
-import type { TransitionData } from '@multihop/core';
+import { xstateEventLabel, xstateGuardName, type TransitionData } from '@multihop/core';
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition, EventObject, InspectionEvent, StateValue } from 'xstate';
 import { chartStateNames } from './chartStateNames';
 
@@ -141,7 +141,7 @@ export class TransitionTracer {
 
   private guardPassed(t: AnyTransitionDefinition, next: AnyStateNode[]): boolean {
     if (t.guard === undefined) return true;
-    const name = guardName(t.guard);
+    const name = xstateGuardName(t.guard);
     const outcome = name === undefined ? undefined : this.outcomes.get(name);
     if (outcome !== undefined) return outcome;
     // A guard whose outcome was not recorded: taken only if the machine is now where it leads.
@@ -149,7 +149,7 @@ export class TransitionTracer {
   }
 
   private edgeOf(t: AnyTransitionDefinition, target: AnyStateNode): TransitionData {
-    const guard = guardName(t.guard);
+    const guard = xstateGuardName(t.guard);
     const from = this.nameOf(t.source);
     const to = this.nameOf(target);
     if (t.eventType === '') {
@@ -183,26 +183,12 @@ function matchesDescriptor(eventType: string, descriptor: string): boolean {
   return prefix.every((token, i) => tokens[i] === token);
 }
 
-function guardName(guard: unknown): string | undefined {
-  if (typeof guard === 'string') return guard;
-  if (guard && typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string') return (guard as { type: string }).type;
-  return undefined;
-}
-
-/** The chart's labels: `done: <actor>` / `error: <actor>` for an invoked actor (by its `src`), `after N ms`, else the event type. */
+/** The chart's label for an event (core's, so the trace and the chart agree), naming an invoked actor by its `src`. */
 function eventLabel(eventType: string, source: AnyStateNode): string {
-  for (const [prefix, word] of [
-    ['xstate.done.actor.', 'done'],
-    ['xstate.error.actor.', 'error'],
-  ] as const) {
-    if (eventType.startsWith(prefix)) {
-      const id = eventType.slice(prefix.length);
-      const invoked = source.invoke.find((i) => i.id === id);
-      return `${word}: ${invoked && typeof invoked.src === 'string' ? invoked.src : id}`;
-    }
-  }
-  if (eventType.startsWith('xstate.after.')) return `after ${eventType.slice('xstate.after.'.length).split('.')[0]} ms`;
-  return eventType;
+  return xstateEventLabel(eventType, (id) => {
+    const invoked = source.invoke.find((i) => i.id === id);
+    return invoked && typeof invoked.src === 'string' ? invoked.src : undefined;
+  });
 }
 
 function leavesOf(node: AnyStateNode, value: StateValue): AnyStateNode[] {

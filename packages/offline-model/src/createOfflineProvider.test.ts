@@ -1,38 +1,12 @@
 import { createModel, MultihopError } from '@multihop/core';
 import { definePrompt, judgeCorrectnessPrompt, rerankPrompt, sharedPrompts } from '@multihop/prompts';
-import { hotpotDevSample as hotpotDev } from '@multihop/testing';
+import { hotpotDevSample as hotpotDev, promptVarsFor as varsFor } from '@multihop/testing';
 import { z } from 'zod';
 import { createOfflineProvider, offlineModel } from './createOfflineProvider';
 import { defineOfflineHandler } from './OfflineHandler';
 import { readAnswer } from './lexical/reader';
 
 const questions = hotpotDev(40);
-
-/** Variables as the workflows pass them, built from a real question and its paragraphs. */
-function varsFor(entry: (typeof questions)[number]): Record<string, unknown> {
-  const gold = entry.passages.filter((p) => entry.question.supportingIds.includes(p.id));
-  return {
-    question: entry.question.text,
-    passages: entry.passages,
-    thoughts: [],
-    steps: [{ thought: 'search first', action: 'search', input: entry.question.text, observation: gold.map((p) => p.text).join(' ') }],
-    prediction: entry.question.answer,
-    gold: entry.question.answer,
-    count: 5,
-    response: entry.question.answer,
-    rationale: 'a fact is missing',
-    suggestion: entry.question.text,
-    previousQueries: [],
-    plan: { subGoals: [{ id: 1, question: entry.question.text, dependsOn: [] }] },
-    problems: [],
-    memory: [],
-    subGoal: entry.question.text,
-    query: entry.question.text,
-    analysis: 'a fact is missing',
-    trajectory: [{ step: '1', subGoal: entry.question.text, answer: entry.question.answer, status: 'yes' }],
-    candidates: entry.passages.map((p, index) => ({ index, title: p.title, text: p.text })),
-  };
-}
 
 describe('the offline model', () => {
   it('answers the shared prompts (judge, reranker) with schema-valid output on real questions', async () => {
