@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PromptRegistry } from '@multihop/prompts';
-import { findMethodPackages, methodCatalog, methodOfflineHandlers } from './methods';
+import { findMethodPackages, loadManifest, methodCatalog, methodOfflineHandlers } from './methods';
 
 describe('methods found by their manifests', () => {
   it('finds every method package of the workspace by its "multihop" field, and only those', () => {
@@ -30,11 +30,17 @@ describe('methods found by their manifests', () => {
   it('names the package and the field when a method package is malformed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'multihop-methods-'));
     try {
-      const pkg = join(dir, 'node_modules', '@multihop', 'broken');
-      mkdirSync(pkg, { recursive: true });
-      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@multihop/broken', multihop: { manifest: './manifest' }, exports: {} }));
+      const scope = join(dir, 'node_modules', '@multihop');
+      // One package names a ./manifest export it does not have; another's manifest module exports no manifest.
+      mkdirSync(join(scope, 'broken'), { recursive: true });
+      writeFileSync(join(scope, 'broken', 'package.json'), JSON.stringify({ name: '@multihop/broken', multihop: { manifest: './manifest' }, exports: {} }));
+      mkdirSync(join(scope, 'empty'), { recursive: true });
+      writeFileSync(join(scope, 'empty', 'package.json'), JSON.stringify({ name: '@multihop/empty', multihop: { manifest: './manifest' }, exports: { './manifest': { default: './manifest.js' } } }));
+      writeFileSync(join(scope, 'empty', 'manifest.js'), 'module.exports = { notAManifest: true };');
       const found = findMethodPackages(join(dir, 'app'));
-      expect(found).toEqual([{ name: '@multihop/broken', dir: expect.stringContaining('broken'), manifest: './manifest' }]);
+      expect(found.map((p) => p.name)).toEqual(['@multihop/broken', '@multihop/empty']);
+      expect(() => loadManifest(found[0]!)).toThrow(/broken[/\\]package\.json: field exports\["\.\/manifest"\] is missing, but "multihop" names it/);
+      expect(() => loadManifest(found[1]!)).toThrow(/@multihop\/empty: its "\.\/manifest" export has no `manifest`/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

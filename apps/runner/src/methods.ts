@@ -86,7 +86,8 @@ function loadExport(pkg: MethodPackage, subpath: string): Record<string, unknown
   return require(file) as Record<string, unknown>;
 }
 
-function loadManifest(pkg: MethodPackage): MethodManifest {
+/** A method package's manifest; a clear error names the package, its package.json field or the missing export. */
+export function loadManifest(pkg: MethodPackage): MethodManifest {
   const manifest = loadExport(pkg, pkg.manifest)['manifest'] as MethodManifest | undefined;
   if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.workflows)) {
     throw new ConfigError(`${pkg.name}: its "${pkg.manifest}" export has no \`manifest\` (export const manifest = defineMethod({...}))`);
