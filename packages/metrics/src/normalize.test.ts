@@ -7,6 +7,14 @@ describe('squadNormalize (official SQuAD/HotpotQA rules)', () => {
     expect(squadNormalize('An apple a day')).toBe('apple day');
   });
 
+  it('splits on exactly the whitespace Python’s str.split() splits on', () => {
+    // Python 3's str.isspace() set; JavaScript's \s lacks U+001C–U+001F and U+0085 and adds U+FEFF.
+    const python = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+    for (const code of python) expect([code.toString(16), squadNormalize(`paris${String.fromCodePoint(code)}france`)]).toEqual([code.toString(16), 'paris france']);
+    expect(squadNormalize('paris\ufefffrance')).toBe('paris\ufefffrance');
+    expect(squadNormalize('\u0085 The Louvre\u001f')).toBe('louvre');
+  });
+
   it('deletes punctuation before dropping articles, so joined words stay joined', () => {
     expect(squadNormalize('the-end')).toBe('theend');
     expect(squadNormalize('U.S.A.')).toBe('usa');

@@ -15,8 +15,13 @@ const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 // of "ça" would be dropped here and kept by the official script.
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 
+// Python's `str.split()` (which the official scripts' `' '.join(text.split())` uses) splits on
+// what `str.isspace()` calls whitespace. JavaScript's `\s` differs: it lacks U+001C–U+001F and
+// U+0085 and has U+FEFF, which Python keeps inside a token. This is Python's set.
+const PYTHON_WHITESPACE = /[\t\n\v\f\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
 function collapseWhitespace(text: string): string {
-  return text.split(/\s+/u).filter(Boolean).join(' ');
+  return text.split(PYTHON_WHITESPACE).filter(Boolean).join(' ');
 }
 
 /**
