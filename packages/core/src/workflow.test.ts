@@ -1,32 +1,16 @@
 import { z } from 'zod';
-import { hotpotDevSample as hotpotDev } from '@multihop/testing';
+import { hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testing';
 import type { Chart } from './chart';
 import { createModel } from './model/createModel';
 import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
-import type { RetrieverPort, SearchHit } from './retriever';
-import type { Passage, TraceEvent } from './types';
+import type { TraceEvent } from './types';
 import { TraceBus } from './trace';
 import { defineWorkflow } from './workflow';
 
 const [first] = hotpotDev(1);
 if (!first) throw new Error('shared HotpotQA dev sample is missing');
 const { question, passages } = first;
-
-/** Term-overlap search over one question's real paragraphs (core cannot use @multihop/retriever). */
-function overlapRetriever(pool: Passage[]): RetrieverPort {
-  const terms = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-  return {
-    async search(query, options = {}) {
-      const q = terms(query);
-      return pool
-        .map((p) => ({ p, score: [...terms(`${p.title} ${p.text}`)].filter((t) => q.has(t)).length }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, options.k ?? 5)
-        .map(({ p, score }, i): SearchHit => ({ ...p, rank: i + 1, score }));
-    },
-  };
-}
 
 const stepSchema = z.object({ answer: z.string(), done: z.boolean() });
 const stepPrompt: PromptTemplate<z.infer<typeof stepSchema>> = {

@@ -1,4 +1,4 @@
-import type { Chart, TraceEvent, TransitionData } from '@multihop/core';
+import type { TraceEvent, TransitionData } from '@multihop/core';
 
 const transitionsOf = (trace: readonly TraceEvent[]) =>
   trace.filter((e) => e.kind === 'transition').map((e) => e.data as unknown as TransitionData);

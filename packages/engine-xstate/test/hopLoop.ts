@@ -1,5 +1,5 @@
-import type { Chart, PromptTemplate, RetrieverPort, RunContext, SearchHit, TraceEvent, TransitionData } from '@multihop/core';
-import { hotpotDevSample } from '@multihop/testing';
+import type { Chart, PromptTemplate, RetrieverPort, RunContext, TraceEvent, TransitionData } from '@multihop/core';
+import { hotpotDevSample, overlapRetriever as sharedOverlapRetriever } from '@multihop/testing';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { promiseActors } from '../src/promiseActors';
@@ -11,20 +11,8 @@ export function hotpotQuestions(n: number) {
   return sample;
 }
 
-/** Term-overlap search over one question's real paragraphs (this package sits below @multihop/retriever). */
-export function overlapRetriever(pool: ReadonlyArray<{ id: string; title: string; text: string }>): RetrieverPort {
-  const terms = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-  return {
-    async search(query, options = {}) {
-      const q = terms(query);
-      return pool
-        .map((p) => ({ p, score: [...terms(`${p.title} ${p.text}`)].filter((t) => q.has(t)).length }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, options.k ?? 3)
-        .map(({ p, score }, i): SearchHit => ({ ...p, rank: i + 1, score }));
-    },
-  };
-}
+/** Term-overlap search over one question's real paragraphs, three hits by default (this package sits below @multihop/retriever). */
+export const overlapRetriever = (pool: ReadonlyArray<{ id: string; title: string; text: string }>): RetrieverPort => sharedOverlapRetriever(pool, 3);
 
 const reasonSchema = z.object({ answer: z.string(), done: z.boolean() });
 export const reasonPrompt: PromptTemplate<z.infer<typeof reasonSchema>> = {

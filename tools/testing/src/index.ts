@@ -2,3 +2,4 @@ export { startOpenAICompatibleServer, type StubReply, type StubRequest, type Ope
 export { readmeUsageExample, usageExampleSource, runExample, describeRun, type ExampleRun } from './readmeExample';
 export { hotpotDevSample, sharedDatasetsDir, type SampleQuestion, type SamplePassage } from './hotpotDevSample';
 export { describeMethodConformance, promptVarsFor } from './methodConformance';
+export { overlapRetriever } from './overlapRetriever';
