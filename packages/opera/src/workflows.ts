@@ -1,3 +1,4 @@
+import { withDefaults } from '@multihop/core';
 import { defineXStateWorkflow, type XStateWorkflow } from '@multihop/engine-xstate';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import { createOperaMachine, operaActors, type OperaContext, type OperaRuntime, type OperaSettings, type OperaVariant } from './machine';
@@ -56,7 +57,7 @@ const LABELS: Record<string, string> = {
  */
 export function createOperaWorkflow(variant: OperaVariant = 'full', options: OperaOptions = {}): OperaWorkflow {
   const { pauseWhen, varsFor, ...overrides } = options;
-  const settings: OperaSettings = { ...OPERA_DEFAULTS, ...stripUndefined(overrides) };
+  const settings: OperaSettings = withDefaults(OPERA_DEFAULTS, overrides);
   const { id, title } = OPERA_VARIANTS[variant];
   const workflow = defineXStateWorkflow({
     id,
@@ -92,9 +93,6 @@ function lastAnswer(context: OperaContext): string {
   return [...context.memory].reverse().find((e) => e.answer)?.answer ?? '';
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 export const opera = (options?: OperaOptions) => createOperaWorkflow('full', options);
 export const operaNoPlan = (options?: OperaOptions) => createOperaWorkflow('no-plan', options);

@@ -1,4 +1,4 @@
-import type { ModelPort, Reranker, Workflow } from '@multihop/core';
+import { withDefaults, type ModelPort, type Reranker, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { LexicalReranker } from '@multihop/lexical';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
@@ -21,7 +21,7 @@ export interface Par2Options extends Partial<Par2Settings> {
  */
 export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
   const { reranker, ...overrides } = options;
-  const settings: Par2Settings = { ...PAR2_DEFAULTS, ...stripUndefined(overrides) };
+  const settings: Par2Settings = withDefaults(PAR2_DEFAULTS, overrides);
   return defineGraphWorkflow({
     ...PAR2_VARIANTS[variant],
     paper: PAR2_PAPER,
@@ -46,9 +46,6 @@ export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2O
   });
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 export const par2Rag = (options?: Par2Options) => createPar2Workflow('full', options);
 export const par2CoverageAnchor = (options?: Par2Options) => createPar2Workflow('coverage-anchor', options);

@@ -88,3 +88,12 @@ export class MethodCatalog {
     return this.methods.filter((m) => m.trainer !== undefined);
   }
 }
+
+/**
+ * A method's settings: its paper's defaults, overridden by the options a caller gave. An option
+ * passed as `undefined` (a CLI flag not set) keeps the default rather than erasing it.
+ */
+export function withDefaults<T extends object>(defaults: T, overrides: Partial<T> = {}): T {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return { ...defaults, ...given };
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { Workflow } from '../workflow';
+import { defineMethod, MethodCatalog, withDefaults, type WorkflowEntry } from './defineMethod';
+
+const prompt = (id: string) => ({ id, role: id, version: '1', schema: z.object({}), render: () => [] });
+const entry = (id: string): WorkflowEntry => ({ id, title: id, engine: 'plain', variant: 'full', create: () => ({ id }) as unknown as Workflow });
+
+describe('method manifests', () => {
+  it('accepts a well-formed manifest and freezes it', () => {
+    const manifest = defineMethod({ id: 'demo-method', family: 'Demo', paper: 'p', workflows: [entry('demo')], prompts: [prompt('demo.answer')] });
+    expect(Object.isFrozen(manifest)).toBe(true);
+    expect(manifest.workflows.map((w) => w.id)).toEqual(['demo']);
+  });
+
+  it('names what is wrong: the id, an empty workflow list, a repeated workflow or prompt id', () => {
+    const base = { family: 'Demo', paper: 'p', workflows: [entry('demo')], prompts: [] };
+    expect(() => defineMethod({ ...base, id: 'Demo_Method' })).toThrow(/"Demo_Method": id must be lower-case letters, digits and dashes/);
+    expect(() => defineMethod({ ...base, id: 'demo', workflows: [] })).toThrow(/"demo": lists no workflow/);
+    expect(() => defineMethod({ ...base, id: 'demo', workflows: [entry('a'), entry('a')] })).toThrow(/workflow id "a" appears twice/);
+    expect(() => defineMethod({ ...base, id: 'demo', prompts: [prompt('x'), prompt('x')] })).toThrow(/prompt id "x" appears twice/);
+  });
+
+  it('refuses two methods offering one workflow id, and lists every prompt once', () => {
+    const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('shared')], prompts: [prompt('judge')] });
+    const b = defineMethod({ id: 'b', family: 'B', paper: 'p', workflows: [entry('shared')], prompts: [prompt('judge')] });
+    expect(() => new MethodCatalog([a, b])).toThrow(/workflow id "shared" is offered by both a and b/);
+    const c = defineMethod({ id: 'c', family: 'C', paper: 'p', workflows: [entry('other')], prompts: [prompt('judge')] });
+    const catalog = new MethodCatalog([a, c]);
+    expect(catalog.prompts.map((p) => p.id)).toEqual(['judge']);
+    expect(catalog.find('other')?.method.id).toBe('c');
+    expect(catalog.trainable).toEqual([]);
+  });
+
+  it('fills settings from the paper’s defaults, keeping a default where an option is undefined', () => {
+    expect(withDefaults({ topK: 5, maxRewrites: 2 }, { topK: 3, maxRewrites: undefined })).toEqual({ topK: 3, maxRewrites: 2 });
+    expect(withDefaults({ topK: 5 })).toEqual({ topK: 5 });
+  });
+});
