@@ -11,6 +11,7 @@ export { chartFromLangGraph, type LangGraphDrawable, type LangGraphChartOptions 
 export { chartFromXState, xstateEventLabel, xstateGuardName, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';
 export { TraceBus, type TraceListener } from './trace';
 export { BudgetTracker, type Budget } from './budget';
+export { NO_PROGRESS, loopProgress, normaliseQuery, repeatedQuery, type LoopProgress, type NoProgressKind } from './loop';
 
 // Plans: sub-goal lists / DAGs with placeholder dependencies
 export * from './plan';

@@ -1,3 +1,4 @@
+import type { ZodObject } from 'zod';
 import { MultihopError } from '../errors';
 import type { PromptTemplate } from '../model/port';
 import type { Workflow } from '../workflow';
@@ -13,6 +14,12 @@ export interface WorkflowEntry {
   engine: EngineName;
   /** The paper's name for this variant (`full`, `coverage-anchor`, `no-rewrite`). */
   variant: string;
+  /**
+   * The workflow's numeric and enumerated settings (PAR²'s `hopBudget`, OPERA's `maxRewrites`),
+   * each with the paper's default. `multihop --set <id>.<key>=<value>`, the config file's
+   * `settings` and `multihop sweep` are validated against it before anything runs.
+   */
+  settings?: ZodObject;
   /** Builds the workflow; settings not given take the paper's defaults. */
   create(options?: Record<string, unknown>): Workflow;
 }
