@@ -5,6 +5,7 @@ import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
 import type * as Rollouts from './commands/rollouts';
 import type * as Run from './commands/run';
+import type * as Sweep from './commands/sweep';
 import type * as Workflows from './commands/workflows';
 import { processIo, type Io } from './io';
 import { parseSetting } from './setting';
@@ -17,6 +18,7 @@ const commands = {
   ingest: (): typeof Ingest => require('./commands/ingest'),
   rollouts: (): typeof Rollouts => require('./commands/rollouts'),
   run: (): typeof Run => require('./commands/run'),
+  sweep: (): typeof Sweep => require('./commands/sweep'),
   workflows: (): typeof Workflows => require('./commands/workflows'),
 };
 
@@ -54,6 +56,11 @@ const OPTIONS = {
   cache: { type: 'string' },
   format: { type: 'string' },
   group: { type: 'string' },
+  layout: { type: 'string' },
+  'skip-invalid': { type: 'boolean', default: false },
+  set: { type: 'string', multiple: true },
+  judge: { type: 'string' },
+  param: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -82,7 +89,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'chart':
         return await commands.chart().chartCommand(io, rest[0], values.format);
       case 'ingest':
-        return await commands.ingest().ingestCommand(io, { dataset: need('dataset', values.dataset), setting: parseSetting(values.setting, 'open'), db: values.db });
+        return await commands.ingest().ingestCommand(io, {
+          dataset: need('dataset', values.dataset),
+          setting: parseSetting(values.setting, 'open'),
+          db: values.db,
+          corpus: values.corpus,
+          layout: values.layout,
+          skipInvalid: values['skip-invalid'],
+        });
       case 'run':
         return await commands.run().runCommand(io, {
           workflow: need('workflow', values.workflow),
@@ -94,6 +108,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           setting: parseSetting(values.setting, 'closed'),
           db: values.db,
           json: values.json,
+          layout: values.layout,
+          skipInvalid: values['skip-invalid'],
+          set: values.set ?? [],
         });
       case 'eval':
         return await commands.eval().evalCommand(io, {
@@ -101,11 +118,34 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           dataset: need('dataset', values.dataset),
           limit: int('limit', values.limit),
           concurrency: int('concurrency', values.concurrency) ?? 2,
-          setting: parseSetting(values.setting, 'closed'),
+          setting: parseSetting(values.setting, 'open'),
           model: values.model,
+          judge: values.judge,
           out: values.out,
           db: values.db,
           cacheDir: values.cache,
+          corpus: values.corpus,
+          layout: values.layout,
+          skipInvalid: values['skip-invalid'],
+          set: values.set ?? [],
+        });
+      case 'sweep':
+        return await commands.sweep().sweepCommand(io, {
+          workflow: need('workflow', values.workflow),
+          params: values.param ?? [],
+          dataset: need('dataset', values.dataset),
+          limit: int('limit', values.limit),
+          concurrency: int('concurrency', values.concurrency) ?? 2,
+          setting: parseSetting(values.setting, 'open'),
+          model: values.model,
+          judge: values.judge,
+          out: values.out,
+          db: values.db,
+          cacheDir: values.cache,
+          corpus: values.corpus,
+          layout: values.layout,
+          skipInvalid: values['skip-invalid'],
+          set: values.set ?? [],
         });
       case 'rollouts':
         return await commands.rollouts().rolloutsCommand(io, {

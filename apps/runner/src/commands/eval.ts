@@ -24,9 +24,17 @@ export interface EvalCommandOptions {
   concurrency: number;
   setting: Setting;
   model?: string;
+  /** `offline` or `openai:<model>`; default: the model configuration's `judge` role. */
+  judge?: string;
   out?: string;
   db?: string;
   cacheDir?: string;
+  /** A corpus file searched instead of (open) or besides the dataset's own paragraphs. */
+  corpus?: string;
+  layout?: string;
+  skipInvalid?: boolean;
+  /** `<workflow or method>.<setting>=<value>`, validated by the workflow's settings schema. */
+  set?: string[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 
-export async function ingestCommand(io: Io, options: { dataset: string; setting: Setting; db?: string }): Promise<number> {
+export async function ingestCommand(io: Io, options: { dataset: string; setting: Setting; db?: string; corpus?: string; layout?: string; skipInvalid?: boolean }): Promise<number> {
   const corpus = await openCorpus(options);
   try {
     const { report } = corpus;

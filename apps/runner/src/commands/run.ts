@@ -15,6 +15,9 @@ export interface RunCommandOptions {
   setting?: Setting;
   db?: string;
   json: boolean;
+  layout?: string;
+  skipInvalid?: boolean;
+  set?: string[];
 }
 
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
