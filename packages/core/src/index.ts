@@ -23,6 +23,7 @@ export * from './method';
 export type {
   ChatMessage,
   PromptTemplate,
+  ReplyFormat,
   ModelCallRequest,
   ModelCallResult,
   ModelPort,

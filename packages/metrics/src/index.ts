@@ -19,9 +19,8 @@ export {
 } from './answer';
 export { allPassAtK, dedupeRanking, fullRecallAtK, ndcgAtK, recallAtK, retrievalScores, type RetrievalScores } from './retrieval';
 export {
-  JudgeParseError,
+  isJudgedCorrect,
   judgeCorrectness,
-  parseJudgeDecision,
   type JudgeDecision,
   type JudgeInput,
   type JudgeOptions,

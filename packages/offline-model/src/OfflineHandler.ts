@@ -13,6 +13,11 @@ export interface OfflineHandler<T = unknown> {
   /** Ids of the prompts this handler answers. */
   promptIds: readonly string[];
   answer: OfflineAnswer<T>;
+  /**
+   * The reply text for an answer to prompt `promptId`: the prompt's plain-text form when it has
+   * one (the judge's `Explanation:` / `Decision:` lines), else JSON, as a real model would write it.
+   */
+  reply(value: T, promptId: string): string;
 }
 
 export function defineOfflineHandler<T>(prompt: PromptTemplate<T> | readonly PromptTemplate<T>[], answer: OfflineAnswer<T>): OfflineHandler<T> {
@@ -21,5 +26,14 @@ export function defineOfflineHandler<T>(prompt: PromptTemplate<T> | readonly Pro
   if (!role) throw new MultihopError('OFFLINE_HANDLER', 'an offline handler needs at least one prompt');
   const other = prompts.find((p) => p.role !== role);
   if (other) throw new MultihopError('OFFLINE_HANDLER', `an offline handler answers one role; ${other.id} is role "${other.role}", not "${role}"`);
-  return { role, promptIds: prompts.map((p) => p.id), answer };
+  const forms = new Map(prompts.flatMap((p) => (p.reply ? [[p.id, p.reply] as const] : [])));
+  return {
+    role,
+    promptIds: prompts.map((p) => p.id),
+    answer,
+    reply: (value, promptId) => {
+      const form = forms.get(promptId);
+      return form ? form.format(value) : JSON.stringify(value);
+    },
+  };
 }

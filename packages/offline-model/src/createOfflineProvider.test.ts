@@ -66,9 +66,10 @@ describe('the offline model', () => {
     const judge = judgeCorrectnessPrompt;
     const ask = async (prediction: string, gold: string) =>
       (await model.call({ prompt: judge, vars: { question: 'q', prediction, gold } })).output.decision;
-    expect(await ask('She served as Chief of Protocol.', 'Chief of Protocol')).toBe('yes');
-    expect(await ask('the Chief of Protocol', 'Chief of Protocol')).toBe('yes');
-    expect(await ask('Shirley Temple', 'Chief of Protocol')).toBe('no');
+    // Answers of HotpotQA train questions (5a77ec115542992a6e59dff7, 5a8718c25542991e771816c7).
+    expect(await ask('Lilu is a spirit.', 'a spirit')).toBe('yes');
+    expect(await ask('the film was directed by Stephen King', 'Stephen King')).toBe('yes');
+    expect(await ask('a demon', 'a spirit')).toBe('no');
   });
 
   it('names the role and the roles it knows when asked for an unknown one', async () => {

@@ -37,7 +37,7 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Pro
           `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${[...handlers.keys()].sort().join(', ')} (pass a method's offlineHandlers from @multihop/<method>/offline)`,
         );
       }
-      return { text: JSON.stringify(handler.answer(request.vars, request)), model: 'offline' };
+      return { text: handler.reply(handler.answer(request.vars, request), request.promptId), model: 'offline' };
     },
   };
 }

@@ -8,11 +8,14 @@ describe('judgeCorrectness with the registered prompt and the offline model', ()
   const model = offlineModel();
 
   it('says yes when the prediction holds the gold answer and no when it does not', async () => {
-    const question = 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
-    const right = await judgeCorrectness(model, { question, prediction: 'She was Chief of Protocol.', gold: 'Chief of Protocol' }, { prompt: judgeCorrectnessPrompt });
-    const wrong = await judgeCorrectness(model, { question, prediction: 'Shirley Temple', gold: 'Chief of Protocol' }, { prompt: judgeCorrectnessPrompt });
+    // HotpotQA train 5a7decc75542995f4f40230f.
+    const question = 'What language were books being translated into during the era of Haymo of Faversham?';
+    const right = await judgeCorrectness(model, { question, prediction: 'They were translated into Latin.', gold: 'Latin' }, { prompt: judgeCorrectnessPrompt });
+    const wrong = await judgeCorrectness(model, { question, prediction: 'Old English', gold: 'Latin' }, { prompt: judgeCorrectnessPrompt });
     expect(right).toMatchObject({ decision: 'yes', correct: 1 });
     expect(wrong).toMatchObject({ decision: 'no', correct: 0 });
+    // It answers in the judge's plain-text form, as a language model would, not in JSON.
+    expect(right.text).toMatch(/^Explanation: .+\nDecision: yes$/);
     expect(right.usage).toMatchObject({ role: 'judge', model: 'offline', estimated: true });
   });
 });

@@ -6,7 +6,8 @@ import { z } from 'zod';
 assert.equal(sharedPrompts.get('retriever.rerank'), rerankPrompt);
 assert.deepEqual(sharedPrompts.list({ role: 'judge' }), [judgeCorrectnessPrompt]);
 
-// Rendering fills {{variables}} and appends the JSON output contract from the zod schema.
+// Rendering fills {{variables}} and appends the output contract: the JSON Schema of the zod
+// schema, or a plain-text form for a prompt that has one (the judge answers in two lines).
 const [system, user] = judgeCorrectnessPrompt.render({
   question: 'Which city hosted the 1900 Summer Olympics?',
   prediction: 'Paris',
@@ -15,7 +16,13 @@ const [system, user] = judgeCorrectnessPrompt.render({
 console.log(user?.content);
 assert.equal(system?.role, 'system');
 assert.match(user?.content ?? '', /Predicted answer: Paris/);
-assert.match(user?.content ?? '', /"decision"/);
+assert.match(user?.content ?? '', /Explanation: <brief reason for the decision>\nDecision: <yes\|no>$/);
+assert.deepEqual(judgeCorrectnessPrompt.reply?.parse('Explanation: same city.\nDecision: **Yes**'), {
+  ok: true,
+  value: { explanation: 'same city.', decision: 'Yes' },
+});
+const rerankUser = rerankPrompt.render({ query: 'q', candidates: [{ title: 'A', text: 'a' }] }).at(-1)?.content ?? '';
+assert.match(rerankUser, /JSON Schema:\n\{.*"ranking"/s);
 
 // A method defines its own roles the same way, and lists them in a registry of its own.
 const planner = definePrompt({

@@ -1,4 +1,4 @@
-import { jsonSchemaOf, MultihopError, type ChatMessage, type PromptTemplate } from '@multihop/core';
+import { jsonSchemaOf, MultihopError, type ChatMessage, type PromptTemplate, type ReplyFormat } from '@multihop/core';
 import type { ZodType } from 'zod';
 
 /** A variable is missing or the template is malformed; names the prompt and the variable. */
@@ -22,6 +22,11 @@ export interface PromptDefinition<T> {
   /** The user message. `{{name}}` marks a variable. */
   template: string;
   schema: ZodType<T>;
+  /**
+   * A plain-text reply form instead of JSON (the judge's `Explanation:` / `Decision:` lines): its
+   * instructions replace the JSON output contract, and its parser replaces JSON extraction.
+   */
+  reply?: ReplyFormat<T>;
   /** How to turn non-string variable values into text (default: passages as a numbered list, other values as JSON). */
   formatters?: Record<string, (value: unknown) => string>;
 }
@@ -54,13 +59,16 @@ export function definePrompt<T>(definition: PromptDefinition<T>): Prompt<T> {
     system: definition.system,
     template: definition.template,
     schema: definition.schema,
+    ...(definition.reply ? { reply: definition.reply } : {}),
     variables,
     render(vars: Record<string, unknown>): ChatMessage[] {
       const missing = variables.filter((name) => vars[name] === undefined || vars[name] === null);
       if (missing.length > 0) {
         throw new TemplateError(`prompt ${definition.id}: missing variable${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}`);
       }
-      const contract = `Respond with one JSON object and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(jsonSchemaOf(definition.schema))}`;
+      const contract = definition.reply
+        ? definition.reply.instructions
+        : `Respond with one JSON object and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(jsonSchemaOf(definition.schema))}`;
       const messages: ChatMessage[] = [];
       if (definition.system) messages.push({ role: 'system', content: fill(definition.system, vars) });
       messages.push({ role: 'user', content: `${fill(definition.template, vars)}\n\n${contract}` });

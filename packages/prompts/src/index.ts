@@ -4,7 +4,7 @@ import { rerankPrompt } from './templates/rerank';
 
 export { definePrompt, formatPassages, TemplateError, type Prompt, type PromptDefinition } from './definePrompt';
 export { PromptRegistry } from './PromptRegistry';
-export { judgeCorrectnessPrompt, judgeVerdictSchema, type JudgeVerdict } from './templates/judge';
+export { judgeCorrectnessPrompt, judgeVerdictSchema, parseJudgeReply, type JudgeVerdict } from './templates/judge';
 export { rerankPrompt, rerankSchema, type RerankOutput, type RerankCandidate } from './templates/rerank';
 
 /**

@@ -43,7 +43,7 @@ describe('the prompt registry', () => {
   it('validates replies with each schema', () => {
     const judge = prompts.get<{ explanation: string; decision: string }>('judge.correctness');
     expect(judge.schema.safeParse({ explanation: 'same city', decision: 'yes' }).success).toBe(true);
-    expect(judge.schema.safeParse({ explanation: 'x', decision: 'maybe' }).success).toBe(false);
+    expect(judge.schema.safeParse({ explanation: 'x', decision: '' }).success).toBe(false);
     const rerank = prompts.get('retriever.rerank');
     expect(rerank.schema.safeParse({ ranking: [2, 0, 1] }).success).toBe(true);
     expect(rerank.schema.safeParse({ ranking: ['first'] }).success).toBe(false);

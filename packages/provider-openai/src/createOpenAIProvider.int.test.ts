@@ -1,6 +1,8 @@
 import { startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply } from '@multihop/testing';
 import { z } from 'zod';
 import { createModel, ProviderError, RunAbortedError, type PromptTemplate } from '@multihop/core';
+import { judgeCorrectness } from '@multihop/metrics';
+import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { createOpenAIProvider } from './createOpenAIProvider';
 
 const schema = z.object({ answer: z.string() });
@@ -122,5 +124,14 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, jsonMode: true }) });
     await model.call({ prompt, vars: { question: 'q' } });
     expect(s.requests[0]?.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('leaves JSON mode off for a prompt that answers in plain text (the PAR² judge), and reads its lines', async () => {
+    const s = await serve([{ content: 'Explanation: both name Latin.\nDecision: Yes' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, jsonMode: true }) });
+    const verdict = await judgeCorrectness(model, { question: 'Which language?', prediction: 'Latin', gold: 'Latin' }, { prompt: judgeCorrectnessPrompt });
+    expect(verdict).toMatchObject({ decision: 'Yes', correct: 1, explanation: 'both name Latin.' });
+    expect(s.requests[0]?.body.response_format).toBeUndefined();
+    expect(JSON.stringify(s.requests[0]?.body.messages)).toContain('Decision: <yes|no>');
   });
 });

@@ -34,16 +34,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const retryMaxMs = options.retryMaxMs ?? 20_000;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const id = `openai:${options.model}`;
-  const chat = new ChatOpenAICompletions({
-    model: options.model,
-    apiKey: options.apiKey,
-    configuration: options.baseURL ? { baseURL: options.baseURL } : undefined,
-    timeout: timeoutMs,
-    maxRetries: 0,
-    temperature: options.temperature,
-    maxTokens: options.maxTokens,
-    modelKwargs: options.jsonMode ? { response_format: { type: 'json_object' } } : undefined,
-  });
+  const client = (json: boolean) =>
+    new ChatOpenAICompletions({
+      model: options.model,
+      apiKey: options.apiKey,
+      configuration: options.baseURL ? { baseURL: options.baseURL } : undefined,
+      timeout: timeoutMs,
+      maxRetries: 0,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+      modelKwargs: json ? { response_format: { type: 'json_object' } } : undefined,
+    });
+  const chat = client(options.jsonMode ?? false);
+  // A prompt with a plain-text reply form (the judge) must not be forced into JSON mode.
+  let textChat: ChatOpenAICompletions | undefined;
+  const chatFor = (request: ProviderRequest) => (options.jsonMode && request.format === 'text' ? (textChat ??= client(false)) : chat);
 
   const fingerprint = JSON.stringify({
     id,
@@ -61,7 +66,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         if (request.signal?.aborted) throw new RunAbortedError(request.signal.reason);
         const sentAt = Date.now();
         try {
-          const reply = await chat.invoke(toLangChain(request.messages), { signal: request.signal });
+          const reply = await chatFor(request).invoke(toLangChain(request.messages), { signal: request.signal });
           const usage = reply.usage_metadata;
           return {
             text: contentText(reply.content),

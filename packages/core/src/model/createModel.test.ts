@@ -17,7 +17,46 @@ const answerPrompt: PromptTemplate<z.infer<typeof answerSchema>> = {
   render: (vars): ChatMessage[] => [{ role: 'user', content: `Answer: ${String(vars['question'])}` }],
 };
 
+const verdictSchema = z.object({ decision: z.enum(['yes', 'no']) });
+
+/** A plain-text reply form: one `Decision:` line. */
+const verdictPrompt: PromptTemplate<z.infer<typeof verdictSchema>> = {
+  id: 'test.verdict',
+  role: 'judge',
+  version: '1',
+  schema: verdictSchema,
+  reply: {
+    instructions: 'Decision: <yes|no>',
+    parse: (text) => {
+      const line = /^decision:\s*(\S+)/im.exec(text);
+      return line ? { ok: true, value: { decision: line[1]!.toLowerCase() as 'yes' } } : { ok: false, issues: 'no "Decision:" line' };
+    },
+    format: (value) => `Decision: ${value.decision}`,
+  },
+  render: (vars): ChatMessage[] => [{ role: 'user', content: `Is ${String(vars['x'])} right?` }],
+};
+
 describe('createModel', () => {
+  it('reads a plain-text reply with the prompt\'s own reply format, and tells the provider not to force JSON', async () => {
+    const provider = createScriptedProvider({ replies: { judge: ['Looks fine.\nDecision: Yes'] } });
+    const result = await createModel({ provider }).call({ prompt: verdictPrompt, vars: { x: 'Paris' } });
+    expect(result.output).toEqual({ decision: 'yes' });
+    expect(provider.requests[0]?.format).toBe('text');
+  });
+
+  it('repairs a plain-text reply in its own format, then checks the parsed value against the schema', async () => {
+    const provider = createScriptedProvider({ replies: { judge: ['I would say so.', 'Decision: maybe', 'Decision: no'] } });
+    const model = createModel({ provider });
+    const repaired = await model.call({ prompt: verdictPrompt, vars: { x: 'Lyon' } }).catch((e: unknown) => e);
+    // "maybe" parses as a line but breaks the schema: two attempts, both unusable.
+    expect(repaired).toBeInstanceOf(ModelOutputError);
+    expect((repaired as ModelOutputError).details.raw).toEqual(['I would say so.', 'Decision: maybe']);
+    const repair = provider.requests[1] as ProviderRequest;
+    expect(repair.messages.at(-1)?.content).toContain('no "Decision:" line');
+    expect(repair.messages.at(-1)?.content).toContain('in exactly this format:\nDecision: <yes|no>');
+    expect(repair.messages.at(-1)?.content).not.toContain('JSON');
+  });
+
   it('returns the parsed, validated object from a fenced reply', async () => {
     const provider = createScriptedProvider({ replies: { writer: ['```json\n{"answer":"Paris","confidence":0.9}\n```'] } });
     const model = createModel({ provider });

@@ -67,6 +67,14 @@ export function createModel(options: ModelOptions): ModelPort {
         attempts: 0,
         latencyMs: 0,
       };
+      const reply = request.prompt.reply;
+      const read = (text: string): Parsed<T> => {
+        if (!reply) return parseReply(text, schema);
+        const parsed = reply.parse(text);
+        if (!parsed.ok) return parsed;
+        const checked = schema.safeParse(parsed.value);
+        return checked.success ? { ok: true, value: checked.data } : { ok: false, issues: z.prettifyError(checked.error) };
+      };
       const raws: string[] = [];
       const rendered: ChatMessage[] = request.prompt.render(request.vars);
       let messages = rendered;
@@ -80,6 +88,7 @@ export function createModel(options: ModelOptions): ModelPort {
           vars: request.vars,
           schema,
           jsonSchema,
+          format: reply ? 'text' : 'json',
           attempt,
           signal: request.signal,
         });
@@ -95,7 +104,7 @@ export function createModel(options: ModelOptions): ModelPort {
         }
         raws.push(response.text);
 
-        const parsed = parseReply(response.text, schema);
+        const parsed = read(response.text);
         if (parsed.ok) {
           if (cache && !response.cached) {
             // Keyed by the first rendering, so a repaired reply is found by the next identical call.
@@ -108,7 +117,7 @@ export function createModel(options: ModelOptions): ModelPort {
         messages = [
           ...messages,
           { role: 'assistant', content: response.text },
-          { role: 'user', content: repairInstruction(issues, jsonSchema) },
+          { role: 'user', content: reply ? textRepairInstruction(issues, reply.instructions) : repairInstruction(issues, jsonSchema) },
         ];
       }
 
@@ -148,6 +157,14 @@ function repairInstruction(issues: string, jsonSchema: Record<string, unknown>):
     'Your previous reply could not be used because it does not match the required output format.',
     `Validation errors:\n${issues}`,
     `Reply again with only one JSON value that satisfies this JSON Schema:\n${JSON.stringify(jsonSchema)}`,
+  ].join('\n\n');
+}
+
+function textRepairInstruction(issues: string, instructions: string): string {
+  return [
+    'Your previous reply could not be used because it does not follow the required output format.',
+    `Problems:\n${issues}`,
+    `Reply again, in exactly this format:\n${instructions}`,
   ].join('\n\n');
 }
 

@@ -7,6 +7,18 @@ export interface ChatMessage {
 }
 
 /**
+ * A prompt whose reply is plain text in a fixed form rather than JSON (PAR²'s judge answers
+ * with `Explanation:` and `Decision:` lines): how the model is told the form, how a reply is
+ * read, and how a value is written back as a reply (the offline model answers with it).
+ */
+export interface ReplyFormat<T> {
+  /** Appended to the prompt, and shown again in the repair round. */
+  instructions: string;
+  parse(text: string): { ok: true; value: T } | { ok: false; issues: string };
+  format(value: T): string;
+}
+
+/**
  * What the model port needs of a prompt. @multihop/prompts implements it; anything with the
  * same shape works, so core does not depend on the prompt registry.
  */
@@ -15,6 +27,8 @@ export interface PromptTemplate<T = unknown> {
   role: string;
   version: string;
   schema: ZodType<T>;
+  /** Set for a plain-text reply; absent, the reply is JSON checked against `schema`. */
+  reply?: ReplyFormat<T>;
   /** Renders the messages; throws naming the variable when one is missing. */
   render(vars: Record<string, unknown>): ChatMessage[];
 }
@@ -53,6 +67,8 @@ export interface ProviderRequest {
   schema: ZodType;
   /** JSON Schema of `schema`, for providers with a structured-output mode. */
   jsonSchema: Record<string, unknown>;
+  /** `text` when the prompt asks for a plain-text reply (a provider must not force JSON mode then); absent means `json`. */
+  format?: 'json' | 'text';
   /** 0 for the first attempt, 1 for the schema-repair round. */
   attempt: number;
   signal?: AbortSignal;

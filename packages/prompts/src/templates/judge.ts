@@ -1,32 +1,73 @@
+import type { ReplyFormat } from '@multihop/core';
 import { z } from 'zod';
 import { definePrompt } from '../definePrompt';
 
 export const judgeVerdictSchema = z.object({
   explanation: z.string().describe('A short rationale for the decision.'),
-  decision: z.enum(['yes', 'no']),
+  /** The text of the `Decision:` line as the judge wrote it (`yes`, `No`, `yes — the year matches`). */
+  decision: z.string().min(1),
 });
 
 export type JudgeVerdict = z.infer<typeof judgeVerdictSchema>;
 
+const DECISION_LINE = /^[\s*_#>-]*decision[\s*_]*:(.*)$/i;
+const EXPLANATION_LINE = /^[\s*_#>-]*explanation[\s*_]*:(.*)$/i;
+const stripEmphasis = (text: string) => text.replace(/[*_`]/g, '').trim();
+
 /**
- * PAR² appendix A.2: an LLM judges whether the essential facts of the gold answer are present
- * in the prediction, by meaning rather than wording, and answers with a rationale and yes/no.
+ * Reads the judge's plain-text reply: the value of the last `Decision:` line (markdown emphasis
+ * removed) and the text from `Explanation:` up to that line. A reply without a non-empty
+ * `Decision:` line is unusable (the model port then asks once more, in this format). Whether a
+ * decision counts as correct is the metric's rule, not the parser's: see `judgeCorrectness` in
+ * @multihop/metrics (PAR² A.2: a decision containing "yes", any case).
+ */
+export function parseJudgeReply(text: string): ReturnType<ReplyFormat<JudgeVerdict>['parse']> {
+  const lines = text.split(/\r?\n/);
+  let index = -1;
+  lines.forEach((line, i) => {
+    if (DECISION_LINE.test(line)) index = i;
+  });
+  if (index < 0) return { ok: false, issues: 'the reply has no "Decision:" line' };
+  const decision = stripEmphasis(DECISION_LINE.exec(lines[index] ?? '')?.[1] ?? '');
+  if (!decision) return { ok: false, issues: 'the "Decision:" line is empty; it must say yes or no' };
+  const start = lines.findIndex((line) => EXPLANATION_LINE.test(line));
+  const explanation =
+    start >= 0 && start < index
+      ? [stripEmphasis(EXPLANATION_LINE.exec(lines[start] ?? '')?.[1] ?? ''), ...lines.slice(start + 1, index)].join('\n').trim()
+      : '';
+  return { ok: true, value: { explanation, decision } };
+}
+
+const judgeReply: ReplyFormat<JudgeVerdict> = {
+  instructions: 'Answer in exactly this form:\n\nExplanation: <brief reason for the decision>\nDecision: <yes|no>',
+  parse: parseJudgeReply,
+  format: (verdict) => `Explanation: ${verdict.explanation}\nDecision: ${verdict.decision}`,
+};
+
+/**
+ * PAR² appendix A.2 (Figure 3): an LLM judges whether the vital facts of the ground-truth answer
+ * are in the prediction, by meaning rather than wording. It answers in plain text, an
+ * `Explanation:` line then a `Decision:` line, as the paper's judge does; the paper scores a
+ * decision containing "yes" as correct.
  */
 export const judgeCorrectnessPrompt = definePrompt({
   id: 'judge.correctness',
   role: 'judge',
-  version: '1',
-  description: 'LLM-judge correctness (PAR² A.2): does the predicted answer contain the substance of the ground truth? explanation + yes/no.',
-  system: 'You grade answers to questions against a reference answer.',
+  version: '2',
+  description: 'LLM-judge correctness (PAR² A.2, Fig. 3): are the vital facts of the ground truth in the predicted answer? Explanation: / Decision: yes|no lines.',
+  system: 'You are a careful research assistant who checks answers against a reference answer.',
   template: [
-    'Decide whether the predicted answer below gets the question right, using the ground-truth answer as the reference.',
-    '- Compare what the two answers mean, not how they are worded; different wording of the same fact is correct.',
-    '- Wording matters only where it changes the meaning.',
-    '- Say yes only if the key facts of the ground truth appear in the predicted answer; otherwise say no.',
+    'Check a model’s answer against the ground-truth answer and decide whether the ground truth’s content is in the model’s answer.',
+    '',
+    'How to decide:',
+    '1. Read the predicted answer and the ground-truth answer side by side.',
+    '2. Judge what they mean, not how they are worded; different wording of the same fact is fine unless the wording changes the meaning.',
+    '3. Decide yes or no: are the vital facts of the ground truth contained in the predicted answer?',
     '',
     'Question: {{question}}',
     'Predicted answer: {{prediction}}',
     'Ground-truth answer: {{gold}}',
   ].join('\n'),
   schema: judgeVerdictSchema,
+  reply: judgeReply,
 });
