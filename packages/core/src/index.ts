@@ -38,6 +38,7 @@ export { ResponseCache } from './model/cache';
 export { createScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './model/scripted';
 export {
   createModelFromEnv,
+  findConfigFile,
   loadModelConfig,
   parseModelSpec,
   type ModelSpec,

@@ -38,10 +38,23 @@ const configSchema = z
     roles: z.record(z.string(), z.union([z.string(), specObject])).optional(),
     concurrency: z.number().int().positive().optional(),
     cache: z.string().optional(),
+    /**
+     * Workflow settings by workflow or method id (`{"par2-rag": {"hopBudget": 7}}`); the runner
+     * checks each against the workflow's own settings schema.
+     */
+    settings: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]))).optional(),
   })
   .strict();
 
-/** The model config file (`multihop.config.json`): a default model, per-role models, limits. */
+/**
+ * The config file in use: `configPath` if given, else MULTIHOP_CONFIG, else
+ * ./multihop.config.json when it exists.
+ */
+export function findConfigFile(env: Record<string, string | undefined> = process.env, configPath?: string): string | undefined {
+  return configPath ?? env['MULTIHOP_CONFIG'] ?? (existsSync('multihop.config.json') ? resolve('multihop.config.json') : undefined);
+}
+
+/** The config file (`multihop.config.json`): a default model, per-role models, limits, workflow settings. */
 export type ModelConfigFile = z.infer<typeof configSchema>;
 
 /** Parses `offline` or `openai:<model>`; `where` names the variable or field in errors. */
@@ -130,8 +143,7 @@ export interface ResolvedModel {
  */
 export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel {
   const env = options.env ?? process.env;
-  const configPath =
-    options.configPath ?? env['MULTIHOP_CONFIG'] ?? (existsSync('multihop.config.json') ? resolve('multihop.config.json') : undefined);
+  const configPath = findConfigFile(env, options.configPath);
   const config = configPath ? loadModelConfig(configPath) : {};
   const where = configPath ?? 'config';
 
