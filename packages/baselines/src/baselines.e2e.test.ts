@@ -55,9 +55,9 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
     expect(enters(r)).toEqual(['retrieve', 'reason', 'retrieve', 'reason']);
     expect(r.trace.filter((e) => e.kind === 'transition').map((e) => [e.data['from'], e.data['to'], e.data['label']])).toEqual([
       ['__start__', 'retrieve', undefined],
-      ['retrieve', 'reason', undefined],
+      ['retrieve', 'reason', 'progress'],
       ['reason', 'retrieve', 'continue'],
-      ['retrieve', 'reason', undefined],
+      ['retrieve', 'reason', 'progress'],
       ['reason', '__end__', 'answered'],
     ]);
     expect(r.trace.filter((e) => e.kind === 'retrieve').map((e) => e.data['query'])).toEqual([
@@ -70,7 +70,13 @@ describe('baselines on real HotpotQA questions and a LanceDB corpus', () => {
     const q = corpus.questions[0]!;
     const r = await ircot({ maxSteps: 2 }).run(q, {
       model: createModel({
-        provider: createScriptedProvider({ replies: { ircot: ['{"thought":"Still looking.","answer":null}'], 'rag-answer': ['{"reasoning":"r","answer":"guess"}'] }, repeatLast: true }),
+        provider: createScriptedProvider({
+          replies: {
+            // The first sentence's retrieval brings passages the question's did not (so the chain is not stopped for want of progress).
+            ircot: ['{"thought":"The Lord High Treasurer and the Secretary of State for Constitutional Affairs are offices.","answer":null}', '{"thought":"Still looking.","answer":null}'],
+            'rag-answer': ['{"reasoning":"r","answer":"guess"}'],
+          },
+        }),
       }),
       retriever: scopedTo(corpus, q),
     });

@@ -2,6 +2,7 @@ export { directInference, chainOfThought, singleTurnRag, type SingleTurnRagOptio
 export { ircot, type IrcotOptions } from './ircot';
 export { react, type ReactOptions } from './react';
 export { BASELINES } from './variants';
+export { BASELINE_SETTINGS, SINGLE_TURN_RAG_DEFAULTS, IRCOT_DEFAULTS, REACT_DEFAULTS } from './settings';
 export { manifest } from './manifest';
 export {
   answerSchema,
@@ -14,4 +15,4 @@ export {
   ircotStepPrompt,
   reactStepPrompt,
 } from './prompts';
-export type { ReactStep } from './state';
+export type { ReactStep, NoProgressStop } from './state';

@@ -1,9 +1,10 @@
 import { END, START } from '@langchain/langgraph';
-import type { Workflow } from '@multihop/core';
+import { withDefaults, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { ircotStepPrompt } from './prompts';
 import { BASELINES } from './variants';
-import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, type BaselineStateType } from './state';
+import { IRCOT_DEFAULTS } from './settings';
+import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, madeProgress, progressingSearch, type BaselineStateType } from './state';
 
 export interface IrcotOptions {
   /** Passages per retrieval (default 5). */
@@ -16,11 +17,12 @@ export interface IrcotOptions {
  * IRCoT (Trivedi et al., 2023): retrieve for the question; then repeatedly extend the chain of
  * thought by one sentence and retrieve with that sentence, until a sentence states the answer
  * or the step bound is reached. At the bound, the gathered passages are answered once
- * (`answer_at_bound`) and the run is labelled `step-budget`.
+ * (`answer_at_bound`) and the run is labelled `step-budget`. The chain also ends there, labelled
+ * `no-progress`, when a sentence repeats an earlier query (the question or an earlier sentence;
+ * it is not searched) or its retrieval brings no passage the chain had not gathered.
  */
 export function ircot(options: IrcotOptions = {}): Workflow {
-  const k = options.k ?? 5;
-  const maxSteps = options.maxSteps ?? 5;
+  const { k, maxSteps } = withDefaults(IRCOT_DEFAULTS, options);
   /** Router after `reason`: the sentence stated the answer, or the chain goes on until the bound. */
   const answerStated = (state: BaselineStateType): 'answered' | 'continue' | 'step-bound' => {
     if (state.finalAnswer !== null) return 'answered';
@@ -30,10 +32,16 @@ export function ircot(options: IrcotOptions = {}): Workflow {
     .node(
       'retrieve',
       async (state, { ctx }) => {
-        ctx.budget.chargeHop();
-        const hits = await ctx.retriever.search(state.query, { k });
-        ctx.addEvidence(hits, { query: state.query, hop: state.thoughts.length });
-        return { passages: gather(state.passages, hits) };
+        // The retrieval for the question starts the chain; each sentence's must be a new query that brings a new passage.
+        const looping = state.thoughts.length > 0;
+        const { hits, noProgress } = await progressingSearch(ctx, {
+          query: state.query,
+          k,
+          earlierQueries: looping ? [state.question, ...state.thoughts.slice(0, -1)] : [],
+          seen: looping ? state.passages : null,
+          step: state.thoughts.length,
+        });
+        return { passages: gather(state.passages, hits), ...(noProgress ? { noProgress } : {}) };
       },
       { enter: (state) => ({ query: state.query }) },
     )
@@ -49,7 +57,7 @@ export function ircot(options: IrcotOptions = {}): Workflow {
     })
     .node('answer_at_bound', answerAtBound)
     .edge(START, 'retrieve')
-    .edge('retrieve', 'reason')
+    .route('retrieve', madeProgress, { progress: 'reason', 'no-progress': 'answer_at_bound' })
     .route('reason', answerStated, { answered: END, continue: 'retrieve', 'step-bound': 'answer_at_bound' })
     .edge('answer_at_bound', END)
     .compile();

@@ -1,5 +1,6 @@
 import { defineMethod, type Workflow, type WorkflowEntry } from '@multihop/core';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './prompts';
+import { BASELINE_SETTINGS } from './settings';
 import { BASELINES } from './variants';
 import type * as Ircot from './ircot';
 import type * as React from './react';
@@ -10,11 +11,14 @@ const singleShot = (): typeof SingleShot => require('./singleShot');
 const ircot = (): typeof Ircot => require('./ircot');
 const react = (): typeof React => require('./react');
 
-const entry = (baseline: (typeof BASELINES)[keyof typeof BASELINES], variant: string, create: (options?: Record<string, unknown>) => Workflow): WorkflowEntry => ({
-  id: baseline.id,
-  title: baseline.title,
+type Baseline = keyof typeof BASELINES;
+
+const entry = (baseline: Baseline, variant: string, create: (options?: Record<string, unknown>) => Workflow): WorkflowEntry => ({
+  id: BASELINES[baseline].id,
+  title: BASELINES[baseline].title,
   engine: 'langgraph',
   variant,
+  settings: BASELINE_SETTINGS[baseline],
   create,
 });
 
@@ -24,11 +28,11 @@ export const manifest = defineMethod({
   family: 'baseline',
   paper: 'The baselines of PAR²-RAG §4.1, OPERA §4, MAO-ARAG §4 and HERA §5.1',
   workflows: [
-    entry(BASELINES.direct, 'direct', () => singleShot().directInference()),
-    entry(BASELINES.cot, 'cot', () => singleShot().chainOfThought()),
-    entry(BASELINES.rag, 'single-turn-rag', (options) => singleShot().singleTurnRag(options)),
-    entry(BASELINES.ircot, 'ircot', (options) => ircot().ircot(options)),
-    entry(BASELINES.react, 'react', (options) => react().react(options)),
+    entry('direct', 'direct', () => singleShot().directInference()),
+    entry('cot', 'cot', () => singleShot().chainOfThought()),
+    entry('rag', 'single-turn-rag', (options) => singleShot().singleTurnRag(options)),
+    entry('ircot', 'ircot', (options) => ircot().ircot(options)),
+    entry('react', 'react', (options) => react().react(options)),
   ],
   prompts: [directPrompt, chainOfThoughtPrompt, ragAnswerPrompt, ircotStepPrompt, reactStepPrompt],
 });

@@ -1,10 +1,11 @@
 import { END, START } from '@langchain/langgraph';
-import type { Workflow } from '@multihop/core';
+import { withDefaults, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { formatPassages } from '@multihop/prompts';
 import { reactStepPrompt } from './prompts';
 import { BASELINES } from './variants';
-import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, type BaselineStateType } from './state';
+import { REACT_DEFAULTS } from './settings';
+import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, madeProgress, progressingSearch, type BaselineStateType } from './state';
 
 export interface ReactOptions {
   /** Passages per search (default 3). */
@@ -16,11 +17,12 @@ export interface ReactOptions {
 /**
  * ReAct (Yao et al., 2023): alternate a thought with an action, search[query] (its
  * observation is the retrieved passages) or finish[answer]. At the step bound the observed
- * passages are answered once (`answer_at_bound`) and the run is labelled `step-budget`.
+ * passages are answered once (`answer_at_bound`) and the run is labelled `step-budget`. The loop
+ * also ends there, labelled `no-progress`, when a search repeats an earlier search's query (it is
+ * not searched again) or observes only passages observed before.
  */
 export function react(options: ReactOptions = {}): Workflow {
-  const k = options.k ?? 3;
-  const maxSteps = options.maxSteps ?? 6;
+  const { k, maxSteps } = withDefaults(REACT_DEFAULTS, options);
   /** Router after `think`: the action the thought chose, unless the step bound cuts the loop. */
   const chosenAction = (state: BaselineStateType): 'finish' | 'search' | 'step-bound' => {
     if (state.finalAnswer !== null) return 'finish';
@@ -36,18 +38,24 @@ export function react(options: ReactOptions = {}): Workflow {
     .node(
       'search',
       async (state, { ctx }) => {
-        ctx.budget.chargeHop();
-        const hits = await ctx.retriever.search(state.query, { k });
-        ctx.addEvidence(hits, { query: state.query, hop: state.steps.length });
+        // Compared with the earlier search actions and everything they observed (the first search has nothing to compare with).
+        const earlier = state.steps.slice(0, -1).filter((s) => s.action === 'search');
+        const { hits, noProgress } = await progressingSearch(ctx, {
+          query: state.query,
+          k,
+          earlierQueries: earlier.map((s) => s.input),
+          seen: earlier.length ? state.passages : null,
+          step: state.steps.length,
+        });
         const steps = state.steps.map((s, i) => (i === state.steps.length - 1 ? { ...s, observation: formatPassages(hits) } : s));
-        return { steps, passages: gather(state.passages, hits) };
+        return { steps, passages: gather(state.passages, hits), ...(noProgress ? { noProgress } : {}) };
       },
       { enter: (state) => ({ query: state.query }) },
     )
     .node('answer_at_bound', answerAtBound)
     .edge(START, 'think')
     .route('think', chosenAction, { finish: END, search: 'search', 'step-bound': 'answer_at_bound' })
-    .edge('search', 'think')
+    .route('search', madeProgress, { progress: 'think', 'no-progress': 'answer_at_bound' })
     .edge('answer_at_bound', END)
     .compile();
   return defineGraphWorkflow({ ...BASELINES.react, graph, input: baselineInput, output: baselineOutput, recursionLimit: 3 * maxSteps + 10 });

@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Query, SearchHit, WorkflowOutput } from '@multihop/core';
+import { loopProgress, NO_PROGRESS, type NoProgressKind, type Query, type SearchHit, type WorkflowOutput } from '@multihop/core';
 import { last, type GraphRuntime } from '@multihop/engine-langgraph';
 import { ragAnswerPrompt } from './prompts';
 
@@ -25,7 +25,17 @@ export const BaselineState = Annotation.Root({
   reasoning: last<string>(() => ''),
   /** Set when the step bound ended the loop before the method stated an answer. */
   stopReason: last<string | null>(() => null),
+  /** Set when the loop stopped for want of progress: a repeated query, or a retrieval with no new passage. */
+  noProgress: last<NoProgressStop | null>(() => null),
 });
+
+/** Why a baseline's loop (IRCoT, ReAct) stopped before it answered or reached its step bound. */
+export interface NoProgressStop {
+  kind: NoProgressKind;
+  query: string;
+  detail: string;
+  step: number;
+}
 
 export type BaselineStateType = typeof BaselineState.State;
 
@@ -43,6 +53,7 @@ export function baselineOutput(final: BaselineStateType): WorkflowOutput {
       ...(final.reasoning ? { reasoning: final.reasoning } : {}),
       ...(final.thoughts.length ? { thoughts: final.thoughts } : {}),
       ...(final.steps.length ? { steps: final.steps.map(({ observation: _o, ...s }) => s) } : {}),
+      ...(final.noProgress ? { noProgress: final.noProgress } : {}),
     },
   };
 }
@@ -54,10 +65,43 @@ export function gather(passages: SearchHit[], hits: SearchHit[]): SearchHit[] {
 }
 
 /**
- * The node a bounded loop (IRCoT, ReAct) ends in when it reaches its step bound without an
- * answer: the passages it gathered are answered once, and the run is labelled `step-budget`.
+ * The node a bounded loop (IRCoT, ReAct) ends in when it reaches its step bound, or stops making
+ * progress, without an answer: the passages it gathered are answered once, and the run is
+ * labelled `step-budget` or `no-progress`.
  */
 export async function answerAtBound(state: BaselineStateType, { ctx }: GraphRuntime) {
   const { output } = await ctx.model.call({ prompt: ragAnswerPrompt, vars: { question: state.question, passages: state.passages } });
-  return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: 'step-budget' };
+  return { finalAnswer: output.answer, reasoning: output.reasoning, stopReason: state.noProgress ? NO_PROGRESS : 'step-budget' };
+}
+
+/**
+ * Router after a loop's retrieval step (IRCoT's `retrieve`, ReAct's `search`): a step that
+ * made no progress (its query repeated an earlier one, or its retrieval found no new passage;
+ * the decision event says which) ends the loop in `answer_at_bound`.
+ */
+export function madeProgress(state: BaselineStateType): 'progress' | 'no-progress' {
+  return state.noProgress ? 'no-progress' : 'progress';
+}
+
+/**
+ * One retrieval step of a loop, checked with core's `loopProgress`: a query that repeats one of
+ * `earlierQueries` is not searched; otherwise the hits must hold a passage not in `seen`.
+ * Emits the `no-progress` decision (kind, query, detail) when the loop should stop.
+ */
+export async function progressingSearch(
+  ctx: GraphRuntime['ctx'],
+  input: { query: string; k: number; earlierQueries: readonly string[]; seen: readonly SearchHit[] | null; step: number },
+): Promise<{ hits: SearchHit[]; noProgress?: NoProgressStop }> {
+  const stop = (kind: NoProgressKind, detail: string) => {
+    ctx.decide(NO_PROGRESS, { kind, query: input.query, detail, step: input.step });
+    return { kind, query: input.query, detail, step: input.step };
+  };
+  const repeat = loopProgress({ query: input.query, earlierQueries: input.earlierQueries });
+  if (!repeat.progress) return { hits: [], noProgress: stop(repeat.kind, repeat.detail) };
+  ctx.budget.chargeHop();
+  const hits = await ctx.retriever.search(input.query, { k: input.k });
+  ctx.addEvidence(hits, { query: input.query, hop: input.step });
+  if (input.seen === null) return { hits };
+  const progress = loopProgress({ query: input.query, earlierQueries: [], retrievedIds: hits.map((h) => h.id), seenIds: input.seen.map((p) => p.id) });
+  return progress.progress ? { hits } : { hits, noProgress: stop(progress.kind, progress.detail) };
 }

@@ -26,6 +26,10 @@ export interface TrajectoryEntry {
   answer: string;
   /** `yes`: the analysis found the evidence sufficient; `no`: rewrites ran out, best guess kept; `skipped`: a dependency had no answer. */
   status: 'yes' | 'no' | 'skipped';
+  /** Rewrite Agent calls for this sub-goal, including one that stopped the loop (absent on a skipped step). */
+  rewrites?: number;
+  /** Set when the rewrite loop stopped early, best guess kept: a rewrite repeated a query, or found no new sentence. */
+  noProgress?: 'repeated-query' | 'no-new-passage';
 }
 
 /**

@@ -9,7 +9,20 @@ export {
   type OperaOptions,
   type OperaWorkflow,
 } from './workflows';
-export { createOperaMachine, operaActors, OPERA_GUARDS, type OperaVariant, type OperaSettings, type OperaContext, type OperaRuntime, type OperaMachine, type CurrentSubGoal } from './machine';
+export {
+  createOperaMachine,
+  operaActors,
+  lastStepAnswer,
+  OPERA_GUARDS,
+  type OperaVariant,
+  type OperaSettings,
+  type OperaContext,
+  type OperaRuntime,
+  type OperaMachine,
+  type CurrentSubGoal,
+  type NoProgressStop,
+} from './machine';
+export { operaSettingsSchema, OPERA_SETTINGS } from './settings';
 export { resolvedAnswers, memoryLines, type TrajectoryMemory, type TrajectoryEntry, type Attempt } from './TrajectoryMemory';
 export { planSubGoals, draftFromOutput, type PlanDraft } from './agents/PlanAgent';
 export { analyseEvidence, analysisVars, type AnalysisVerdict, type AnalysisInput } from './agents/AnalysisAnswerAgent';

@@ -1,4 +1,4 @@
-import { findPlaceholders, readySteps, substitutePlaceholders, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
+import { findPlaceholders, loopProgress, NO_PROGRESS, readySteps, substitutePlaceholders, type NoProgressKind, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
 import { promiseActors } from '@multihop/engine-xstate';
 import { assign, setup } from 'xstate';
 import { analyseEvidence, type AnalysisVerdict } from './agents/AnalysisAnswerAgent';
@@ -19,6 +19,18 @@ export interface OperaSettings {
   maxSteps: number;
   /** Repair rounds for a malformed plan before the single-step fallback. */
   planRepairs: number;
+  /**
+   * The final answer: `last-step` is the paper's (the answer of the last executed sub-goal);
+   * `llm` is this project's synthesis call over the trajectory memory.
+   */
+  synthesis: 'llm' | 'last-step';
+}
+
+/** Why a sub-goal's rewrite loop stopped early: the rewrite repeated a query, or its retrieval found no sentence not seen. */
+export interface NoProgressStop {
+  kind: NoProgressKind;
+  query: string;
+  detail: string;
 }
 
 /** The sub-goal being executed. */
@@ -33,6 +45,8 @@ export interface CurrentSubGoal {
   rewrites: number;
   pendingRewrite?: { strategy: string; keywords: string[] };
   verdict?: AnalysisVerdict;
+  /** Set when the rewrite loop stopped for want of progress. */
+  noProgress?: NoProgressStop;
 }
 
 /** The machine's context: plain JSON, so `getPersistedSnapshot()` captures a run whole. */
@@ -62,7 +76,15 @@ export interface OperaRuntime {
   varsFor?: (role: string) => Record<string, unknown>;
 }
 
-export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft'] as const;
+export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft', 'queryRepeated', 'noNewSentence'] as const;
+
+/** The answer of the last executed (not skipped) sub-goal, else the latest answer in memory: the paper's final answer. */
+export function lastStepAnswer(memory: TrajectoryMemory): { stepId: string; answer: string } | undefined {
+  const executed = [...memory].reverse().find((e) => e.status !== 'skipped');
+  if (executed?.answer) return { stepId: executed.stepId, answer: executed.answer };
+  const answered = [...memory].reverse().find((e) => e.answer);
+  return answered ? { stepId: answered.stepId, answer: answered.answer } : undefined;
+}
 
 /** The next step whose dependencies and placeholders are all answered in the TMC (plan order, so topological on a valid plan). */
 function nextStep(context: OperaContext): PlanStep | undefined {
@@ -109,15 +131,28 @@ export const operaActors = promiseActors<OperaRuntime>()({
       },
       { step: input.step.id },
     ),
-  retrieveChunks: async (input: { query: string; hop: number; k: number }, { ctx }): Promise<Attempt['hits']> =>
+  retrieveChunks: async (
+    input: { query: string; hop: number; k: number; seenSentences?: string[] },
+    { ctx },
+  ): Promise<{ hits: Attempt['hits']; noProgress?: NoProgressStop }> =>
     ctx.node(
       'retrieve',
       async () => {
         // Sentence-level chunks (opera.md: top-5 sentence-level chunks). The run's evidence is
         // passage-level (RunResult lists passage ids), so each sentence counts for its passage.
-        const hits: SearchHit[] = await ctx.retriever.search(input.query, { level: 'sentence', k: input.k });
-        ctx.addEvidence(hits.map((h) => ({ ...h, id: h.passageId ?? h.id })), { query: input.query, hop: input.hop });
-        return hits.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
+        const found: SearchHit[] = await ctx.retriever.search(input.query, { level: 'sentence', k: input.k });
+        ctx.addEvidence(found.map((h) => ({ ...h, id: h.passageId ?? h.id })), { query: input.query, hop: input.hop });
+        const hits = found.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
+        // After a rewrite: the analysis reads only this retrieval's sentences, so it needs one this
+        // sub-goal's analyses have not read (a new sentence of a known passage counts).
+        if (input.seenSentences) {
+          const progress = loopProgress({ query: input.query, earlierQueries: [], retrievedIds: hits.map((h) => h.id), seenIds: input.seenSentences });
+          if (!progress.progress) {
+            ctx.decide(NO_PROGRESS, { kind: progress.kind, query: input.query, detail: progress.detail });
+            return { hits, noProgress: { kind: progress.kind, query: input.query, detail: progress.detail } };
+          }
+        }
+        return { hits };
       },
       { query: input.query, hop: input.hop },
     ),
@@ -134,13 +169,35 @@ export const operaActors = promiseActors<OperaRuntime>()({
       },
       { step: input.stepId },
     ),
-  rewriteAgent: async (input: { subGoal: string; query: string; analysis: string; previousQueries: string[]; stepId: string }, { ctx, varsFor }): Promise<RewriteOutput> =>
-    ctx.node('rewrite', async () => rewriteQuery(ctx.model, input, varsFor?.('opera-rewrite') ?? {}), { step: input.stepId }),
+  rewriteAgent: async (
+    input: { subGoal: string; query: string; analysis: string; previousQueries: string[]; stepId: string },
+    { ctx, varsFor },
+  ): Promise<RewriteOutput & { noProgress?: NoProgressStop }> =>
+    ctx.node(
+      'rewrite',
+      async () => {
+        const output = await rewriteQuery(ctx.model, input, varsFor?.('opera-rewrite') ?? {});
+        // A rewrite that repeats one of this sub-goal's queries (an empty one keeps the current query) would retrieve the same sentences.
+        const query = output.query || input.query;
+        const progress = loopProgress({ query, earlierQueries: input.previousQueries });
+        if (progress.progress) return output;
+        ctx.decide(NO_PROGRESS, { kind: progress.kind, query, detail: progress.detail, step: input.stepId });
+        return { ...output, noProgress: { kind: progress.kind, query, detail: progress.detail } };
+      },
+      { step: input.stepId },
+    ),
   synthesisAgent: async (input: { question: string; memory: TrajectoryMemory }, { ctx }): Promise<{ answer: string; reasoning: string }> =>
     ctx.node('synthesize', async () => {
       const out = await synthesizeAnswer(ctx.model, input.question, input.memory);
       ctx.draft(out.answer);
       return out;
+    }),
+  lastStepAnswer: async (input: { memory: TrajectoryMemory }, { ctx }): Promise<{ answer: string; reasoning: string }> =>
+    ctx.node('lastStep', async () => {
+      const last = lastStepAnswer(input.memory);
+      ctx.decide('answer', { answer: last?.answer ?? '', step: last?.stepId ?? null });
+      if (last) ctx.draft(last.answer);
+      return { answer: last?.answer ?? '', reasoning: last ? `the answer of step ${last.stepId}` : 'no step was answered' };
     }),
 });
 
@@ -167,6 +224,9 @@ const operaSetup = setup({
     },
     sufficient: ({ context }) => context.current?.verdict?.status === 'yes' && (context.current.verdict.answer ?? '') !== '',
     rewritesLeft: ({ context }) => (context.current?.rewrites ?? 0) < context.settings.maxRewrites,
+    // Read the actor's output (its `noProgress`), where the actor has already put the decision in the trace.
+    queryRepeated: ({ event }) => (event as unknown as { output?: { noProgress?: NoProgressStop } }).output?.noProgress?.kind === 'repeated-query',
+    noNewSentence: ({ event }) => (event as unknown as { output?: { noProgress?: NoProgressStop } }).output?.noProgress?.kind === 'no-new-passage',
   },
   actions: {
     acceptPlan: assign(({ context }) => ({
@@ -178,6 +238,16 @@ const operaSetup = setup({
       planSource: 'fallback' as const,
     })),
     markStepBudget: assign({ stopReason: () => 'step-budget' }),
+    // The rewrite loop stopped for want of progress: the sub-goal keeps the last analysis's best guess.
+    stopRewriteLoop: assign(({ context, event }) => {
+      const c = context.current!;
+      const noProgress = (event as unknown as { output: { noProgress: NoProgressStop } }).output.noProgress;
+      const last = c.attempts.at(-1);
+      const verdict = c.verdict ?? (last ? { status: last.status, answer: last.answer, analysis: last.analysis } : undefined);
+      // A repeated query was never stored as a rewrite (storeRewrite did not run), but the agent did rewrite.
+      const rewrites = noProgress.kind === 'repeated-query' ? c.rewrites + 1 : c.rewrites;
+      return { stopReason: NO_PROGRESS, current: { ...c, verdict, noProgress, rewrites, pendingRewrite: undefined } };
+    }),
     storePlanDraft: assign(({ context, event }) => storeDraft(context, (event as unknown as { output: PlanDraft }).output)),
     storeRewrite: assign(({ context, event }) => {
       const output = (event as unknown as { output: RewriteOutput }).output;
@@ -205,6 +275,8 @@ const operaSetup = setup({
         attempts: c.attempts,
         answer: verdict?.answer ?? '',
         status: verdict?.status === 'yes' && verdict.answer !== '' ? 'yes' : 'no',
+        rewrites: c.rewrites,
+        ...(c.noProgress ? { noProgress: c.noProgress.kind } : {}),
       };
       return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1 };
     }),
@@ -228,12 +300,17 @@ const operaSetup = setup({
  *   nextSubGoal —allSubGoalsDone→ synthesize; —stepsLeft→ checkDependencies; —else (step budget)→ synthesize
  *   checkDependencies —dependenciesResolved→ resolve → retrieve → analyze → judge; —else→ skipSubGoal → nextSubGoal
  *   judge —sufficient→ record; —rewritesLeft→ rewrite → retrieve; —else→ record (best guess)
- *   record → nextSubGoal;  synthesize → done
+ *   rewrite —queryRepeated→ record; retrieve (after a rewrite) —noNewSentence→ record (no progress: best guess)
+ *   record → nextSubGoal;  synthesize → done  (synthesis 'llm'; with 'last-step', lastStep → done)
  *
  * `no-plan` starts at nextSubGoal with the raw question as the only sub-goal; `no-rewrite` has
- * no rewrite state. An actor failure goes to `failed`, keeping its message in the context.
+ * no rewrite state (and so no rewrite loop to stop). `synthesize` is the final state with
+ * `synthesis: 'llm'`; with `'last-step'` (the paper's form) it is `lastStep`, which answers with
+ * the last executed sub-goal's answer and calls no model. An actor failure goes to `failed`, keeping its message in the context.
  */
 export function createOperaMachine(variant: OperaVariant, settings: OperaSettings) {
+  const answer = settings.synthesis === 'llm' ? 'synthesize' : 'lastStep';
+  const rewrites = variant !== 'no-rewrite';
   return operaSetup.createMachine({
     id: 'opera',
     initial: variant === 'no-plan' ? 'nextSubGoal' : 'plan',
@@ -290,9 +367,9 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
           }),
       nextSubGoal: {
         always: [
-          { guard: 'allSubGoalsDone', target: 'synthesize' },
+          { guard: 'allSubGoalsDone', target: answer },
           { guard: 'stepsLeft', target: 'checkDependencies' },
-          { target: 'synthesize', actions: 'markStepBudget' },
+          { target: answer, actions: 'markStepBudget' },
         ],
       },
       checkDependencies: {
@@ -332,11 +409,19 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
         invoke: {
           id: 'retrieveChunks',
           src: 'retrieveChunks',
-          input: ({ context }) => ({ query: context.current!.query, hop: context.stepsTaken + 1, k: context.settings.topK }),
-          onDone: {
-            target: 'analyze',
-            actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output } })),
+          input: ({ context }) => {
+            const c = context.current!;
+            // Retrievals after a rewrite are steps of the rewrite loop: they must find a sentence this sub-goal has not read.
+            const seenSentences = c.rewrites > 0 ? c.attempts.flatMap((a) => a.hits.map((h) => h.id)) : undefined;
+            return { query: c.query, hop: context.stepsTaken + 1, k: context.settings.topK, ...(seenSentences ? { seenSentences } : {}) };
           },
+          onDone: [
+            ...(rewrites ? [{ guard: 'noNewSentence' as const, target: 'record' as const, actions: 'stopRewriteLoop' as const }] : []),
+            {
+              target: 'analyze' as const,
+              actions: assign(({ context, event }) => ({ current: { ...context.current!, hits: event.output.hits } })),
+            },
+          ],
           onError: { target: 'failed', actions: 'storeError' },
         },
       },
@@ -386,7 +471,10 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
                   const c = context.current!;
                   return { subGoal: c.subGoal, query: c.query, analysis: c.verdict?.analysis ?? '', previousQueries: c.attempts.map((a) => a.query), stepId: c.stepId };
                 },
-                onDone: { target: 'retrieve', actions: 'storeRewrite' },
+                onDone: [
+                  { guard: 'queryRepeated', target: 'record', actions: 'stopRewriteLoop' },
+                  { target: 'retrieve', actions: 'storeRewrite' },
+                ],
                 onError: { target: 'failed', actions: 'storeError' },
               },
             },
@@ -395,18 +483,35 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
         entry: 'recordInTrajectoryMemory',
         always: { target: 'nextSubGoal' },
       },
-      synthesize: {
-        invoke: {
-          id: 'synthesisAgent',
-          src: 'synthesisAgent',
-          input: ({ context }) => ({ question: context.question, memory: context.memory }),
-          onDone: {
-            target: 'done',
-            actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
-          },
-          onError: { target: 'failed', actions: 'storeError' },
-        },
-      },
+      ...(answer === 'synthesize'
+        ? {
+            synthesize: {
+              invoke: {
+                id: 'synthesisAgent',
+                src: 'synthesisAgent',
+                input: ({ context }: { context: OperaContext }) => ({ question: context.question, memory: context.memory }),
+                onDone: {
+                  target: 'done',
+                  actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
+                },
+                onError: { target: 'failed', actions: 'storeError' },
+              },
+            },
+          }
+        : {
+            lastStep: {
+              invoke: {
+                id: 'lastStepAnswer',
+                src: 'lastStepAnswer',
+                input: ({ context }: { context: OperaContext }) => ({ memory: context.memory }),
+                onDone: {
+                  target: 'done',
+                  actions: assign(({ event }) => ({ answer: event.output.answer, reasoning: event.output.reasoning })),
+                },
+                onError: { target: 'failed', actions: 'storeError' },
+              },
+            },
+          }),
       done: { type: 'final' },
       failed: { type: 'final' },
     },

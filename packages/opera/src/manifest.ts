@@ -3,6 +3,7 @@ import type * as Rollouts from './collectRollouts';
 import type { OperaVariant } from './machine';
 import { MAPGRPO_STAGES } from './mapgrpoStages';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from './prompts';
+import { OPERA_SETTINGS } from './settings';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import type * as Workflows from './workflows';
 
@@ -14,6 +15,7 @@ const entry = (variant: OperaVariant): WorkflowEntry => ({
   ...OPERA_VARIANTS[variant],
   engine: 'xstate',
   variant,
+  settings: OPERA_SETTINGS[variant],
   create: (options) => workflows().createOperaWorkflow(variant, options),
 });
 

@@ -84,8 +84,10 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(decisions(result, 'judge')).toEqual(['sufficient', 'sufficient', 'sufficient']);
     expect(decisions(result, 'nextSubGoal')).toEqual(['stepsLeft', 'stepsLeft', 'stepsLeft', 'allSubGoalsDone']);
     expect(result.trace.filter((e) => e.kind === 'enter').map((e) => e.node)).toEqual([
-      'plan', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'synthesize',
+      'plan', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'resolve', 'retrieve', 'analyze', 'lastStep',
     ]);
+    // The paper's final answer (the default): the last step's answer, with no synthesis call.
+    expect(result.usage.byRole['opera-synthesis']).toBeUndefined();
   });
 
   it('gives a plan with a dangling placeholder one repair round, then falls back to a single step, recorded in the trace', async () => {
@@ -105,7 +107,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     const invalid = fallback.trace.filter((e) => e.data['decision'] === 'plan-invalid');
     expect(invalid).toHaveLength(2);
     expect(invalid[0]!.data['problems']).toEqual(expect.arrayContaining([expect.stringContaining('uses "[person from step 3]", but there is no step 3')]));
-    expect(fallback.trace.filter((e) => e.kind === 'llm').map((e) => e.data['promptId'])).toEqual(['opera.plan', 'opera.plan-repair', 'opera.analysis-answer', 'opera.synthesis']);
+    expect(fallback.trace.filter((e) => e.kind === 'llm').map((e) => e.data['promptId'])).toEqual(['opera.plan', 'opera.plan-repair', 'opera.analysis-answer']);
     expect(queries(fallback)).toEqual([question.text]);
 
     const repaired = await run(plan('Who is the father of Edward Baring?', 'Who is the father of [person from step 1]?'));
@@ -115,12 +117,14 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
   });
 
   it('rewrites at most maxRewrites times per sub-goal, then keeps the best guess and moves on', async () => {
+    // Each rewrite names other paragraphs of the question's corpus, so each retrieval brings new sentences.
+    const rewrites = ['Mountrail County Courthouse Stanley', 'Van Buren Township Brown County Indiana', 'Liberty Township Van Wert County Ohio', 'Van Hook Township North Dakota'];
     let n = 0;
     const provider = createScriptedProvider({
       replies: {
         'opera-plan': [plan('Who founded the county seat?', 'When was [person from step 1] born?')],
         'opera-analysis-answer': [verdict('no', 'a guess')],
-        'opera-rewrite': [() => rewrite(`rewritten query ${++n}`)],
+        'opera-rewrite': [() => rewrite(rewrites[n++]!)],
         'opera-synthesis': [synthesis],
       },
       repeatLast: true,
@@ -135,6 +139,9 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     ]);
     expect(memoryOf(result)[0]!.attempts.map((a) => a.rewrite?.strategy ?? null)).toEqual([null, 'keyword-expansion', 'keyword-expansion']);
     expect(decisions(result, 'judge')).toEqual(['rewritesLeft', 'rewritesLeft', 'else', 'rewritesLeft', 'rewritesLeft', 'else']);
+    // Rewrites that find new sentences are not a no-progress stop.
+    expect(result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'no-progress')).toEqual([]);
+    expect(decisions(result, 'rewrite')).toEqual(['done: rewriteAgent', 'done: rewriteAgent', 'done: rewriteAgent', 'done: rewriteAgent']);
     // The best guess still fills the placeholder of the next sub-goal.
     expect(queries(result)[3]).toBe('When was a guess born?');
 
@@ -144,6 +151,79 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     });
     expect(noRewrite.usage.byRole['opera-rewrite']).toBeUndefined();
     expect(decisions(noRewrite, 'judge')).toEqual(['else']);
+  });
+
+  describe('stops a rewrite loop that makes no progress, keeping the best guess, and goes on with the plan', () => {
+    const noProgress = (result: RunResult) => result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'no-progress');
+    const run = (rewriteReplies: string[]) => {
+      const provider = createScriptedProvider({
+        replies: {
+          'opera-plan': [plan('Which county is Van Hook Township in?', 'What is the seat of [county from step 1]?')],
+          'opera-analysis-answer': [
+            (r) => (String(r.vars['subGoal']).startsWith('Which county') ? verdict('no', 'Mountrail County') : verdict('yes', 'Stanley')),
+          ],
+          'opera-rewrite': rewriteReplies,
+        },
+        repeatLast: true,
+      });
+      return opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+    };
+
+    it('a rewrite that repeats the sub-goal’s query (compared normalised) is not retrieved', async () => {
+      const result = await run([rewrite('which county is van hook township in')]);
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'no-progress', answer: 'Stanley' });
+      expect(noProgress(result)).toEqual([
+        expect.objectContaining({ node: 'rewrite', data: expect.objectContaining({ kind: 'repeated-query', query: 'which county is van hook township in', step: '1' }) }),
+      ]);
+      expect(decisions(result, 'rewrite')).toEqual(['queryRepeated']);
+      // The best guess is kept and fills the next sub-goal's placeholder.
+      expect(memoryOf(result).map((e) => [e.status, e.answer, e.noProgress ?? null, e.attempts.length, e.rewrites])).toEqual([
+        ['no', 'Mountrail County', 'repeated-query', 1, 1],
+        ['yes', 'Stanley', null, 1, 0],
+      ]);
+      expect(queries(result)).toEqual(['Which county is Van Hook Township in?', 'What is the seat of Mountrail County?']);
+      expect(result.data?.['rewrites']).toBe(1);
+    });
+
+    it('a rewrite whose retrieval brings no sentence the sub-goal has not read ends its loop at retrieve', async () => {
+      // The same words in another order: BM25 ranks the same sentences first.
+      const result = await run([rewrite('Van Hook Township in which county')]);
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'no-progress', answer: 'Stanley' });
+      expect(noProgress(result)).toEqual([
+        expect.objectContaining({ node: 'retrieve', data: expect.objectContaining({ kind: 'no-new-passage', query: 'Van Hook Township in which county' }) }),
+      ]);
+      expect(decisions(result, 'retrieve')).toEqual(['done: retrieveChunks', 'noNewSentence', 'done: retrieveChunks']);
+      // Retrieved, but not analysed again: two analyses in all, one per sub-goal.
+      expect(queries(result)).toEqual(['Which county is Van Hook Township in?', 'Van Hook Township in which county', 'What is the seat of Mountrail County?']);
+      expect(result.usage.byRole['opera-analysis-answer']?.calls).toBe(2);
+      expect(memoryOf(result).map((e) => [e.status, e.answer, e.noProgress ?? null])).toEqual([
+        ['no', 'Mountrail County', 'no-new-passage'],
+        ['yes', 'Stanley', null],
+      ]);
+    });
+  });
+
+  it('answers with the last executed step (the paper’s form) or a synthesis call, as `synthesis` says', async () => {
+    const provider = () =>
+      createScriptedProvider({
+        replies: {
+          'opera-plan': [plan('Who wrote it?', 'Where was [author from step 1] born?', 'Which river flows through [city from step 2]?')],
+          'opera-analysis-answer': [
+            (r) => (String(r.vars['subGoal']).startsWith('Who wrote') ? verdict('yes', 'Francis Baring') : String(r.vars['subGoal']).startsWith('Where') ? verdict('no', '') : verdict('yes', 'x')),
+          ],
+          'opera-synthesis': [JSON.stringify({ answer: 'a synthesized answer', reasoning: 'composed' })],
+        },
+        repeatLast: true,
+      });
+    // Step 2 finds no answer, so step 3 is skipped: the last executed step is step 2, which has none; the latest answer is step 1's.
+    const paper = await createOperaWorkflow('no-rewrite').run(question, { model: createModel({ provider: provider() }), retriever: scopedTo(corpus, question) });
+    expect(memoryOf(paper).map((e) => e.status)).toEqual(['yes', 'no', 'skipped']);
+    expect(paper).toMatchObject({ status: 'ok', answer: 'Francis Baring' });
+    expect(paper.usage.byRole['opera-synthesis']).toBeUndefined();
+    expect(paper.trace.find((e) => e.kind === 'decision' && e.node === 'lastStep')?.data).toMatchObject({ decision: 'answer', answer: 'Francis Baring', step: '1' });
+    const llm = await createOperaWorkflow('no-rewrite', { synthesis: 'llm' }).run(question, { model: createModel({ provider: provider() }), retriever: scopedTo(corpus, question) });
+    expect(llm).toMatchObject({ status: 'ok', answer: 'a synthesized answer' });
+    expect(llm.usage.byRole['opera-synthesis']?.calls).toBe(1);
   });
 
   it('addresses each agent by its role, so each can have its own model (the paper: 7B plan and analysis, 3B rewrite)', async () => {
@@ -160,7 +240,6 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       ['opera.analysis-answer', 'qwen2.5-7b'],
       ['opera.rewrite', 'qwen2.5-3b'],
       ['opera.analysis-answer', 'qwen2.5-7b'],
-      ['opera.synthesis', 'qwen2.5-7b'],
     ]);
   });
 
@@ -230,7 +309,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(paused.trace.some((e) => e.kind === 'enter' && e.node === 'synthesize')).toBe(false);
 
     const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus, q) });
-    expect(resumed.status).toBe('ok');
+    expect({ status: resumed.status, stopReason: resumed.stopReason }).toEqual({ status: uninterrupted.status, stopReason: uninterrupted.stopReason });
     expect(resumed.answer).toBe(uninterrupted.answer);
     expect(memoryOf(resumed)).toEqual(memoryOf(uninterrupted));
     // The new actor starts where the old one stopped: no planning again.
@@ -243,7 +322,8 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     const results: RunResult[] = [];
     for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus, q) }));
     for (const r of results) {
-      expect(r.status).toBe('ok');
+      // The offline Rewrite Agent often reorders the same keywords: its rewrites may end in a no-progress stop.
+      expect([r.status, r.stopReason]).toEqual(r.status === 'ok' ? ['ok', undefined] : ['partial', 'no-progress']);
       expect(r.answer.length).toBeGreaterThan(0);
     }
     const substituted = results.flatMap((r) => memoryOf(r)).filter((e) => e.substitutions.length > 0);
@@ -260,7 +340,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     const model = offlineModel({ handlers: offlineHandlers });
     const broken = createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': ['not json', 'still not json'] } }) });
     const runs: Array<[ReturnType<typeof opera>, RunResult]> = [];
-    for (const workflow of [opera(), operaNoPlan(), operaNoRewrite(), createOperaWorkflow('full', { maxSteps: 1, maxRewrites: 1 })]) {
+    for (const workflow of [opera(), operaNoPlan(), operaNoRewrite(), createOperaWorkflow('full', { maxSteps: 1, maxRewrites: 1, synthesis: 'llm' })]) {
       for (const q of corpus.questions.slice(0, 4)) runs.push([workflow, await workflow.run(q, { model, retriever: scopedTo(corpus, q) })]);
     }
     runs.push([opera(), await opera().run(question, { model: broken, retriever: scopedTo(corpus, question) })]);
@@ -287,7 +367,8 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
         'judge->record:sufficient',
         'judge->rewrite:rewritesLeft',
         'judge->record:else',
-        'nextSubGoal->synthesize:allSubGoalsDone',
+        'retrieve->record:noNewSentence',
+        'nextSubGoal->lastStep:allSubGoalsDone',
         'nextSubGoal->synthesize:else',
         'plan->failed:error: planAgent',
       ]),
@@ -300,22 +381,29 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(chart.engine).toBe('xstate');
     expect(chart.nodes.map((n) => n.id)).toEqual([
       '__start__', 'plan', 'checkPlan', 'repairPlan', 'fallbackPlan', 'nextSubGoal', 'checkDependencies', 'skipSubGoal',
-      'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'synthesize', 'done', 'failed',
+      'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'lastStep', 'done', 'failed',
     ]);
     expect([...chart.guards].sort()).toEqual([...OPERA_GUARDS].sort());
     expect(chart.edges).toEqual(
       expect.arrayContaining([
         { from: 'judge', to: 'record', label: 'always', guard: 'sufficient', kind: 'conditional' },
         { from: 'judge', to: 'rewrite', label: 'always', guard: 'rewritesLeft', kind: 'conditional' },
-        { from: 'rewrite', to: 'retrieve', label: 'done: rewriteAgent', kind: 'always' },
+        { from: 'rewrite', to: 'retrieve', label: 'done: rewriteAgent', kind: 'conditional' },
         { from: 'analyze', to: 'judge', label: 'done: analysisAnswerAgent', kind: 'always' },
+        // Where the rewrite loop exits for want of progress.
+        { from: 'rewrite', to: 'record', label: 'done: rewriteAgent', guard: 'queryRepeated', kind: 'conditional' },
+        { from: 'retrieve', to: 'record', label: 'done: retrieveChunks', guard: 'noNewSentence', kind: 'conditional' },
       ]),
     );
     const text = toMermaid(chart);
     for (const guard of OPERA_GUARDS) expect(text).toContain(`[${guard}]`);
-    for (const actor of ['planAgent', 'resolvePlaceholders', 'retrieveChunks', 'analysisAnswerAgent', 'rewriteAgent', 'synthesisAgent']) expect(text).toContain(actor);
+    for (const actor of ['planAgent', 'resolvePlaceholders', 'retrieveChunks', 'analysisAnswerAgent', 'rewriteAgent', 'lastStepAnswer']) expect(text).toContain(actor);
+    const llm = createOperaWorkflow('full', { synthesis: 'llm' }).chart();
+    expect(llm.nodes.map((n) => n.id)).toContain('synthesize');
+    expect(llm.nodes.map((n) => n.id)).not.toContain('lastStep');
+    expect(toMermaid(llm)).toContain('synthesisAgent');
     expect(operaNoPlan().chart().nodes.map((n) => n.id)).not.toContain('plan');
     expect(operaNoRewrite().chart().nodes.map((n) => n.id)).not.toContain('rewrite');
-    expect(operaNoRewrite().chart().guards).not.toContain('rewritesLeft');
+    for (const guard of ['rewritesLeft', 'queryRepeated', 'noNewSentence']) expect(operaNoRewrite().chart().guards).not.toContain(guard);
   });
 });

@@ -2,9 +2,9 @@ import { withDefaults } from '@multihop/core';
 import { defineXStateWorkflow, type XStateWorkflow } from '@multihop/engine-xstate';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import { createOperaMachine, operaActors, type OperaContext, type OperaRuntime, type OperaSettings, type OperaVariant } from './machine';
+import { OPERA_DEFAULTS } from './settings';
 
-/** Defaults: top-5 sentence chunks (the paper), two rewrites per sub-goal, six steps, one plan repair round. */
-export const OPERA_DEFAULTS: OperaSettings = { topK: 5, maxRewrites: 2, maxSteps: 6, planRepairs: 1 };
+export { OPERA_DEFAULTS };
 
 /**
  * Models per role in the paper's setup (opera.md, "Architecture Onboarding": 7B Plan and
@@ -47,6 +47,7 @@ const LABELS: Record<string, string> = {
   judge: 'sufficient?',
   record: 'record in trajectory memory',
   synthesize: 'synthesize from TMC',
+  lastStep: 'answer of the last step',
 };
 
 /**
@@ -81,7 +82,7 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
         planHistory: final.planHistory,
         memory: final.memory,
         stepsTaken: final.stepsTaken,
-        rewrites: final.memory.reduce((n, e) => n + e.attempts.filter((a) => a.rewrite).length, 0),
+        rewrites: final.memory.reduce((n, e) => n + (e.rewrites ?? 0), 0),
         reasoning: final.reasoning,
       },
     }),

@@ -1,5 +1,5 @@
 import { Annotation, Send, START, END } from '@langchain/langgraph';
-import { MultihopError, type Reranker, type SearchHit } from '@multihop/core';
+import { loopProgress, MultihopError, NO_PROGRESS, type NoProgressKind, type Reranker, type SearchHit } from '@multihop/core';
 import { append, last, workflowGraph, type GraphRuntime } from '@multihop/engine-langgraph';
 import { evidenceSufficiency, type EscVerdict } from './agents/EvidenceSufficiencyController';
 import { planSubQueries, type SubQuery } from './agents/Planner';
@@ -49,7 +49,17 @@ export const Par2State = Annotation.Root({
   hops: append<HopRecord>(),
   /** The ESC still said CONTINUE when the hop budget H ran out. */
   exhausted: last<boolean>(() => false),
+  /** Set when the chain stopped for want of progress: its next query repeated one, or its retrieval added no passage. */
+  noProgress: last<NoProgressStop | null>(() => null),
 });
+
+/** Why the iterative chain stopped before the ESC said STOP or H ran out (core's `loopProgress`). */
+export interface NoProgressStop {
+  kind: NoProgressKind;
+  query: string;
+  detail: string;
+  hop: number;
+}
 
 export type Par2StateType = typeof Par2State.State;
 
@@ -71,11 +81,22 @@ function escDecision(state: State): 'CONTINUE' | 'STOP' {
   return state.verdict?.decision === 'CONTINUE' && !state.exhausted ? 'CONTINUE' : 'STOP';
 }
 
+/** Router after `reformulate`: a query that repeats an earlier one (a sub-query or a chain query) ends the chain. */
+function queryProgress(state: State): 'progress' | 'repeated-query' {
+  return state.noProgress?.kind === 'repeated-query' ? 'repeated-query' : 'progress';
+}
+
+/** Router after `chain_retrieve`: a retrieval that added no passage to C_t ends the chain (r_t would not change). */
+function retrievalProgress(state: State): 'progress' | 'no-new-passage' {
+  return state.noProgress?.kind === 'no-new-passage' ? 'no-new-passage' : 'progress';
+}
+
 /**
  * Builds the PAR²-RAG graph (Algorithm 1) for one variant. Node names are the chart's:
  *   plan → retrieve ×m (parallel) → rerank_dedupe → anchor          (Stage 1, Coverage Anchor)
  *   generate → esc —CONTINUE→ reformulate → chain_retrieve → generate (Stage 2, Iterative Chain)
  *              esc —STOP / budget→ final
+ *              reformulate —repeated-query→ final; chain_retrieve —no-new-passage→ final (no progress)
  * Only the variant's own nodes are added, so the chart shows exactly what runs.
  */
 export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
@@ -111,7 +132,7 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
   };
   const esc = async (state: State, { ctx }: Runtime) => {
     const answer = state.response?.answer ?? '';
-    const verdict = await evidenceSufficiency(ctx, state.question, answer, state.context);
+    const verdict = await evidenceSufficiency(ctx, state.question, answer, state.context, state.queries);
     const exhausted = verdict.decision === 'CONTINUE' && state.hop >= settings.hopBudget;
     ctx.decide(verdict.decision, { hop: state.hop, query: verdict.query, rationale: verdict.rationale, ...(exhausted ? { hopBudgetExhausted: true } : {}) });
     const record: HopRecord = { hop: state.hop, answer, decision: verdict.decision, rationale: verdict.rationale, contextSize: state.context.length };
@@ -125,6 +146,12 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
       suggestion: state.verdict?.query ?? '',
       previousQueries: state.queries,
     });
+    // A query already searched (a Stage 1 sub-query or an earlier chain query) would retrieve what C_t holds.
+    const progress = loopProgress({ query, earlierQueries: state.queries });
+    if (!progress.progress) {
+      ctx.decide(NO_PROGRESS, { kind: progress.kind, query, detail: progress.detail, hop: state.hop });
+      return { nextQuery: query, queries: [query], noProgress: { kind: progress.kind, query, detail: progress.detail, hop: state.hop } };
+    }
     return { nextQuery: query, queries: [query] };
   };
   const chainRetrieve = async (state: State, { ctx, reranker }: Runtime) => {
@@ -134,10 +161,25 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     const hits = await retrieveAndRerank(ctx, reranker, state.nextQuery, settings);
     ctx.addEvidence(hits, { query: state.nextQuery, hop });
     const known = new Set(state.context.map((h) => h.id));
-    return { context: [...state.context, ...hits.filter((h) => !known.has(h.id))], hop };
+    const context = [...state.context, ...hits.filter((h) => !known.has(h.id))];
+    // Once there is a response, a retrieval that adds nothing to C_t leaves r_t as it is: stop with it.
+    // (The iterative-chain variant's first retrieval, of the raw question, has no response yet.)
+    if (state.response !== null) {
+      const progress = loopProgress({ query: state.nextQuery, earlierQueries: [], retrievedIds: hits.map((h) => h.id), seenIds: known });
+      if (!progress.progress) {
+        ctx.decide(NO_PROGRESS, { kind: progress.kind, query: state.nextQuery, detail: progress.detail, hop: state.hop });
+        return { context, noProgress: { kind: progress.kind, query: state.nextQuery, detail: progress.detail, hop: state.hop } };
+      }
+    }
+    return { context, hop };
   };
   const final = async (state: State, { ctx }: Runtime) => {
-    ctx.decide('answer', { answer: state.response?.answer ?? '', hop: state.hop, ...(state.exhausted ? { hopBudgetExhausted: true } : {}) });
+    ctx.decide('answer', {
+      answer: state.response?.answer ?? '',
+      hop: state.hop,
+      ...(state.exhausted ? { hopBudgetExhausted: true } : {}),
+      ...(state.noProgress ? { noProgress: state.noProgress.kind } : {}),
+    });
     return {};
   };
 
@@ -164,8 +206,8 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
       .node('chain_retrieve', chainRetrieve, { label: 'retrieve (chain)', enter: (state) => ({ query: state.nextQuery }) })
       .edge('generate', 'esc')
       .route('esc', escDecision, { CONTINUE: 'reformulate', STOP: 'final' })
-      .edge('reformulate', 'chain_retrieve')
-      .edge('chain_retrieve', 'generate');
+      .route('reformulate', queryProgress, { progress: 'chain_retrieve', 'repeated-query': 'final' })
+      .route('chain_retrieve', retrievalProgress, { progress: 'generate', 'no-new-passage': 'final' });
     if (variant === 'iterative-chain') graph.edge(START, 'chain_retrieve');
   }
   graph.node('final', final).edge('final', END);

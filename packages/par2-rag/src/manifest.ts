@@ -1,6 +1,7 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type { Par2Variant } from './graph';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './prompts';
+import { PAR2_SETTINGS } from './settings';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
 import type * as Workflows from './workflows';
 
@@ -11,6 +12,7 @@ const entry = (variant: Par2Variant): WorkflowEntry => ({
   ...PAR2_VARIANTS[variant],
   engine: 'langgraph',
   variant,
+  settings: PAR2_SETTINGS[variant],
   create: (options) => workflows().createPar2Workflow(variant, options),
 });
 

@@ -35,7 +35,7 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
   it('runs Stage 1 fan-out, then CONTINUE, then STOP, in order, with the parallel retrievals overlapping', async () => {
     const provider = createScriptedProvider({
       replies: {
-        'par2-planner': [plan(['Corliss Archer Kiss and Tell actress', 'Shirley Temple government position', 'Kiss and Tell 1945 film'])],
+        'par2-planner': [plan(['Kiss and Tell 1945 film', 'Charles Craft film editor', 'Lord High Treasurer'])],
         'par2-writer': [write('Shirley Temple'), write('Chief of Protocol')],
         'par2-esc': [esc('CONTINUE', 'Shirley Temple government position'), esc('STOP')],
         'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple Chief of Protocol' })],
@@ -66,15 +66,17 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     });
     expect(result.usage.retrievalCalls).toBe(4);
     expect(result.data?.['queries']).toEqual([
-      'Corliss Archer Kiss and Tell actress', 'Shirley Temple government position', 'Kiss and Tell 1945 film', 'Shirley Temple Chief of Protocol',
+      'Kiss and Tell 1945 film', 'Charles Craft film editor', 'Lord High Treasurer', 'Shirley Temple Chief of Protocol',
     ]);
+    // The chain's query was new and found a passage the anchor lacked: no no-progress stop.
+    expect(result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'no-progress')).toEqual([]);
     // Every edge taken is reported, one per Send branch, and together they walk the chart.
     expect(takenEdges(result)).toEqual([
       '__start__→plan',
       'plan→retrieve [fanOutSubQueries]', 'plan→retrieve [fanOutSubQueries]', 'plan→retrieve [fanOutSubQueries]',
       'retrieve→rerank_dedupe', 'retrieve→rerank_dedupe', 'retrieve→rerank_dedupe',
       'rerank_dedupe→anchor', 'anchor→generate', 'generate→esc',
-      'esc→reformulate [escDecision] CONTINUE', 'reformulate→chain_retrieve', 'chain_retrieve→generate', 'generate→esc',
+      'esc→reformulate [escDecision] CONTINUE', 'reformulate→chain_retrieve [queryProgress] progress', 'chain_retrieve→generate [retrievalProgress] progress', 'generate→esc',
       'esc→final [escDecision] STOP', 'final→__end__',
     ]);
     expect(chartWalkProblems(result.trace, par2Rag().chart())).toEqual([]);
@@ -109,13 +111,73 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
         'par2-planner': [plan(['a first search'])],
         'par2-writer': [write('draft')],
         'par2-esc': [esc('CONTINUE', 'more')],
-        'par2-query-formulator': [JSON.stringify({ query: 'follow-up' })],
+        'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple government position' }), JSON.stringify({ query: 'Kiss and Tell 1945 film' })],
       },
       repeatLast: true,
     });
     const result = await par2Rag({ hopBudget: 5 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), budget: { maxHops: 1 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops', answer: 'draft' });
     expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'retrieve')).toHaveLength(1);
+  });
+
+  describe('stops a chain that makes no progress, keeping its answer', () => {
+    const noProgressDecisions = (result: RunResult) => result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'no-progress');
+
+    it('a follow-up query that repeats a Stage 1 sub-query (compared normalised) ends at reformulate', async () => {
+      const provider = createScriptedProvider({
+        replies: {
+          'par2-planner': [plan(['Kiss and Tell 1945 film', 'Charles Craft film editor'])],
+          'par2-writer': [write('Shirley Temple')],
+          'par2-esc': [esc('CONTINUE', 'the 1945 film')],
+          'par2-query-formulator': [JSON.stringify({ query: 'kiss and tell (1945 film)?' })],
+        },
+      });
+      const result = await par2Rag().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'no-progress', answer: 'Shirley Temple' });
+      expect(noProgressDecisions(result)).toEqual([
+        expect.objectContaining({ node: 'reformulate', data: expect.objectContaining({ kind: 'repeated-query', query: 'kiss and tell (1945 film)?', hop: 1 }) }),
+      ]);
+      expect(takenEdges(result).slice(-3)).toEqual(['esc→reformulate [escDecision] CONTINUE', 'reformulate→final [queryProgress] repeated-query', 'final→__end__']);
+      // No retrieval for the repeated query, no second write.
+      expect(result.trace.some((e) => e.node === 'chain_retrieve')).toBe(false);
+      expect(result.usage.byRole['par2-writer']?.calls).toBe(1);
+      expect(result.data?.['noProgress']).toMatchObject({ kind: 'repeated-query', hop: 1 });
+      expect(chartWalkProblems(result.trace, par2Rag().chart())).toEqual([]);
+    });
+
+    it('a chain retrieval whose passages are all in C_t already ends at chain_retrieve, after one CONTINUE that did add one', async () => {
+      const provider = createScriptedProvider({
+        replies: {
+          'par2-planner': [plan(['Kiss and Tell 1945 film'])],
+          'par2-writer': [write('Shirley Temple'), write('Chief of Protocol')],
+          'par2-esc': [esc('CONTINUE', 'her government post'), esc('CONTINUE', 'confirm the post')],
+          // The second query is new, but everything it finds was retrieved by the first or by Stage 1.
+          'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple government position' }), JSON.stringify({ query: 'Shirley Temple Chief of Protocol' })],
+        },
+      });
+      const result = await par2Rag().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'no-progress', answer: 'Chief of Protocol' });
+      expect(noProgressDecisions(result)).toEqual([
+        expect.objectContaining({ node: 'chain_retrieve', data: expect.objectContaining({ kind: 'no-new-passage', query: 'Shirley Temple Chief of Protocol', hop: 2 }) }),
+      ]);
+      expect(takenEdges(result).filter((e) => e.startsWith('chain_retrieve→'))).toEqual([
+        'chain_retrieve→generate [retrievalProgress] progress',
+        'chain_retrieve→final [retrievalProgress] no-new-passage',
+      ]);
+      // The retrieval did run (and is in the trace); the writer was not asked again over an unchanged context.
+      expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'retrieve')).toHaveLength(2);
+      expect(result.usage.byRole['par2-writer']?.calls).toBe(2);
+      expect(result.trace.at(-3)).toMatchObject({ node: 'final', kind: 'decision', data: { decision: 'answer', answer: 'Chief of Protocol', noProgress: 'no-new-passage' } });
+      expect(chartWalkProblems(result.trace, par2Rag().chart())).toEqual([]);
+    });
+
+    it('the Iterative Chain variant’s first retrieval is not a loop step: it is never a no-progress stop', async () => {
+      const provider = createScriptedProvider({ replies: { 'par2-writer': [write('unknown')], 'par2-esc': [esc('STOP')] } });
+      // A query nothing in the question's paragraphs matches: the first retrieval finds nothing, the chain still answers.
+      const result = await par2IterativeChain().run({ id: question.id, text: 'zzyzx qwerty' }, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+      expect(result).toMatchObject({ status: 'ok', answer: 'unknown' });
+      expect(noProgressDecisions(result)).toEqual([]);
+    });
   });
 
   it('runs the module variants: Coverage Anchor writes once; Iterative Chain starts from the raw question', async () => {
@@ -147,8 +209,10 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
         expect.objectContaining({ from: 'plan', to: 'retrieve', kind: 'fanout', guard: 'fanOutSubQueries' }),
         expect.objectContaining({ from: 'esc', to: 'reformulate', kind: 'conditional', guard: 'escDecision', label: 'CONTINUE' }),
         expect.objectContaining({ from: 'esc', to: 'final', kind: 'conditional', guard: 'escDecision', label: 'STOP' }),
-        expect.objectContaining({ from: 'reformulate', to: 'chain_retrieve' }),
-        expect.objectContaining({ from: 'chain_retrieve', to: 'generate' }),
+        expect.objectContaining({ from: 'reformulate', to: 'chain_retrieve', kind: 'conditional', guard: 'queryProgress', label: 'progress' }),
+        expect.objectContaining({ from: 'reformulate', to: 'final', kind: 'conditional', guard: 'queryProgress', label: 'repeated-query' }),
+        expect.objectContaining({ from: 'chain_retrieve', to: 'generate', kind: 'conditional', guard: 'retrievalProgress', label: 'progress' }),
+        expect.objectContaining({ from: 'chain_retrieve', to: 'final', kind: 'conditional', guard: 'retrievalProgress', label: 'no-new-passage' }),
       ]),
     );
     expect(toMermaid(chart)).toContain('==>');

@@ -58,7 +58,7 @@ export const par2EscSchema = z.object({
 export const par2EscPrompt = definePrompt({
   id: 'par2.esc',
   role: 'par2-esc',
-  version: '1',
+  version: '2',
   description: 'PAR² Evidence Sufficiency Controller: CONTINUE or STOP, a follow-up query, and a rationale (eq. 1).',
   system: 'You check whether a draft answer is fully supported by the evidence before it is committed.',
   template: [
@@ -69,10 +69,14 @@ export const par2EscPrompt = definePrompt({
     'Evidence:',
     '{{passages}}',
     '',
+    'Searches already run:',
+    '{{previousQueries}}',
+    '',
     'Does the evidence establish every fact the draft response relies on, for every hop of the question?',
-    'If yes, decide STOP. If a fact is missing or the draft rests on a guess, decide CONTINUE and give a search for the missing fact.',
+    'If yes, decide STOP. If a fact is missing or the draft rests on a guess, decide CONTINUE and give a search for the missing fact that is not one of the searches already run.',
   ].join('\n'),
   schema: par2EscSchema,
+  formatters: { previousQueries: (value) => (Array.isArray(value) && value.length > 0 ? value.map((q, i) => `${i + 1}. ${String(q)}`).join('\n') : '(none)') },
 });
 
 export const par2QuerySchema = z.object({

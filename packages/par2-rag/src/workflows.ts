@@ -1,10 +1,11 @@
-import { withDefaults, type ModelPort, type Reranker, type Workflow } from '@multihop/core';
+import { NO_PROGRESS, withDefaults, type ModelPort, type Reranker, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { LexicalReranker } from '@multihop/lexical';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
 import { buildPar2Graph, type Par2Settings, type Par2Variant } from './graph';
+import { PAR2_DEFAULTS } from './settings';
 
-export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 };
+export { PAR2_DEFAULTS };
 
 export interface Par2Options extends Partial<Par2Settings> {
   /**
@@ -17,7 +18,9 @@ export interface Par2Options extends Partial<Par2Settings> {
 /**
  * A PAR²-RAG workflow on LangGraph. The chart is read off the compiled graph. A run that ends
  * with the controller still asking for evidence after H hops returns its latest answer with
- * status `partial` and stopReason `hop-budget`.
+ * status `partial` and stopReason `hop-budget`; one whose chain stopped making progress (its
+ * next query repeated an earlier one, or its retrieval added no passage) returns it with
+ * stopReason `no-progress`.
  */
 export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
   const { reranker, ...overrides } = options;
@@ -33,13 +36,14 @@ export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2O
     input: (query) => ({ question: query.text, nextQuery: query.text }),
     output: (final) => ({
       answer: final.response?.answer ?? '',
-      ...(final.exhausted ? { stopReason: 'hop-budget' } : {}),
+      ...(final.exhausted ? { stopReason: 'hop-budget' } : final.noProgress ? { stopReason: NO_PROGRESS } : {}),
       data: {
         variant,
         settings,
         subQueries: final.subQueries,
         queries: final.queries,
         hops: final.hops,
+        ...(final.noProgress ? { noProgress: final.noProgress } : {}),
         reasoning: final.response?.reasoning ?? '',
       },
     }),

@@ -12,7 +12,14 @@ export interface EscVerdict {
  * whether the evidence supports committing to r_t, or which fact to retrieve next. The paper
  * gives it its own model (o4-mini), hence its own role.
  */
-export async function evidenceSufficiency(ctx: RunContext, question: string, response: string, context: SearchHit[]): Promise<EscVerdict> {
-  const { output } = await ctx.model.call({ prompt: par2EscPrompt, vars: { question, response, passages: context } });
+export async function evidenceSufficiency(
+  ctx: RunContext,
+  question: string,
+  response: string,
+  context: SearchHit[],
+  previousQueries: readonly string[] = [],
+): Promise<EscVerdict> {
+  // The searches already run, so that a follow-up asks for something new.
+  const { output } = await ctx.model.call({ prompt: par2EscPrompt, vars: { question, response, passages: context, previousQueries: [...previousQueries] } });
   return output;
 }

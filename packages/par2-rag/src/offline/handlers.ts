@@ -1,5 +1,5 @@
-import { defineOfflineHandler, classifyQuestion, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
-import { STOP_WORDS, capitalisedSpans, coveredBy, quotedTitles, terms, tokens } from '@multihop/lexical';
+import { alreadySearched, defineOfflineHandler, classifyQuestion, missingFacts, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { STOP_WORDS, quotedTitles, tokens } from '@multihop/lexical';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '../prompts';
 
 /** The question's words without function words, in order: a keyword query. */
@@ -46,48 +46,44 @@ export const par2Writer = defineOfflineHandler(par2WriterPrompt, (vars) => {
 });
 
 /**
- * ESC: STOP when the sentence the answer was read from, with its title, covers at least half
- * of the question's weighted terms; otherwise CONTINUE, asking for the entity that sentence
- * introduced (the bridge) together with the question terms the evidence has not covered.
+ * ESC: asks for what the evidence still lacks, never for a search already run. What is missing
+ * (offline-model's `missingFacts`): a hop of the question's chain the passages do not answer, or
+ * the passage of the entity a hop leads to; an entity the question names with no passage; the
+ * passage of the bridge the supporting sentence introduces; question words nothing mentions.
+ * STOP when the sentence the answer was read from covers the question well and no hop is open,
+ * when nothing is missing, or when every search for what is missing has run already.
  */
 export const par2Esc = defineOfflineHandler(par2EscPrompt, (vars) => {
   const question = text(vars, 'question', 'par2-esc');
   const pool = passages(vars, 'passages', 'par2-esc');
+  const issued = strings(vars, 'previousQueries');
   const reading = readAnswer(question, pool);
-  if (reading.support && reading.confidence >= 0.5) {
+  const missing = missingFacts(question, pool);
+  const openHop = missing.find((m) => m.reason.startsWith('hop '));
+  if (reading.support && reading.confidence >= 0.5 && !openHop) {
     return { decision: 'STOP', query: '', rationale: `"${reading.support.passage.title}" supports the answer (coverage ${reading.confidence.toFixed(2)}).` };
   }
-  const questionTerms = new Set(terms(question));
-  const bridge = reading.support ? capitalisedSpans(reading.support.sentence).find((s) => !coveredBy(s, questionTerms)) : undefined;
-  const covered = new Set(terms(pool.map((p) => `${p.title} ${p.text}`).join(' ')));
-  const missing = tokens(question).filter((t) => !STOP_WORDS.has(t) && !covered.has(terms(t)[0] ?? t));
-  // Continue only when there is something left to look for: a question word no passage has, or
-  // a bridge entity whose own passage is not in the context yet. Otherwise more retrieval cannot
-  // add evidence, and the answer stands on what is there.
-  const bridgeMissing = bridge !== undefined && !pool.some((p) => coveredBy(bridge, new Set(terms(p.title))));
-  // Common words may appear in no passage at all; the entities the question names must.
-  const missingEntities = classifyQuestion(question).entities.filter((e) => !coveredBy(e, covered));
-  if (reading.support && missingEntities.length === 0 && !bridgeMissing) {
+  if (missing.length === 0) {
+    return { decision: 'STOP', query: '', rationale: `Nothing the question asks about is missing from the evidence (coverage ${reading.confidence.toFixed(2)}).` };
+  }
+  const next = missing.find((m) => !alreadySearched(m.query, issued));
+  if (!next) {
     return {
       decision: 'STOP',
       query: '',
-      rationale: `Every entity the question names is in the evidence${bridge ? ` and "${bridge}" has its passage` : ''}; further retrieval would add nothing (coverage ${reading.confidence.toFixed(2)}).`,
+      rationale: `Still missing: ${missing.map((m) => m.reason).join('; ')}; every search for it has run, so more retrieval would repeat itself.`,
     };
   }
-  const query = [bridgeMissing ? bridge : undefined, ...missing].filter(Boolean).join(' ') || keywords(question);
-  return {
-    decision: 'CONTINUE',
-    query,
-    rationale: `The evidence covers ${reading.confidence.toFixed(2)} of the question${missing.length ? `; nothing mentions ${missing.join(', ')}` : ''}.`,
-  };
+  return { decision: 'CONTINUE', query: next.query, rationale: `Missing: ${next.reason} (coverage ${reading.confidence.toFixed(2)}).` };
 });
 
-/** Query formulator: the controller's suggestion, unless already run; then the suggestion with the question's keywords. */
+/** Query formulator: the controller's suggestion, unless a search with the same terms ran; then the suggestion with the question's keywords. */
 export const par2QueryFormulator = defineOfflineHandler(par2QueryFormulatorPrompt, (vars) => {
   const question = text(vars, 'question', 'par2-query-formulator');
   const suggestion = typeof vars['suggestion'] === 'string' ? vars['suggestion'].trim() : '';
-  const previous = new Set(strings(vars, 'previousQueries').map((q) => q.toLowerCase()));
+  const previous = strings(vars, 'previousQueries');
   const candidates = [suggestion, `${suggestion} ${keywords(question)}`.trim(), keywords(question), question];
-  const query = candidates.find((q) => q && !previous.has(q.toLowerCase())) ?? `${question} ${previous.size}`;
+  // Nothing new to ask: the suggestion as it is (the graph stops a repeated query for want of progress).
+  const query = candidates.find((q) => q && !alreadySearched(q, previous)) ?? (suggestion || question);
   return { query };
 });
