@@ -1,22 +1,117 @@
 import { ConfigError, type Query, type RetrieverPort } from '@multihop/core';
-import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
+import { corpusAsDataset, loadDataset, type Dataset } from '@multihop/datasets';
+import { openDatasetCorpus, type IngestReport } from '@multihop/retriever';
 
 import type { Setting } from './setting';
 
 export type { Setting } from './setting';
 
-export interface OpenedCorpus extends DatasetCorpus {
-  setting: Setting;
-  /** The retriever a run on `question` uses: restricted to its own paragraphs in the closed setting. */
-  retrieverFor(query: Query): RetrieverPort;
+/** What a run or an evaluation searched: printed in eval's summary, and on stderr by run and ingest. */
+export interface CorpusDescription {
+  /** `closed-book`: the dataset brings no passages and no corpus file was given, so retrieval returns nothing. */
+  setting: 'open' | 'closed' | 'closed-book';
+  /** Distinct passages searchable (in the closed setting: the pool; each question sees its own). */
+  corpusSize: number;
+  /** The LanceDB corpus (table) name, or `(none)`. */
+  corpus: string;
+  /** The corpus file given with --corpus. */
+  source?: string;
 }
 
-/** A dataset (a shared name or a path) in the LanceDB store, ingested if it is not yet, with its retriever. */
-export async function openCorpus(options: { dataset: string; setting: Setting; db?: string }): Promise<OpenedCorpus> {
-  const opened = await openDatasetCorpus(options.dataset, { setting: options.setting, uri: options.db });
-  if (options.setting === 'closed' && Object.keys(opened.dataset.contexts).length === 0) {
-    opened.close();
-    throw new ConfigError(`dataset ${opened.dataset.name} has no per-question paragraphs (plain layout): use --setting open`);
+export interface OpenedCorpus {
+  dataset: Dataset;
+  setting: Setting;
+  /** The LanceDB corpus name, or `(none)` when closed-book. */
+  corpus: string;
+  /** What the ingest did; absent when closed-book (nothing was ingested). */
+  report?: IngestReport;
+  describe: CorpusDescription;
+  /** Warnings the user must see (closed-book, skipped records, gold not in the corpus), one per entry, for stderr. */
+  notices: string[];
+  /** The retriever a run on `query` uses: restricted to its own paragraphs in the closed setting. */
+  retrieverFor(query: Query): RetrieverPort;
+  close(): void;
+}
+
+export interface OpenCorpusOptions {
+  /** A shared dataset name or a question file; without it, `corpus` alone is searched (run --question). */
+  dataset?: string;
+  setting: Setting;
+  db?: string;
+  /** A corpus file: searched alone (no dataset), or added to the dataset's open pool. */
+  corpus?: string;
+  /** A layout name (--layout), validated by @multihop/datasets. */
+  layout?: string;
+  /** Load the valid records of a file with invalid ones, and report the rest (--skip-invalid). */
+  skipInvalid?: boolean;
+}
+
+const NOTHING: RetrieverPort = { search: async () => [] };
+const QUOTED = 3;
+
+/**
+ * A dataset (a shared name or a path), a corpus file, or both, in the LanceDB store, ingested if it
+ * is not yet, with its retriever. A dataset whose questions bring no passages, given no corpus file,
+ * is closed-book: nothing is ingested, retrieval returns nothing, and `notices` says so.
+ */
+export async function openCorpus(options: OpenCorpusOptions): Promise<OpenedCorpus> {
+  const { setting } = options;
+  if (!options.dataset && !options.corpus) throw new ConfigError('give a dataset (--dataset) or a corpus file (--corpus)');
+  if (setting === 'closed' && options.corpus) {
+    throw new ConfigError(`--corpus ${options.corpus} joins the open pool, but the closed setting searches only each question's own paragraphs: use --setting open, or drop --corpus`);
   }
-  return { ...opened, setting: options.setting, retrieverFor: (query) => opened.retriever.forQuestion(query.id) };
+  const dataset = options.dataset
+    ? await loadDataset(options.dataset, { corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, setting })
+    : await corpusAsDataset(options.corpus as string);
+  const notices = datasetNotices(dataset);
+  const source = dataset.corpusFile?.path;
+
+  if (dataset.passages.length === 0) {
+    notices.unshift(
+      `warning: closed-book: ${dataset.name} (${dataset.layout} layout) brings no passages and no corpus file was given, so retrieval returns nothing and every workflow answers from the model alone; pass --corpus FILE to search one`,
+    );
+    return {
+      dataset,
+      setting,
+      corpus: '(none)',
+      describe: { setting: 'closed-book', corpusSize: 0, corpus: '(none)' },
+      notices,
+      retrieverFor: () => NOTHING,
+      close: () => undefined,
+    };
+  }
+  if (setting === 'closed' && Object.keys(dataset.contexts).length === 0) {
+    throw new ConfigError(`dataset ${dataset.name} (${dataset.layout} layout) has no per-question paragraphs: use --setting open`);
+  }
+  const opened = await openDatasetCorpus(dataset, { setting, uri: options.db });
+  return {
+    dataset,
+    setting,
+    corpus: opened.corpus,
+    report: opened.report,
+    describe: { setting, corpusSize: opened.report.manifest.counts.passages, corpus: opened.corpus, ...(source ? { source } : {}) },
+    notices,
+    retrieverFor: (query) => opened.retriever.forQuestion(query.id),
+    close: () => opened.close(),
+  };
+}
+
+/** The loader's findings a user must see: records skipped and gold the corpus does not hold. */
+function datasetNotices(dataset: Dataset): string[] {
+  const notices: string[] = [];
+  const skipped = dataset.skipped;
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, QUOTED).map((p) => `\n  ${p.message.split('\n')[0]}`).join('');
+    notices.push(`warning: --skip-invalid left out ${skipped.length} invalid record${skipped.length === 1 ? '' : 's'} of ${dataset.source}:${shown}${skipped.length > QUOTED ? `\n  … and ${skipped.length - QUOTED} more` : ''}`);
+  }
+  const unresolved = Object.entries(dataset.unresolvedGold);
+  if (unresolved.length > 0) {
+    const titles = unresolved.reduce((n, [, list]) => n + list.length, 0);
+    const examples = unresolved.slice(0, QUOTED).map(([id, list]) => `${id}: "${list[0]}"`).join(', ');
+    notices.push(
+      `warning: ${titles} gold title${titles === 1 ? '' : 's'} of ${unresolved.length} question${unresolved.length === 1 ? '' : 's'} match no passage of the corpus (e.g. ${examples}); ` +
+        `retrieval metrics count only the gold the corpus holds, and a question with none has no retrieval scores${dataset.corpusFile ? '' : ' (pass --corpus FILE with those articles)'}`,
+    );
+  }
+  return notices;
 }

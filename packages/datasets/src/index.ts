@@ -1,8 +1,9 @@
-export type { CorpusPassage, Dataset, Layout } from './Dataset';
-export { LAYOUTS } from './Dataset';
-export { loadDataset, type LoadDatasetOptions } from './loadDataset';
-export { loadCorpus } from './loadCorpus';
-export { detectLayout } from './detectLayout';
+export type { CorpusFile, CorpusPassage, Dataset, Layout, RecordProblem } from './Dataset';
+export { LAYOUTS, LAYOUT_NEEDS, describeLayouts } from './Dataset';
+export { loadDataset, parseLayout, type LoadDatasetOptions } from './loadDataset';
+export { loadCorpus, loadCorpusFile, corpusAsDataset } from './loadCorpus';
+export { detectLayout, looksLikeCorpus } from './detectLayout';
+export { isCorpusFile } from './isCorpusFile';
 export { readRecords, parseRecords, type SourceRecord } from './readRecords';
 export { resolveDatasetsDir, type ResolveDatasetsDirOptions } from './resolveDatasetsDir';
 export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } from './namedDatasets';

@@ -1,23 +1,26 @@
 import { basename, join, resolve } from 'node:path';
-import { InputError } from '@multihop/core';
+import { InputError, type Question } from '@multihop/core';
 import { CorpusBuilder } from './CorpusBuilder';
-import { LAYOUTS, type Dataset, type Layout } from './Dataset';
+import { describeLayouts, LAYOUTS, type CorpusFile, type Dataset, type Layout, type RecordProblem } from './Dataset';
 import { detectLayout } from './detectLayout';
-import { fromHfHotpot } from './layouts/hfHotpot';
-import { fromHotpot } from './layouts/hotpot';
-import { fromIrcot } from './layouts/ircot';
-import type { LayoutResult } from './layouts/LayoutResult';
-import { fromMusique } from './layouts/musique';
-import { fromPlain } from './layouts/plain';
-import { addCorpusRecords } from './loadCorpus';
+import { framesRecord } from './layouts/frames';
+import { hfHotpotRecord } from './layouts/hfHotpot';
+import { hotpotRecord } from './layouts/hotpot';
+import { ircotRecord } from './layouts/ircot';
+import type { GoldTitle, LayoutContext, RecordLoader } from './layouts/LayoutContext';
+import { moreHopRecord } from './layouts/morehopqa';
+import { musiqueRecord } from './layouts/musique';
+import { plainRecord } from './layouts/plain';
+import { qaRecord } from './layouts/qa';
+import { loadCorpusFile } from './loadCorpus';
 import { isDatasetName, NAMED_DATASETS } from './namedDatasets';
-import { readRecords, type SourceRecord } from './readRecords';
+import { readRecords } from './readRecords';
 import { resolveDatasetsDir } from './resolveDatasetsDir';
 
 export interface LoadDatasetOptions {
-  /** Override layout detection. */
-  layout?: Layout;
-  /** A corpus file (required for the plain layout; for the others its passages join the open pool). */
+  /** Override layout detection (validated: an unknown name is an error listing the layouts). */
+  layout?: Layout | string;
+  /** A corpus file (needed for plain gold ids; for the others its passages join the open pool). */
   corpus?: string;
   /** Keep only the first `limit` questions (their paragraphs only, unless a corpus file is given). */
   limit?: number;
@@ -25,26 +28,48 @@ export interface LoadDatasetOptions {
   name?: string;
   /** Where the shared datasets folder is looked for (see resolveDatasetsDir). */
   datasetsDir?: string;
+  /**
+   * The setting the questions will be searched in. `closed` (the default, the strict reading): every
+   * gold paragraph must be one of the question's own, or the record is invalid. `open`: gold outside
+   * the question's context (HotpotQA fullwiki) is looked up by title in the whole pool.
+   */
+  setting?: 'open' | 'closed';
+  /**
+   * Leave invalid records out and list them in `skipped`, instead of failing on the first one.
+   * The whole file is still parsed; a file whose records are all invalid still fails.
+   */
+  skipInvalid?: boolean;
 }
 
-type LayoutLoader = (records: SourceRecord[], file: string, corpus: CorpusBuilder) => LayoutResult;
-
-const LOADERS: Record<Layout, LayoutLoader> = {
-  ircot: fromIrcot,
-  hotpot: fromHotpot,
-  'hf-hotpot': fromHfHotpot,
-  musique: fromMusique,
-  plain: fromPlain,
+const LOADERS: Record<Layout, RecordLoader> = {
+  ircot: ircotRecord,
+  hotpot: hotpotRecord,
+  'hf-hotpot': hfHotpotRecord,
+  musique: musiqueRecord,
+  morehopqa: moreHopRecord,
+  frames: framesRecord,
+  qa: qaRecord,
+  plain: plainRecord,
 };
+
+/** How many skipped records an error or a summary quotes. */
+const QUOTED = 3;
+
+/** Validates a layout name given as text (a CLI flag); the error lists every layout and what it needs. */
+export function parseLayout(value: string): Layout {
+  if ((LAYOUTS as readonly string[]).includes(value)) return value as Layout;
+  throw new InputError(`unknown layout "${value}"; the layouts and what each needs:\n${describeLayouts()}`, { field: 'layout' });
+}
 
 /**
  * Loads a named shared dataset (`hotpotqa-dev`, `2wiki-dev`, `musique-dev`, `hotpotqa-train`,
- * `musique-train`) or any file path, into core Questions plus the pooled corpus. The whole file is
- * validated before anything is returned, so a malformed line never leaves half a dataset behind.
+ * `musique-train`) or any file path, into core Questions plus the pooled corpus. Every record is
+ * validated before anything is returned: an invalid record fails the load (naming its file, line and
+ * field) unless `skipInvalid` is set, when it is left out and listed in `skipped`.
  */
 export async function loadDataset(nameOrPath: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
   let file: string;
-  let layout = options.layout;
+  let layout = options.layout === undefined ? undefined : parseLayout(options.layout);
   let name = options.name;
   if (isDatasetName(nameOrPath)) {
     const named = NAMED_DATASETS[nameOrPath];
@@ -53,28 +78,106 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     name ??= nameOrPath;
   } else {
     file = resolve(nameOrPath);
-    name ??= basename(file).replace(/\.(jsonl|json)$/i, '');
-  }
-  if (layout && !LAYOUTS.includes(layout)) {
-    throw new InputError(`unknown layout "${layout}"; expected one of ${LAYOUTS.join(', ')}`, { field: 'layout' });
+    name ??= basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, '');
   }
   const all = await readRecords(file);
   const records = options.limit === undefined ? all : all.slice(0, Math.max(0, options.limit));
   layout ??= detectLayout(all, file);
 
   const corpus = new CorpusBuilder();
+  let corpusFile: CorpusFile | undefined;
   if (options.corpus) {
-    const corpusFile = resolve(options.corpus);
-    addCorpusRecords(await readRecords(corpusFile), corpusFile, corpus);
-  } else if (layout === 'plain') {
-    throw new InputError(`${file}: the plain layout needs a corpus file (option \`corpus\`)`, { file, field: 'corpus' });
+    const loaded = await loadCorpusFile(options.corpus, corpus);
+    corpusFile = { path: loaded.path, sha1: loaded.sha1, passages: loaded.passages };
   }
-  const result = LOADERS[layout](records, file, corpus);
-  const seen = new Set<string>();
-  for (const q of result.questions) {
-    if (seen.has(q.id)) throw new InputError(`${file}: question id "${q.id}" appears twice`, { file, field: 'id' });
-    seen.add(q.id);
-    q.dataset = name;
+  const setting = options.setting ?? 'closed';
+  const warnings: string[] = [];
+  const problems: RecordProblem[] = [];
+  const loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[] }> = [];
+  const contexts: Record<string, string[]> = {};
+  const ids = new Set<string>();
+  const loader = LOADERS[layout];
+  let firstError: InputError | undefined;
+  records.forEach((record, index) => {
+    const mark = corpus.mark();
+    const recordWarnings: string[] = [];
+    const ctx: LayoutContext = { file, corpus, warnings: recordWarnings, setting, index };
+    try {
+      const result = loader(record, ctx);
+      const id = result.question.id;
+      if (ids.has(id)) throw new InputError(`${file}:${record.line}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
+      ids.add(id);
+      result.question.dataset = name;
+      loaded.push({ question: result.question, line: record.line, goldTitles: result.goldTitles });
+      if (result.context) contexts[id] = result.context;
+      warnings.push(...recordWarnings);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      // What the invalid record added to the pool goes with it.
+      corpus.rollback(mark);
+      firstError ??= error;
+      problems.push({ line: error.location.line ?? record.line, field: error.location.field, message: error.message });
+    }
+  });
+  if (firstError && (!options.skipInvalid || loaded.length === 0)) {
+    throw new InputError(
+      `${firstError.message}\n${problems.length} of ${records.length} records of ${file} are invalid${quote(problems.slice(1))}` +
+        (loaded.length > 0 ? `; \`skipInvalid\` (--skip-invalid) loads the ${loaded.length} valid ones and reports the rest` : ' (is the layout right? it was read as ' + layout + ')'),
+      firstError.location,
+      { cause: firstError },
+    );
   }
-  return { name, source: file, layout, questions: result.questions, passages: corpus.passages(), contexts: result.contexts, warnings: result.warnings };
+  if (problems.length > 0) warnings.push(`${file}: skipped ${problems.length} invalid record${problems.length === 1 ? '' : 's'} of ${records.length}${quote(problems)}`);
+
+  const unresolvedGold = resolveGoldTitles(loaded, corpus, file, warnings);
+  const questions = loaded.map((l) => l.question);
+  if (corpus.size === 0) {
+    warnings.push(`${file}: closed-book: the questions bring no passages and no corpus file was given, so there is nothing to search (pass a corpus file to search one)`);
+  }
+  return { name, source: file, layout, questions, passages: corpus.passages(), contexts, warnings, skipped: problems, unresolvedGold, ...(corpusFile ? { corpusFile } : {}) };
+}
+
+function quote(problems: RecordProblem[]): string {
+  if (problems.length === 0) return '';
+  const shown = problems.slice(0, QUOTED).map((p) => `\n  ${p.message.split('\n')[0]}`);
+  return `:${shown.join('')}${problems.length > QUOTED ? `\n  … and ${problems.length - QUOTED} more` : ''}`;
+}
+
+/**
+ * Gold named by title (FRAMES links, FlashRAG supporting facts, HotpotQA fullwiki facts outside the
+ * question's context in the open setting) resolved against the whole pool: the first passage with
+ * that title (a Wikipedia article's lead paragraph, which chunked dumps list first), matched exactly,
+ * else ignoring case and underscores. Titles found nowhere are returned per question and summed up in
+ * one warning; they stay out of `supportingIds`, so retrieval metrics score only gold the corpus holds.
+ */
+function resolveGoldTitles(loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[] }>, corpus: CorpusBuilder, file: string, warnings: string[]): Record<string, string[]> {
+  const unresolved: Record<string, string[]> = {};
+  let found = 0;
+  let missing = 0;
+  const examples: string[] = [];
+  for (const { question, line, goldTitles } of loaded) {
+    for (const gold of goldTitles ?? []) {
+      const passage = corpus.withTitle(gold.title)[0];
+      if (passage) {
+        found++;
+        if (!question.supportingIds.includes(passage.id)) question.supportingIds.push(passage.id);
+        if (gold.sentence !== undefined && gold.sentence >= 0 && gold.sentence < passage.sentences.length) {
+          (question.supportingSentences ??= []).push({ passageId: passage.id, sentence: gold.sentence });
+        }
+        continue;
+      }
+      missing++;
+      const list = (unresolved[question.id] ??= []);
+      if (!list.includes(gold.title)) list.push(gold.title);
+      if (examples.length < QUOTED) examples.push(`"${gold.title}" (${file}:${line}, question ${question.id})`);
+    }
+  }
+  if (missing > 0) {
+    const questions = Object.keys(unresolved).length;
+    warnings.push(
+      `${file}: ${missing} gold title${missing === 1 ? '' : 's'} of ${questions} question${questions === 1 ? '' : 's'} match no passage of the pool${found ? ` (${found} did)` : ''}; ` +
+        `retrieval metrics count only the gold the corpus holds (a question with none has no retrieval scores); e.g. ${examples.join(', ')}`,
+    );
+  }
+  return unresolved;
 }

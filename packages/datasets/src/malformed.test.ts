@@ -57,9 +57,12 @@ describe('malformed input', () => {
     await expect(loadDataset(file, { corpus })).rejects.toMatchObject({ location: { file, line: 1, field: 'supporting_ids[1]' } });
   });
 
-  it('requires a corpus for the plain layout', async () => {
-    const file = await write('q.jsonl', JSON.stringify({ id: 'q', question: 'q?', answers: ['a'] }));
-    await expect(loadDataset(file)).rejects.toThrow(/needs a corpus file/);
+  it('requires a corpus for plain questions that name gold passage ids', async () => {
+    const file = await write('q.jsonl', JSON.stringify({ id: 'q', question: 'q?', answers: ['a'], supporting_ids: ['p1'] }));
+    const error = (await loadDataset(file).catch((e: unknown) => e)) as InputError;
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.location).toEqual({ file, line: 1, field: 'supporting_ids[0]' });
+    expect(error.message).toMatch(/no corpus file was given/);
   });
 
   it('names a corpus line without text', async () => {

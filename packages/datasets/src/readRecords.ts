@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '@multihop/core';
+import { parseTable, tableFormat, type TableFormat } from './parseTable';
 
 /** One top-level record of a data file and the 1-based line it starts on. */
 export interface SourceRecord {
@@ -7,6 +8,8 @@ export interface SourceRecord {
   line: number;
   /** Set for records of a top-level JSON object (`{title: [sentences]}` corpora): the key. */
   key?: string;
+  /** Set for rows of a CSV / TSV file, whose `value` maps header names to cell strings. */
+  table?: TableFormat;
 }
 
 /**
@@ -15,13 +18,16 @@ export interface SourceRecord {
  * mix both. Every record keeps its line so errors can point at it.
  */
 export async function readRecords(file: string): Promise<SourceRecord[]> {
-  let text: string;
+  return parseRecords(await readText(file), file);
+}
+
+/** A file's text, or an InputError naming it. */
+export async function readText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (cause) {
     throw new InputError(`cannot read ${file}: ${(cause as Error).message}`, { file }, { cause });
   }
-  return parseRecords(text, file);
 }
 
 export function parseRecords(text: string, file: string): SourceRecord[] {
@@ -35,6 +41,9 @@ export function parseRecords(text: string, file: string): SourceRecord[] {
     // A `{` start that does not parse as one document is JSONL (one object per line).
     if (first[0] === '[') throw jsonError(body, whole.error, file, 0);
   }
+  // Not JSON: a CSV / TSV question table with a header (Bamboogle's CSV, FRAMES's TSV).
+  const table = first[0] === '[' || first[0] === '{' ? undefined : tableFormat(body, file);
+  if (table) return parseTable(body, file, table).map((row) => ({ value: row.cells, line: row.line, table }));
   return parseJsonl(body, file);
 }
 

@@ -8,9 +8,9 @@ export interface OpenDatasetCorpusOptions {
   setting?: CorpusSetting;
   /** The database: a directory or any LanceDB URI. Default `.multihop/lancedb` in the working directory. */
   uri?: string;
-  /** Passed to loadDataset (`limit`, `layout`, `corpus`, ...). */
+  /** Passed to loadDataset (`limit`, `layout`, `corpus`, `skipInvalid`, ...); its `setting` defaults to this one's. */
   load?: LoadDatasetOptions;
-  /** Passed to ingest (`levels`, `embedder`, ...). */
+  /** Passed to ingest (`levels`, `embedder`, ...); the corpus name defaults to datasetCorpusName(). */
   ingest?: Omit<IngestOptions, 'setting'>;
   /** Passed to the retriever (`mode`, `embedder`, `reranker`). */
   retriever?: RetrieverOptions;
@@ -26,17 +26,33 @@ export interface DatasetCorpus {
 }
 
 /**
- * A dataset made searchable in one call: load it (a shared name or a path), ingest its
- * paragraphs (idempotent: a second call adds nothing), open a retriever. For a question of a
- * closed corpus, search through `retriever.forQuestion(question.id)`.
+ * The default corpus name of a dataset in a setting: `<dataset>-<setting>`, e.g. `hotpotqa-dev-open`.
+ * When a corpus file joins, its base name and the first 8 hex of its content hash join the name
+ * (`fullwiki.wiki-1a2b3c4d-open`), so two different corpora never share a table, and the same
+ * file ingested again lands in the same one.
  */
-export async function openDatasetCorpus(nameOrPath: string, options: OpenDatasetCorpusOptions = {}): Promise<DatasetCorpus> {
-  const dataset = await loadDataset(nameOrPath, options.load);
+export function datasetCorpusName(dataset: Dataset, setting: CorpusSetting): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'corpus';
+  const file = dataset.corpusFile;
+  if (!file) return `${safe(dataset.name)}-${setting}`;
+  const corpus = `${safe((file.path.split(/[\\/]/).pop() ?? 'corpus').replace(/\.(jsonl|json)$/i, ''))}-${file.sha1.slice(0, 8)}`;
+  // A corpus file alone (no question file) is named after itself only.
+  return dataset.source === file.path ? `${corpus}-${setting}` : `${safe(dataset.name)}.${corpus}-${setting}`;
+}
+
+/**
+ * A dataset made searchable in one call: load it (a shared name, a path, or an already loaded
+ * Dataset), ingest its paragraphs (idempotent: a second call adds nothing), open a retriever. For a
+ * question of a closed corpus, search through `retriever.forQuestion(question.id)`.
+ */
+export async function openDatasetCorpus(dataset: string | Dataset, options: OpenDatasetCorpusOptions = {}): Promise<DatasetCorpus> {
+  const setting = options.setting ?? 'open';
+  const loaded = typeof dataset === 'string' ? await loadDataset(dataset, { setting, ...options.load }) : dataset;
   const store = await CorpusStore.open(options.uri ? { uri: options.uri } : {});
   try {
-    const report = await store.ingest(dataset, { ...options.ingest, setting: options.setting ?? 'open' });
+    const report = await store.ingest(loaded, { corpus: datasetCorpusName(loaded, setting), ...options.ingest, setting });
     const retriever = await store.retriever(report.corpus, options.retriever);
-    return { dataset, store, corpus: report.corpus, report, retriever, close: () => store.close() };
+    return { dataset: loaded, store, corpus: report.corpus, report, retriever, close: () => store.close() };
   } catch (error) {
     store.close();
     throw error;

@@ -1,4 +1,5 @@
 import { ConfigError, type Query, type Question } from '@multihop/core';
+import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
@@ -26,9 +27,11 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   if (options.question && (options.dataset || options.id)) throw new ConfigError('give either --question, or --dataset with --id, not both');
   if (!options.question && !(options.dataset && options.id)) throw new ConfigError('give --question "..." [--corpus <name|path>], or --dataset <name> --id <question id>');
   const model = resolveModel(options.model);
-  const setting: Setting = options.question ? 'open' : (options.setting ?? 'closed');
-  const corpus = await openCorpus({ dataset: options.question ? (options.corpus ?? 'hotpotqa-dev') : (options.dataset as string), setting, db: options.db });
+  // A corpus file only makes sense in a pool: free text, or a dataset question with --corpus, runs open.
+  const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? 'closed');
+  const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid });
   try {
+    for (const notice of corpus.notices) io.err(notice);
     // Free text has no gold; a dataset question's gold stays here, for the report: the run gets the query only.
     let query: Query;
     let gold: Question | undefined;
@@ -52,4 +55,16 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   } finally {
     corpus.close();
   }
+}
+
+/**
+ * `--dataset X --id Q [--corpus FILE]`: the dataset, its pool joined by the corpus file. `--question`
+ * with `--corpus`: a corpus file is searched alone; a shared dataset name or a question file (its
+ * paragraphs) as before. `--question` alone searches hotpotqa-dev's pool.
+ */
+async function whatToSearch(options: RunCommandOptions): Promise<{ dataset?: string; corpus?: string }> {
+  if (!options.question) return { dataset: options.dataset, corpus: options.corpus };
+  const given = options.corpus ?? 'hotpotqa-dev';
+  if (isDatasetName(given)) return { dataset: given };
+  return (await isCorpusFile(given)) ? { corpus: given } : { dataset: given };
 }

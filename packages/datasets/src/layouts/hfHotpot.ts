@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { CorpusBuilder } from '../CorpusBuilder';
 import type { SourceRecord } from '../readRecords';
 import { recordError, validateRecord } from '../validateRecord';
-import type { LayoutResult } from './LayoutResult';
+import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 import { mapSentenceContexts } from './sentenceContexts';
 
 const HfHotpotRecord = z.object({
@@ -15,33 +14,25 @@ const HfHotpotRecord = z.object({
 });
 
 /** Hugging Face `hotpot_qa`: column-oriented `context: {title, sentences}` and `supporting_facts: {title, sent_id}`. */
-export function fromHfHotpot(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
-  const result: LayoutResult = { questions: [], contexts: {}, warnings: [] };
-  for (const record of records) {
-    const r = validateRecord(HfHotpotRecord, record, file);
-    if (r.context.title.length !== r.context.sentences.length) {
-      throw recordError(record, file, 'context.sentences', `has ${r.context.sentences.length} entries for ${r.context.title.length} titles`);
-    }
-    if (r.supporting_facts.title.length !== r.supporting_facts.sent_id.length) {
-      throw recordError(record, file, 'supporting_facts.sent_id', `has ${r.supporting_facts.sent_id.length} entries for ${r.supporting_facts.title.length} titles`);
-    }
-    const { question, context } = mapSentenceContexts(
-      {
-        id: r.id,
-        question: r.question,
-        answer: r.answer,
-        type: r.type,
-        context: r.context.title.map((title, i) => ({ title, sentences: r.context.sentences[i] ?? [] })),
-        supportingFacts: r.supporting_facts.title.map((title, i) => ({ title, sentence: r.supporting_facts.sent_id[i] ?? -1 })),
-        fields: { supportingTitle: (i) => `supporting_facts.title[${i}]` },
-      },
-      record,
-      file,
-      corpus,
-      result.warnings,
-    );
-    result.questions.push(question);
-    result.contexts[question.id] = context;
+export function hfHotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
+  const r = validateRecord(HfHotpotRecord, record, ctx.file);
+  if (r.context.title.length !== r.context.sentences.length) {
+    throw recordError(record, ctx.file, 'context.sentences', `has ${r.context.sentences.length} entries for ${r.context.title.length} titles`);
   }
-  return result;
+  if (r.supporting_facts.title.length !== r.supporting_facts.sent_id.length) {
+    throw recordError(record, ctx.file, 'supporting_facts.sent_id', `has ${r.supporting_facts.sent_id.length} entries for ${r.supporting_facts.title.length} titles`);
+  }
+  return mapSentenceContexts(
+    {
+      id: r.id,
+      question: r.question,
+      answer: r.answer,
+      type: r.type,
+      context: r.context.title.map((title, i) => ({ title, sentences: r.context.sentences[i] ?? [] })),
+      supportingFacts: r.supporting_facts.title.map((title, i) => ({ title, sentence: r.supporting_facts.sent_id[i] ?? -1 })),
+      fields: { supportingTitle: (i) => `supporting_facts.title[${i}]` },
+    },
+    record,
+    ctx,
+  );
 }

@@ -1,9 +1,7 @@
-import type { Question } from '@multihop/core';
 import { z } from 'zod';
-import type { CorpusBuilder } from '../CorpusBuilder';
 import type { SourceRecord } from '../readRecords';
 import { validateRecord } from '../validateRecord';
-import type { LayoutResult } from './LayoutResult';
+import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 
 const IrcotRecord = z.object({
   question_id: z.union([z.string(), z.number()]).transform(String),
@@ -35,28 +33,25 @@ function answerTexts(a: { spans?: string[]; number?: string | number; date?: { d
 }
 
 /** IRCoT processed JSONL (`question_id`, `question_text`, `answers_objects`, `contexts[].is_supporting`). */
-export function fromIrcot(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
-  const questions: Question[] = [];
-  const contexts: Record<string, string[]> = {};
-  for (const record of records) {
-    const r = validateRecord(IrcotRecord, record, file);
-    const spans = r.answers_objects.flatMap(answerTexts);
-    const ids: string[] = [];
-    const gold: string[] = [];
-    for (const c of r.contexts) {
-      const id = corpus.addText(c.title, c.paragraph_text);
-      if (!ids.includes(id)) ids.push(id);
-      if (c.is_supporting && !gold.includes(id)) gold.push(id);
-    }
-    contexts[r.question_id] = ids;
-    questions.push({
+export function ircotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
+  const r = validateRecord(IrcotRecord, record, ctx.file);
+  const spans = r.answers_objects.flatMap(answerTexts);
+  const ids: string[] = [];
+  const gold: string[] = [];
+  for (const c of r.contexts) {
+    const id = ctx.corpus.addText(c.title, c.paragraph_text);
+    if (!ids.includes(id)) ids.push(id);
+    if (c.is_supporting && !gold.includes(id)) gold.push(id);
+  }
+  return {
+    question: {
       id: r.question_id,
       text: r.question_text,
       answer: spans[0] ?? '',
       aliases: [...new Set(spans.slice(1))],
       supportingIds: gold,
       hops: gold.length || undefined,
-    });
-  }
-  return { questions, contexts, warnings: [] };
+    },
+    context: ids,
+  };
 }

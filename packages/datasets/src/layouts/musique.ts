@@ -1,9 +1,7 @@
-import type { Question } from '@multihop/core';
 import { z } from 'zod';
-import type { CorpusBuilder } from '../CorpusBuilder';
 import type { SourceRecord } from '../readRecords';
 import { recordError, validateRecord } from '../validateRecord';
-import type { LayoutResult } from './LayoutResult';
+import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 
 const MusiqueRecord = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
@@ -30,40 +28,37 @@ const MusiqueRecord = z.object({
 });
 
 /** MuSiQue official JSONL/JSON: `paragraphs[].is_supporting`, hop order from `question_decomposition`. */
-export function fromMusique(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
-  const questions: Question[] = [];
-  const contexts: Record<string, string[]> = {};
-  for (const record of records) {
-    const r = validateRecord(MusiqueRecord, record, file);
-    const ids: string[] = [];
-    const byIdx = new Map<number, string>();
-    r.paragraphs.forEach((p, i) => {
-      const id = corpus.addText(p.title, p.paragraph_text);
-      if (!ids.includes(id)) ids.push(id);
-      byIdx.set(p.idx ?? i, id);
-    });
-    // Gold in hop order (the decomposition's order), so the first gold passage is the first hop's.
-    const gold: string[] = [];
-    (r.question_decomposition ?? []).forEach((step, i) => {
-      if (step.paragraph_support_idx === null || step.paragraph_support_idx === undefined) return;
-      const id = byIdx.get(step.paragraph_support_idx);
-      if (!id) throw recordError(record, file, `question_decomposition[${i}].paragraph_support_idx`, `no paragraph with idx ${step.paragraph_support_idx}`);
-      if (!gold.includes(id)) gold.push(id);
-    });
-    r.paragraphs.forEach((p, i) => {
-      const id = byIdx.get(p.idx ?? i);
-      if (p.is_supporting && id && !gold.includes(id)) gold.push(id);
-    });
-    contexts[r.id] = ids;
-    const hops = r.question_decomposition?.length;
-    const steps = r.question_decomposition ?? [];
-    const decomposition = steps.every((step) => step.question !== undefined && step.answer !== undefined)
-      ? steps.map((step) => {
-          const support = step.paragraph_support_idx === null || step.paragraph_support_idx === undefined ? undefined : byIdx.get(step.paragraph_support_idx);
-          return { question: step.question as string, answer: step.answer as string, supportingIds: support ? [support] : [] };
-        })
-      : undefined;
-    questions.push({
+export function musiqueRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
+  const r = validateRecord(MusiqueRecord, record, ctx.file);
+  const ids: string[] = [];
+  const byIdx = new Map<number, string>();
+  r.paragraphs.forEach((p, i) => {
+    const id = ctx.corpus.addText(p.title, p.paragraph_text);
+    if (!ids.includes(id)) ids.push(id);
+    byIdx.set(p.idx ?? i, id);
+  });
+  // Gold in hop order (the decomposition's order), so the first gold passage is the first hop's.
+  const gold: string[] = [];
+  (r.question_decomposition ?? []).forEach((step, i) => {
+    if (step.paragraph_support_idx === null || step.paragraph_support_idx === undefined) return;
+    const id = byIdx.get(step.paragraph_support_idx);
+    if (!id) throw recordError(record, ctx.file, `question_decomposition[${i}].paragraph_support_idx`, `no paragraph with idx ${step.paragraph_support_idx}`);
+    if (!gold.includes(id)) gold.push(id);
+  });
+  r.paragraphs.forEach((p, i) => {
+    const id = byIdx.get(p.idx ?? i);
+    if (p.is_supporting && id && !gold.includes(id)) gold.push(id);
+  });
+  const hops = r.question_decomposition?.length;
+  const steps = r.question_decomposition ?? [];
+  const decomposition = steps.every((step) => step.question !== undefined && step.answer !== undefined)
+    ? steps.map((step) => {
+        const support = step.paragraph_support_idx === null || step.paragraph_support_idx === undefined ? undefined : byIdx.get(step.paragraph_support_idx);
+        return { question: step.question as string, answer: step.answer as string, supportingIds: support ? [support] : [] };
+      })
+    : undefined;
+  return {
+    question: {
       id: r.id,
       text: r.question,
       answer: r.answer,
@@ -72,7 +67,7 @@ export function fromMusique(records: SourceRecord[], file: string, corpus: Corpu
       type: /^(\dhop\d?)__/.exec(r.id)?.[1] ?? (hops ? `${hops}hop` : undefined),
       hops: hops || gold.length || undefined,
       ...(decomposition && decomposition.length > 0 ? { decomposition } : {}),
-    });
-  }
-  return { questions, contexts, warnings: [] };
+    },
+    context: ids,
+  };
 }

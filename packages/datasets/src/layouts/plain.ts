@@ -1,9 +1,7 @@
-import type { Question } from '@multihop/core';
 import { z } from 'zod';
-import type { CorpusBuilder } from '../CorpusBuilder';
 import type { SourceRecord } from '../readRecords';
 import { recordError, validateRecord } from '../validateRecord';
-import type { LayoutResult } from './LayoutResult';
+import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 
 const PlainRecord = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
@@ -17,15 +15,16 @@ const PlainRecord = z.object({
  * Plain JSONL questions `{id, question, answers, supporting_ids?}` over a separate corpus file
  * (see loadCorpus). Gold ids must exist in that corpus, so a typo fails at load, not as zero recall.
  */
-export function fromPlain(records: SourceRecord[], file: string, corpus: CorpusBuilder): LayoutResult {
-  const questions: Question[] = [];
-  for (const record of records) {
-    const r = validateRecord(PlainRecord, record, file);
-    const gold = r.supporting_ids ?? [];
-    gold.forEach((id, i) => {
-      if (!corpus.has(id)) throw recordError(record, file, `supporting_ids[${i}]`, `passage id "${id}" is not in the corpus`);
-    });
-    questions.push({
+export function plainRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
+  const r = validateRecord(PlainRecord, record, ctx.file);
+  const gold = r.supporting_ids ?? [];
+  gold.forEach((id, i) => {
+    if (!ctx.corpus.has(id)) {
+      throw recordError(record, ctx.file, `supporting_ids[${i}]`, ctx.corpus.size === 0 ? `names passage "${id}", but no corpus file was given (option \`corpus\`, --corpus)` : `passage id "${id}" is not in the corpus`);
+    }
+  });
+  return {
+    question: {
       id: r.id,
       text: r.question,
       answer: r.answers[0] ?? '',
@@ -33,7 +32,6 @@ export function fromPlain(records: SourceRecord[], file: string, corpus: CorpusB
       supportingIds: [...new Set(gold)],
       type: r.type,
       hops: gold.length || undefined,
-    });
-  }
-  return { questions, contexts: {}, warnings: [] };
+    },
+  };
 }

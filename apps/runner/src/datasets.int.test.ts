@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunResult } from '@multihop/core';
+import { cli } from '../test/cli';
+import { openCorpus } from './corpus';
+import type { ResultRow } from './eval/ResultsLog';
+
+// Issue 9: datasets a user brings, in their published layouts, each written here in a few lines.
+const dir = mkdtempSync(join(tmpdir(), 'multihop-user-datasets-'));
+const db = join(dir, 'db');
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n');
+
+const wiki = file('wiki.jsonl', jsonl([
+  { id: 'w1', contents: '"Moonfall Harbor"\nMoonfall Harbor is a 1961 drama film directed by Ilse Varga.' },
+  { id: 'w2', contents: '"Ilse Varga"\nIlse Varga was a film director. She was born in Debrecen, Hungary.' },
+  { id: 'w3', contents: '"Copper Lantern"\nCopper Lantern is a novel by Tomas Reyes.' },
+]));
+const otherWiki = file('other-wiki.jsonl', jsonl([{ title: 'Debrecen', passage: 'Debrecen is the second largest city in Hungary.' }]));
+const bamboogle = file('bamboogle.csv', 'Question,Answer\nWho directed Moonfall Harbor?,Ilse Varga\nWho wrote Copper Lantern?,Tomas Reyes\nWhere was Ilse Varga born?,Hungary\n');
+const frames = file('frames.tsv', `Prompt\tAnswer\treasoning_types\twiki_links\nWhere was the director of Moonfall Harbor born?\tHungary\tMultiple constraints\t['https://en.wikipedia.org/wiki/Moonfall_Harbor', 'https://en.wikipedia.org/wiki/Ilse_Varga']\n`);
+const VARGA = ['Ilse Varga was a film director.', ' She was born in Debrecen, Hungary.'];
+const MOONFALL = ['Moonfall Harbor is a 1961 drama film directed by Ilse Varga.'];
+// Hugging Face hotpot_qa, fullwiki form: question b's gold "Ilse Varga" is not among its own paragraphs.
+const fullwiki = file('fullwiki.jsonl', jsonl([
+  { id: 'a', question: 'Who directed Moonfall Harbor?', answer: 'Ilse Varga', type: 'bridge', supporting_facts: { title: ['Moonfall Harbor', 'Ilse Varga'], sent_id: [0, 1] }, context: { title: ['Moonfall Harbor', 'Ilse Varga'], sentences: [MOONFALL, VARGA] } },
+  { id: 'b', question: 'Where was the director of Moonfall Harbor born?', answer: 'Hungary', type: 'bridge', supporting_facts: { title: ['Moonfall Harbor', 'Ilse Varga'], sent_id: [0, 1] }, context: { title: ['Moonfall Harbor', 'Brittany'], sentences: [MOONFALL, ['Brittany is a peninsula.']] } },
+]));
+
+describe('datasets a user brings (issue 9)', () => {
+  it('run --question --corpus FILE searches that corpus file alone', async () => {
+    const { code, out, err } = await cli('run', '--workflow', 'single-turn-rag', '--question', 'Who directed Moonfall Harbor?', '--corpus', wiki, '--db', db, '--json');
+    expect([code, err]).toEqual([0, '']);
+    const result = JSON.parse(out) as RunResult;
+    expect(result.evidenceIds.length).toBeGreaterThan(0);
+    expect(result.evidenceIds.every((id) => ['w1', 'w2', 'w3'].includes(id))).toBe(true);
+    const text = await cli('run', '--workflow', 'single-turn-rag', '--question', 'Who directed Moonfall Harbor?', '--corpus', wiki, '--db', db);
+    expect(text.out).toMatch(/corpus: wiki-[0-9a-f]{8}-open/);
+  });
+
+  it('run --dataset X --id Q --corpus FILE adds the corpus file to the pool (FRAMES gold resolved in it)', async () => {
+    const { code, out } = await cli('run', '--workflow', 'single-turn-rag', '--dataset', frames, '--id', '0', '--corpus', wiki, '--db', db, '--json');
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as RunResult).evidenceIds).toEqual(expect.arrayContaining(['w2']));
+    const opened = await openCorpus({ dataset: frames, setting: 'open', db, corpus: wiki });
+    try {
+      expect(opened.dataset.questions[0]).toMatchObject({ supportingIds: ['w1', 'w2'], type: 'Multiple constraints' });
+      expect(opened.describe).toEqual({ setting: 'open', corpusSize: 3, corpus: expect.stringMatching(/^frames\.wiki-[0-9a-f]{8}-open$/), source: wiki });
+    } finally {
+      opened.close();
+    }
+  });
+
+  it('gives two different corpus files two different corpora, and ingests each only once', async () => {
+    const first = await cli('ingest', '--dataset', bamboogle, '--corpus', wiki, '--db', db);
+    const other = await cli('ingest', '--dataset', bamboogle, '--corpus', otherWiki, '--db', db);
+    const again = await cli('ingest', '--dataset', bamboogle, '--corpus', wiki, '--db', db);
+    const name = (out: string) => /^corpus (\S+):/.exec(out)?.[1];
+    expect(name(first.out)).toMatch(/^bamboogle\.wiki-[0-9a-f]{8}-open$/);
+    expect(name(other.out)).toMatch(/^bamboogle\.other-wiki-[0-9a-f]{8}-open$/);
+    expect(first.out).toContain('added 3 passage rows');
+    expect(name(again.out)).toBe(name(first.out));
+    expect(again.out).toContain('added 0 passage rows, 0 sentence rows');
+  });
+
+  it('runs a dataset without passages closed-book, with a warning, and describes it so', async () => {
+    const { code, out, err } = await cli('run', '--workflow', 'single-turn-rag', '--dataset', bamboogle, '--id', '1', '--db', db);
+    expect(code).toBe(0);
+    expect(err).toMatch(/^warning: closed-book: bamboogle \(qa layout\) brings no passages and no corpus file was given/);
+    expect(out).toContain('corpus: (none)');
+    const ingest = await cli('ingest', '--dataset', bamboogle, '--db', db);
+    expect(ingest.err).toMatch(/warning: closed-book/);
+    expect(ingest.out).toContain('nothing to ingest, bamboogle is closed-book (3 questions, no passages)');
+    const opened = await openCorpus({ dataset: bamboogle, setting: 'open', db });
+    expect(opened.describe).toEqual({ setting: 'closed-book', corpusSize: 0, corpus: '(none)' });
+    expect(await opened.retrieverFor({ id: '0', text: 'Who directed Moonfall Harbor?' }).search('Moonfall Harbor')).toEqual([]);
+    opened.close();
+  });
+
+  it('validates --layout with the list of layouts and what each needs', async () => {
+    const { code, err } = await cli('ingest', '--dataset', bamboogle, '--layout', 'bamboogle', '--db', db);
+    expect(code).toBe(2);
+    expect(err).toContain('unknown layout "bamboogle"; the layouts and what each needs:');
+    expect(err).toMatch(/\n {2}qa: questions without passages \(Bamboogle CSV/);
+    // A named layout is used as named: this CSV read as FRAMES lacks Prompt.
+    expect(await cli('ingest', '--dataset', bamboogle, '--layout', 'frames', '--db', db)).toMatchObject({ code: 2, err: expect.stringContaining('bamboogle.csv:2: field `Prompt`') });
+  });
+
+  it('keeps fullwiki questions in the open setting, and offers --skip-invalid in the closed one', async () => {
+    const open = await openCorpus({ dataset: fullwiki, setting: 'open', db });
+    expect(open.dataset.questions.map((q) => q.supportingIds.length)).toEqual([2, 2]);
+    expect(open.notices).toEqual([]);
+    open.close();
+    const refused = await cli('ingest', '--dataset', fullwiki, '--setting', 'closed', '--db', db);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`${fullwiki}:2: field \`supporting_facts.title[1]\``);
+    expect(refused.err).toContain('--skip-invalid');
+    const skipped = await cli('ingest', '--dataset', fullwiki, '--setting', 'closed', '--skip-invalid', '--db', db);
+    expect(skipped.code).toBe(0);
+    expect(skipped.err).toMatch(/warning: --skip-invalid left out 1 invalid record of .*fullwiki\.jsonl:\n {2}.*fullwiki\.jsonl:2: field/);
+    expect(skipped.out).toMatch(/^corpus fullwiki-closed: added 2 passage rows/);
+  });
+
+  it('refuses --corpus in the closed setting, where only each question\'s own paragraphs are searched', async () => {
+    await expect(openCorpus({ dataset: fullwiki, setting: 'closed', db, corpus: wiki })).rejects.toThrow(/joins the open pool.*use --setting open, or drop --corpus/);
+  });
+
+  it('eval --corpus FILE searches the corpus file (and without it the same questions are closed-book)', async () => {
+    const withCorpus = join(dir, 'eval-with');
+    const done = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', bamboogle, '--corpus', wiki, '--limit', '2', '--model', 'offline', '--db', db, '--out', withCorpus);
+    expect(done.code).toBe(0);
+    const rows = readFileSync(join(withCorpus, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.evidenceIds.length).toBeGreaterThan(0);
+      expect(row.evidenceIds.every((id) => ['w1', 'w2', 'w3'].includes(id))).toBe(true);
+    }
+    const without = join(dir, 'eval-without');
+    const closedBook = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', bamboogle, '--limit', '2', '--model', 'offline', '--db', db, '--out', without);
+    expect(closedBook.code).toBe(0);
+    const bare = readFileSync(join(without, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+    expect(bare.map((r) => r.evidenceIds)).toEqual([[], []]);
+  });
+});
