@@ -22,8 +22,48 @@ describe('decomposeQuestion', () => {
       'Who is the director of Jaws?',
       'What award was received by [director from step 1]?',
     ]);
-    // A name that may run on past the phrase ("… Tesla Motors born") is not cut into a look-up of half a name.
-    expect(decomposeQuestion('In which city was the founder of Tesla Motors born?')).toEqual(['In which city was the founder of Tesla Motors born?']);
+  });
+
+  // The questions below are quoted from the MuSiQue train split (musique/train-100.json).
+  it('cuts a clause in the middle of the question where the main verb resumes', () => {
+    expect(decomposeQuestion('When did the state where Pocahontas Mounds is located become part of the United States?')).toEqual([
+      'What is the state where Pocahontas Mounds is located?',
+      'When did [state from step 1] become part of the United States?',
+    ]);
+    // A contact clause (no relative pronoun) keeps its stranded preposition.
+    expect(decomposeQuestion('What year did the company Novair International Airways is part of dissolve?')).toEqual([
+      'What is the company Novair International Airways is part of?',
+      'What year did [company from step 1] dissolve?',
+    ]);
+  });
+
+  it('gives a 3-hop question three steps: a possessive inside a relation inside the question', () => {
+    expect(decomposeQuestion("When did the country of Izgoy's performer invade Manchuria?")).toEqual([
+      "Who is Izgoy's performer?",
+      'What is the country of [performer from step 1]?',
+      'When did [country from step 2] invade Manchuria?',
+    ]);
+    expect(decomposeQuestion('Which is the body of water by the birthplace of the author of Dead Ernest?')).toEqual([
+      'Who is the author of Dead Ernest?',
+      'What is the birthplace of [author from step 1]?',
+      'Which is the body of water by [birthplace from step 2]?',
+    ]);
+  });
+
+  it('gives a 4-hop question four steps, a clause nested in a clause read innermost first', () => {
+    expect(decomposeQuestion("How many Publix stores are in the state that borders the east of the state where Hello Love's performer lived in when he died?")).toEqual([
+      "Who is Hello Love's performer?",
+      'What is the state where [performer from step 1] lived in when he died?',
+      'What is the state that borders the east of [state from step 2]?',
+      'How many Publix stores are in [state from step 3]?',
+    ]);
+  });
+
+  it('does not read a stated relation ("become a member of") as a look-up', () => {
+    expect(decomposeQuestion('When did the country where the village of Clonbrook is located, become a member of CARICOM?')).toEqual([
+      'What is the country where the village of Clonbrook is located?',
+      'When did [country from step 1], become a member of CARICOM?',
+    ]);
   });
 
   it('leaves a single look-up whole', () => {

@@ -20,6 +20,13 @@ describe('the offline Plan Agent', () => {
     expect(validatePlan(createPlan(subGoals))).toEqual([]);
   });
 
+  it('plans a 4-hop question (musique/train-100.json) as four chained sub-goals', async () => {
+    const subGoals = await planOf("How many Publix stores are in the state that borders the east of the state where Hello Love's performer lived in when he died?");
+    expect(subGoals).toHaveLength(4);
+    expect(subGoals.map((s) => s.dependsOn)).toEqual([[], [1], [2], [3]]);
+    expect(validatePlan(createPlan(subGoals))).toEqual([]);
+  });
+
   it('keeps a single-fact question as one sub-goal', async () => {
     expect((await planOf('Who wrote Dune?')).map((s) => s.question)).toEqual(['Who wrote Dune?']);
   });

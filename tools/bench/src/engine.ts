@@ -86,7 +86,7 @@ async function par2Plain(question: Question, model: ModelPort, retriever: Retrie
   let answer = '';
   for (let hop = 1; hop <= hopBudget; hop++) {
     answer = (await model.call({ prompt: par2WriterPrompt, vars: { question: question.text, passages: context } })).output.answer;
-    const verdict = (await model.call({ prompt: par2EscPrompt, vars: { question: question.text, response: answer, passages: context } })).output;
+    const verdict = (await model.call({ prompt: par2EscPrompt, vars: { question: question.text, response: answer, passages: context, previousQueries: queries } })).output;
     if (verdict.decision === 'STOP' || hop === hopBudget) break;
     const next = (
       await model.call({

@@ -1,4 +1,4 @@
-import { defineOfflineHandler, classifyQuestion, rankSentences, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { alreadySearched, defineOfflineHandler, classifyQuestion, missingFacts, rankSentences, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
 import { capitalisedSpans, coveredBy, terms } from '@multihop/lexical';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from '../prompts';
 
@@ -56,7 +56,8 @@ export const ircotStep = defineOfflineHandler(ircotStepPrompt, (vars) => {
 /**
  * ReAct: search the question first; after each observation, finish when the reading covers
  * the question well (or after three searches), else search for the entity the observation
- * introduced together with what the question still asks.
+ * introduced together with what the question still asks; when that search ran already, for
+ * something else the observations lack (offline-model's `missingFacts`); never a search made before.
  */
 export const reactStep = defineOfflineHandler(reactStepPrompt, (vars) => {
   const question = text(vars, 'question', 'react');
@@ -72,8 +73,11 @@ export const reactStep = defineOfflineHandler(reactStepPrompt, (vars) => {
   const bridge = capitalisedSpans(reading.support.sentence).find((s) => !coveredBy(s, questionTerms));
   const seen = new Set(terms(observed.map((p) => p.text).join(' ')));
   const missing = [...questionTerms].filter((t) => !seen.has(t));
-  const query = [bridge, ...missing].filter(Boolean).join(' ') || question;
-  const asked = new Set(steps.map((s) => s.input));
-  if (asked.has(query)) return { thought: 'Searching again would repeat myself; I answer with what I have.', action: 'finish', input: reading.answer };
-  return { thought: `${bridge ?? 'The passages'} may lead to the rest of the answer.`, action: 'search', input: query };
+  const first = [bridge, ...missing].filter(Boolean).join(' ') || question;
+  const asked = steps.filter((s) => s.action === 'search').map((s) => s.input ?? '');
+  if (!alreadySearched(first, asked)) return { thought: `${bridge ?? 'The passages'} may lead to the rest of the answer.`, action: 'search', input: first };
+  // That search ran: look for something else the observations lack, never a search already made.
+  const other = missingFacts(question, observed).find((m) => !alreadySearched(m.query, asked));
+  if (other) return { thought: `Still missing: ${other.reason}.`, action: 'search', input: other.query };
+  return { thought: 'Searching again would repeat myself; I answer with what I have.', action: 'finish', input: reading.answer };
 });

@@ -1,6 +1,6 @@
 import { findPlaceholders } from '@multihop/core';
 import { mulberry32 } from '@multihop/metrics';
-import { defineOfflineHandler, classifyQuestion, rankSentences, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { alreadySearched, defineOfflineHandler, classifyQuestion, rankSentences, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
 import { STOP_WORDS, capitalisedSpans, coveredBy, decomposeQuestion, quotedTitles, terms, tokens } from '@multihop/lexical';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from '../prompts';
 
@@ -107,8 +107,9 @@ const STRATEGIES = ['entity-focus', 'keyword-expansion', 'simplification'] as co
 /**
  * Rewrite Agent: tries, in order, the entities of the sub-goal with its relation words
  * (entity-focus), those plus the names the failure analysis quoted (keyword-expansion), then the
- * entities alone (simplification), skipping any query already tried. Sampled candidates start
- * at a random strategy and may drop one keyword.
+ * entities alone (simplification), then single entities with single relation words, skipping any
+ * query whose terms were already tried. Sampled candidates start at a random strategy and may drop
+ * one keyword.
  */
 export const operaRewrite = defineOfflineHandler(operaRewritePrompt, (vars) => {
   const subGoal = text(vars, 'subGoal', 'opera-rewrite');
@@ -132,10 +133,16 @@ export const operaRewrite = defineOfflineHandler(operaRewritePrompt, (vars) => {
     let keywords = byStrategy[strategy].filter(Boolean);
     if (rng && keywords.length > 2 && rng() < 0.5) keywords = keywords.filter((_, k) => k !== Math.floor(rng() * keywords.length));
     const query = keywords.join(' ').trim();
-    if (query && !tried.has(query.toLowerCase())) return { query, strategy, keywords };
+    if (query && !alreadySearched(query, [...tried])) return { query, strategy, keywords };
   }
+  // Every strategy's query ran: narrow to one entity, or to one entity with one relation word,
+  // before giving up; never a query already tried (by its terms), never a counter appended.
+  const narrower = [...entities.flatMap((e) => [e, ...relation.map((r) => `${e} ${r}`)]), ...quoted, relation.join(' ')];
+  const fresh = narrower.find((q) => q.trim() && !alreadySearched(q, [...tried]));
+  if (fresh) return { query: fresh, strategy: 'simplification', keywords: fresh.split(/\s+/) };
+  // Nothing new is left to ask: the sub-goal itself (the machine's no-progress check ends the loop).
   const keywords = tokens(subGoal).filter((t) => !STOP_WORDS.has(t));
-  return { query: `${keywords.join(' ')} ${tried.size}`.trim(), strategy: 'keyword-expansion', keywords };
+  return { query: subGoal, strategy: 'simplification', keywords };
 });
 
 /**
