@@ -38,8 +38,9 @@ const variablesOf = (prompt: PromptTemplate): string[] => (prompt as PromptTempl
 /**
  * The suite every method package runs on its own manifest (as LangGraph.js's checkpointers run
  * one validation suite): the manifest is well formed, each workflow builds with the id, title and
- * engine the manifest states and draws a chart, and the offline model, given the method's own
- * handlers, answers every prompt of the manifest schema-valid on real questions.
+ * engine the manifest states and draws a chart, a workflow's settings schema (when it has one)
+ * gives every key a default and builds the workflow from them, and the offline model, given the
+ * method's own handlers, answers every prompt of the manifest schema-valid on real questions.
  */
 export interface MethodConformanceOptions {
   /** The method's offline handlers (its `./offline` export's `offlineHandlers`). */
@@ -61,6 +62,21 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         const chart = workflow.chart();
         expect(chart.engine).toBe(entry.engine);
         expect(chart.nodes.length).toBeGreaterThan(1);
+      }
+    });
+
+    it('gives every setting of a workflow that declares a settings schema a default, and builds from those defaults', () => {
+      for (const entry of manifest.workflows.filter((e) => e.settings !== undefined)) {
+        const schema = entry.settings!;
+        const parsed = schema.safeParse({});
+        // Every key parses from nothing: each has a default (\`--set\` and \`sweep\` change one at a time).
+        expect({ workflow: entry.id, success: parsed.success }).toEqual({ workflow: entry.id, success: true });
+        const defaults = parsed.data as Record<string, unknown>;
+        const missing = Object.keys(schema.shape).filter((key) => defaults[key] === undefined);
+        expect({ workflow: entry.id, withoutDefault: missing }).toEqual({ workflow: entry.id, withoutDefault: [] });
+        const workflow = entry.create(defaults);
+        expect({ id: workflow.id, title: workflow.title }).toEqual({ id: entry.id, title: entry.title });
+        expect(workflow.chart().engine).toBe(entry.engine);
       }
     });
 
