@@ -27,16 +27,20 @@ export type { Io } from './io';
 export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (offline by default)
 
   multihop workflows
-  multihop ingest --dataset <name|path> [--setting closed|open] [--db DIR]
-  multihop run --workflow <id> (--question "..." [--corpus <name|path>] | --dataset <name|path> --id <qid>)
-               [--setting closed|open] [--model offline|openai:<model>] [--db DIR] [--json]
+  multihop ingest --dataset <name|path> [--corpus FILE] [--layout L] [--setting closed|open] [--db DIR]
+  multihop run --workflow <id> (--question "..." [--corpus <name|path>] | --dataset <name|path> --id <qid> [--corpus FILE])
+               [--setting closed|open] [--set <id>.<setting>=<value> ...] [--model offline|openai:<model>] [--db DIR] [--json]
   multihop eval --workflows <id,...> --dataset <name|path> [--limit N] [--concurrency K]
-               [--setting closed|open] [--model ...] [--out DIR] [--cache DIR] [--db DIR]
+               [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
+               [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
+  multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
   multihop chart <workflow> [--format mermaid|json]
   multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl
                [--setting closed|open] [--model ...] [--db DIR]
 
 Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.
+eval and sweep search the dataset's pooled corpus (open) unless --setting closed; answers are judged by
+the judge role's model (PAR² A.2) unless --judge says otherwise.
 Model: --model, else MULTIHOP_MODEL, else multihop.config.json, else the offline model.`;
 
 const OPTIONS = {
@@ -105,7 +109,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           dataset: values.dataset,
           id: values.id,
           model: values.model,
-          setting: parseSetting(values.setting, 'closed'),
+          // Unset stays unset: run picks closed for a dataset question, open with --question or --corpus.
+          setting: values.setting === undefined ? undefined : parseSetting(values.setting, 'closed'),
           db: values.db,
           json: values.json,
           layout: values.layout,

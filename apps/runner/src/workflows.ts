@@ -1,19 +1,37 @@
 import { ConfigError, type Workflow } from '@multihop/core';
 import { methodCatalog } from './methods';
+import { checkTargets, configureWorkflow, type ConfiguredWorkflow, type SettingAssignment } from './workflowSettings';
 
-/** A workflow id known to the installed methods, built with its paper's defaults. */
-export function findWorkflow(id: string): Workflow {
-  const catalog = methodCatalog();
-  const found = catalog.find(id);
-  if (!found) throw new ConfigError(`unknown workflow "${id}"; known: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
-  return found.entry.create();
+/** A workflow built with its settings: the paper's defaults, then the config file's and `--set`'s. */
+export interface SelectedWorkflow extends ConfiguredWorkflow {
+  workflow: Workflow;
+  methodId: string;
+}
+
+/** A workflow id known to the installed methods, built with its paper's defaults overridden by `assignments`. */
+export function findWorkflow(id: string, assignments: readonly SettingAssignment[] = []): SelectedWorkflow {
+  return selectWorkflows([id], assignments)[0]!;
 }
 
 /** Parses `a,b,c`, checking every id and refusing repeats. */
-export function parseWorkflowList(list: string): Workflow[] {
+export function parseWorkflowList(list: string, assignments: readonly SettingAssignment[] = []): SelectedWorkflow[] {
   const ids = list.split(',').map((s) => s.trim()).filter(Boolean);
   if (ids.length === 0) throw new ConfigError('--workflows names no workflow');
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
   if (repeated) throw new ConfigError(`--workflows names "${repeated}" twice`);
-  return ids.map(findWorkflow);
+  return selectWorkflows(ids, assignments);
+}
+
+function selectWorkflows(ids: string[], assignments: readonly SettingAssignment[]): SelectedWorkflow[] {
+  const catalog = methodCatalog();
+  const found = ids.map((id) => {
+    const hit = catalog.find(id);
+    if (!hit) throw new ConfigError(`unknown workflow "${id}"; known: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
+    return { entry: hit.entry, methodId: hit.method.id };
+  });
+  checkTargets(assignments, catalog, found);
+  return found.map(({ entry, methodId }) => {
+    const configured = configureWorkflow(entry, methodId, assignments);
+    return { ...configured, methodId, workflow: entry.create(configured.settings) };
+  });
 }

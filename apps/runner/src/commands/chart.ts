@@ -5,7 +5,7 @@ import { findWorkflow } from '../workflows';
 export async function chartCommand(io: Io, id: string | undefined, format = 'mermaid'): Promise<number> {
   if (!id) throw new ConfigError('usage: multihop chart <workflow> [--format mermaid|json]');
   if (format !== 'mermaid' && format !== 'json') throw new ConfigError(`--format must be mermaid or json, got "${format}"`);
-  const chart = findWorkflow(id).chart();
+  const chart = findWorkflow(id).workflow.chart();
   io.out(format === 'json' ? JSON.stringify(chart, null, 2) : toMermaid(chart));
   return 0;
 }

@@ -5,6 +5,7 @@ import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
 import { formatRun } from '../print';
 import { findWorkflow } from '../workflows';
+import { settingAssignments } from '../workflowSettings';
 
 export interface RunCommandOptions {
   workflow: string;
@@ -23,11 +24,14 @@ export interface RunCommandOptions {
 
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
 export async function runCommand(io: Io, options: RunCommandOptions): Promise<number> {
-  const workflow = findWorkflow(options.workflow);
+  const { workflow } = findWorkflow(options.workflow, settingAssignments(options.set));
   if (options.question && (options.dataset || options.id)) throw new ConfigError('give either --question, or --dataset with --id, not both');
   if (!options.question && !(options.dataset && options.id)) throw new ConfigError('give --question "..." [--corpus <name|path>], or --dataset <name> --id <question id>');
   const model = resolveModel(options.model);
   // A corpus file only makes sense in a pool: free text, or a dataset question with --corpus, runs open.
+  if (options.corpus && options.setting === 'closed') {
+    throw new ConfigError('--corpus gives every question one shared corpus (the open setting); drop --setting closed, or drop --corpus to search the question\'s own paragraphs');
+  }
   const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? 'closed');
   const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid });
   try {

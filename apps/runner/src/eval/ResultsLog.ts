@@ -1,6 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, InputError, type Usage } from '@multihop/core';
+import { readJsonlLog } from './jsonl';
 
 export interface RowMetrics {
   em: number;
@@ -39,6 +40,10 @@ export interface RunConfig {
   dataset: string;
   setting: string;
   model: string;
+  /** The corpus searched (its table name), when not the dataset's own. */
+  corpus?: string;
+  /** Each workflow's settings (by the id its rows carry): a resume must run them the same way. */
+  settings?: Record<string, Record<string, unknown>>;
 }
 
 /** Failures of the infrastructure, not of the method: a resume runs these pairs again. */
@@ -77,41 +82,29 @@ export class ResultsLog {
       } catch (error) {
         throw new InputError(`${configFile}: not valid JSON (${(error as Error).message}); delete it or use another --out`, { file: configFile });
       }
-      for (const field of ['dataset', 'setting', 'model'] as const) {
+      for (const field of ['dataset', 'setting', 'model', 'corpus'] as const) {
         if (previous[field] !== config[field]) {
           throw new ConfigError(
-            `${configFile}: this directory holds results for ${field} "${previous[field]}", not "${config[field]}"; use another --out or the same ${field}`,
+            `${configFile}: this directory holds results for ${field} "${previous[field] ?? '(none)'}", not "${config[field] ?? '(none)'}"; use another --out or the same ${field}`,
           );
         }
       }
+      // Workflows may be added to a directory; one already in it must keep its settings.
+      for (const [workflow, settings] of Object.entries(config.settings ?? {})) {
+        const before = previous.settings?.[workflow];
+        if (before && JSON.stringify(before) !== JSON.stringify(settings)) {
+          throw new ConfigError(
+            `${configFile}: ${workflow} ran here with settings ${JSON.stringify(before)}, not ${JSON.stringify(settings)}; use another --out or the same settings`,
+          );
+        }
+      }
+      const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
+      if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileSync(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
       writeFileSync(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
     }
     const file = join(dir, 'results.jsonl');
-    const rows: ResultRow[] = [];
-    if (existsSync(file)) {
-      const raw = readFileSync(file, 'utf8');
-      const complete = raw.lastIndexOf('\n') + 1;
-      if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
-      raw
-        .slice(0, complete)
-        .split('\n')
-        .forEach((line, i) => {
-          if (!line.trim()) return;
-          let row: ResultRow;
-          try {
-            row = JSON.parse(line) as ResultRow;
-          } catch (error) {
-            throw new InputError(`${file}:${i + 1}: not a JSON line (${(error as Error).message})`, { file, line: i + 1 });
-          }
-          for (const field of ['workflow', 'questionId', 'status', 'metrics', 'usage'] as const) {
-            if (row[field] === undefined || row[field] === null) {
-              throw new InputError(`${file}:${i + 1}: field ${field} is missing`, { file, line: i + 1, field });
-            }
-          }
-          rows.push(row);
-        });
-    }
+    const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);
     claimLock(dir);
     return new ResultsLog(dir, file, rows);
   }

@@ -43,7 +43,7 @@ describe('scoreRun and summarize', () => {
     expect(w.em_ci95[0]).toBeLessThanOrEqual(0.5);
     expect(w.em_ci95[1]).toBeGreaterThanOrEqual(0.5);
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['w'], questionIds: ids.slice(0, 2) }).workflows['w']!.n).toBe(2);
-    expect(renderSummary(summary)).toContain('| w | 4 | 0.500 |');
+    expect(renderSummary(summary)).toContain('| w | 4 | — | — | 0.500 |');
   });
 
   it('compares the first workflow with each other one on the same questions, paired', () => {
@@ -60,13 +60,78 @@ describe('scoreRun and summarize', () => {
       rowOf('partial', ids[0]!, 0),
     ];
     const summary = summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['a', 'b', 'same', 'partial'], questionIds: ids });
-    expect(summary.comparisons.map((c) => [c.b, c.n, c.em_diff])).toEqual([['b', 4, 0.75], ['same', 4, 0], ['partial', 1, 1]]);
+    expect(summary.comparisons.map((c) => [c.metric, c.b, c.n, c.diff])).toEqual([['em', 'b', 4, 0.75], ['em', 'same', 4, 0], ['em', 'partial', 1, 1]]);
     const same = summary.comparisons.find((c) => c.b === 'same')!;
     expect(same.p_value).toBe(1);
-    expect(same.em_diff_ci95).toEqual([0, 0]);
+    expect(same.diff_ci95).toEqual([0, 0]);
     const b = summary.comparisons.find((c) => c.b === 'b')!;
-    expect(b.em_diff_ci95[0]).toBeLessThanOrEqual(0.75);
-    expect(b.em_diff_ci95[1]).toBeGreaterThanOrEqual(0.75);
-    expect(renderSummary(summary)).toContain('| a | b | 4 | +0.750 |');
+    expect(b.diff_ci95[0]).toBeLessThanOrEqual(0.75);
+    expect(b.diff_ci95[1]).toBeGreaterThanOrEqual(0.75);
+    expect(renderSummary(summary)).toContain('| EM | a | b | 4 | +0.750 |');
+  });
+
+  it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {
+    const ids = ['q1', 'q2', 'q3', 'q4'];
+    const rowOf = (workflow: string, questionId: string, em: number, stopReason?: string): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: stopReason ? 'partial' : 'ok', ...(stopReason ? { stopReason } : {}),
+      metrics: { em, f1: em, acc: em, recall_at_5: em, full_recall_at_5: em, ndcg_at_5: em, all_pass: em },
+      usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    const rows = [
+      rowOf('a', 'q1', 1), rowOf('a', 'q2', 0), rowOf('a', 'q3', 1), rowOf('a', 'q4', 0, 'no-progress'),
+      rowOf('b', 'q1', 0), rowOf('b', 'q2', 0), rowOf('b', 'q3', 0, 'no-progress'), rowOf('b', 'q4', 0, 'hop-budget'),
+    ];
+    // The judge finds a's answers to q1, q2, q3 correct (q2 despite EM 0) and could not read its reply on q4.
+    const verdicts = new Map<string, { correct: 0 | 1 | null; promptTokens?: number; completionTokens?: number; estimated?: boolean }>([
+      ['a\u0000q1', { correct: 1, promptTokens: 100, completionTokens: 10, estimated: true }],
+      ['a\u0000q2', { correct: 1, promptTokens: 100, completionTokens: 10, estimated: true }],
+      ['a\u0000q3', { correct: 1, promptTokens: 100, completionTokens: 10, estimated: true }],
+      ['a\u0000q4', { correct: null, promptTokens: 100, completionTokens: 30, estimated: true }],
+      ['b\u0000q1', { correct: 0 }], ['b\u0000q2', { correct: 1 }], ['b\u0000q3', { correct: 0 }], ['b\u0000q4', { correct: 0 }],
+    ]);
+    const questions = new Map([
+      ['q1', { hops: 2, type: 'bridge' }], ['q2', { hops: 2, type: 'comparison' }], ['q3', { hops: 3, type: 'bridge' }], ['q4', { hops: 4 }],
+    ]);
+    const summary = summarize(rows, {
+      dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, questions,
+      judge: { model: 'offline', label: 'offline judge', offline: true, verdicts },
+      corpus: { setting: 'open', name: 'd', passages: 120 },
+      settings: { a: { hopBudget: 5 }, b: {} },
+    });
+    expect(summary.workflows['a']).toMatchObject({ correctness: 1, judged: 3, judge_errors: 1, em: 0.5, stop_reasons: { 'no-progress': 1 } });
+    expect(summary.workflows['b']).toMatchObject({ correctness: 0.25, judged: 4, judge_errors: 0, stop_reasons: { 'no-progress': 1, 'hop-budget': 1 } });
+    expect(summary.workflows['a']!.correctness_ci95).toEqual([1, 1]);
+    expect(summary.judge).toMatchObject({ calls: 4, prompt_tokens: 400, completion_tokens: 60, errors: 1, tokens_estimated: true });
+    // Correctness is compared on the questions both have a verdict for: q1..q3.
+    expect(summary.comparisons.map((c) => [c.metric, c.n, c.diff])).toEqual([['correctness', 3, 2 / 3], ['em', 4, 0.5]]);
+    expect(summary.breakdown.hops.map((c) => [c.group, c.workflow, c.n, c.em])).toEqual([
+      ['2', 'a', 2, 0.5], ['2', 'b', 2, 0], ['3', 'a', 1, 1], ['3', 'b', 1, 0], ['4', 'a', 1, 0], ['4', 'b', 1, 0],
+    ]);
+    expect(summary.breakdown.type.map((c) => [c.group, c.workflow, c.n, c.correctness])).toEqual([
+      ['bridge', 'a', 2, 1], ['bridge', 'b', 2, 0], ['comparison', 'a', 1, 1], ['comparison', 'b', 1, 1],
+    ]);
+    const md = renderSummary(summary);
+    expect(md).toContain('Retrieval: **open** — every question searches one shared corpus of 120 passages');
+    expect(md).toContain('correctness here is the offline model’s lexical judgement');
+    expect(md).toContain('| a | 4 | 1.000 | [1.000, 1.000] | 0.500 |');
+    expect(md).toContain('| Correct | a | b | 3 | +0.667 |');
+    expect(md).toMatch(/## By required hops\n\n\| hops \| workflow .*\n.*\n\| 2 \| a \| 2 \| 1\.000 \| 0\.500 /);
+    expect(md).toContain('no-progress 1, hop-budget 1');
+    expect(md).toContain('- a: hopBudget=5');
+    expect(md).toContain('over the first five passage ids of the run’s evidence list');
+  });
+
+  it('says so when the dataset records no hop count or type', () => {
+    const row: ResultRow = {
+      workflow: 'w', questionId: 'q', question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em: 1, f1: 1, acc: 1, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't',
+    };
+    const summary = summarize([row], { dataset: 'd', setting: 'closed', model: 'm', offline: false, workflows: ['w'], questionIds: ['q'] });
+    expect(summary.breakdown).toEqual({ hops: [], type: [] });
+    expect(summary.workflows['w']!.correctness).toBeNull();
+    const md = renderSummary(summary);
+    expect(md).toContain('The dataset records no hop counts.');
+    expect(md).not.toContain('Judge:');
   });
 });

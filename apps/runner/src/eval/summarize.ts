@@ -1,17 +1,34 @@
 import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
 import type { ResultRow } from './ResultsLog';
 
+/** The judge's verdict on one row, as the summary needs it. */
+export interface RowVerdict {
+  correct: 0 | 1 | null;
+  /** The judge call's tokens (absent when no call was made). */
+  promptTokens?: number;
+  completionTokens?: number;
+  estimated?: boolean;
+  cached?: boolean;
+}
+
 export interface WorkflowSummary {
   n: number;
+  /** LLM-judge correctness (PAR² A.2): mean over the judged answers; null without a judge. */
+  correctness: number | null;
+  /** Seeded percentile-bootstrap 95% interval of the mean correctness. */
+  correctness_ci95: [number, number] | null;
+  /** Answers with a verdict; `judge_errors` had a reply the judge prompt could not read, or a failed call. */
+  judged: number;
+  judge_errors: number;
   em: number;
   f1: number;
   acc: number;
   recall_at_5: number | null;
   ndcg_at_5: number | null;
   all_pass: number | null;
-  /** Model calls per question (mean). */
+  /** Model calls per question (mean), the workflow's own (the judge's are counted apart). */
   llm_calls: number;
-  /** Prompt + completion tokens per question (mean). */
+  /** Prompt + completion tokens per question (mean), the workflow's own. */
   tokens: number;
   /** True when any token count came from an estimate, not the provider. */
   tokens_estimated: boolean;
@@ -21,53 +38,132 @@ export interface WorkflowSummary {
   /** Seeded percentile-bootstrap 95% interval of the mean EM. */
   em_ci95: [number, number];
   status: { ok: number; partial: number; error: number };
+  /** How many runs stopped early, by reason (`no-progress`, `hop-budget`, `step-budget`, `budget:tokens`, ...). */
+  stop_reasons: Record<string, number>;
 }
 
-/** The first workflow against another on the questions both answered: paired, so question difficulty cancels. */
-export interface PairedEmComparison {
+/** The first workflow against another on one metric, on the questions both have: paired, so question difficulty cancels. */
+export interface PairedComparison {
+  metric: 'correctness' | 'em';
   a: string;
   b: string;
   n: number;
-  /** mean EM(a) − mean EM(b). */
-  em_diff: number;
+  /** mean(a) − mean(b). */
+  diff: number;
   /** Seeded paired-bootstrap 95% interval of the difference. */
-  em_diff_ci95: [number, number];
+  diff_ci95: [number, number];
   /** Paired sign-flip permutation test, two-sided. */
   p_value: number;
+}
+
+/** One cell of a breakdown: one workflow on the questions of one hop count or type. */
+export interface BreakdownCell {
+  group: string;
+  workflow: string;
+  n: number;
+  correctness: number | null;
+  em: number;
+  f1: number;
+  recall_at_5: number | null;
+  ndcg_at_5: number | null;
+  all_pass: number | null;
+}
+
+export interface JudgeSummary {
+  /** The judge model (`offline`, `openai:gpt-4o`). */
+  model: string;
+  label: string;
+  offline: boolean;
+  calls: number;
+  /** Calls answered from the response cache. */
+  cached: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  tokens_estimated: boolean;
+  errors: number;
+}
+
+export interface CorpusSummary {
+  /** `open` (one shared corpus), `closed` (each question's own paragraphs) or `closed-book` (nothing to search). */
+  setting: string;
+  /** The LanceDB table searched, or `(none)`. */
+  name: string;
+  /** Passages a question could retrieve from (in the closed setting: the whole pool, each question sees its own). */
+  passages: number;
+  /** A corpus file given with --corpus. */
+  source?: string;
 }
 
 export interface Summary {
   dataset: string;
   setting: string;
+  corpus?: CorpusSummary;
   model: string;
   offline: boolean;
+  judge?: JudgeSummary;
   n: number;
   created: string;
+  /** How the retrieval metrics are computed: which k, over which list. */
+  retrieval_metrics: string;
+  /** Each workflow's settings (paper defaults with the user's overrides). */
+  settings: Record<string, Record<string, unknown>>;
+  /** For `multihop sweep`: the workflow and the values swept, one summary row per combination. */
+  sweep?: { workflow: string; params: Record<string, unknown[]>; rows: Record<string, Record<string, unknown>> };
   workflows: Record<string, WorkflowSummary>;
-  /** The first workflow against each other one, on EM. */
-  comparisons: PairedEmComparison[];
+  /** The first workflow against each other one, on correctness (when judged) and on EM. */
+  comparisons: PairedComparison[];
+  /** Every metric by required hops and by question type, where the dataset records them. */
+  breakdown: { hops: BreakdownCell[]; type: BreakdownCell[] };
 }
+
+export interface SummaryContext {
+  dataset: string;
+  setting: string;
+  model: string;
+  offline: boolean;
+  workflows: string[];
+  questionIds: string[];
+  corpus?: CorpusSummary;
+  /** The judge and its verdicts by `workflow\0questionId`. */
+  judge?: { model: string; label: string; offline: boolean; verdicts: Map<string, RowVerdict> };
+  /** Hop count and type of each question, from the dataset. */
+  questions?: Map<string, { hops?: number; type?: string }>;
+  settings?: Record<string, Record<string, unknown>>;
+  sweep?: Summary['sweep'];
+}
+
+export const RETRIEVAL_METRICS_NOTE =
+  'Recall@5 (any gold passage among the first five), NDCG@5 (binary gain, log2 discount) and full recall@5 are computed over the first five passage ids of the run’s evidence list, in the order the run gathered them (RunResult.evidenceIds, deduplicated, first occurrence kept); All-Pass: every gold passage anywhere in that list.';
 
 const meanOrNull = (values: Array<number | null>): number | null => {
   const present = values.filter((v): v is number => v !== null);
   return present.length ? mean(present) : null;
 };
 
+const verdictKey = (workflow: string, questionId: string) => `${workflow}\u0000${questionId}`;
+
 /** Aggregates the rows of the given workflows over the given questions (all rows from a real run). */
-export function summarize(
-  rows: readonly ResultRow[],
-  context: { dataset: string; setting: string; model: string; offline: boolean; workflows: string[]; questionIds: string[] },
-): Summary {
+export function summarize(rows: readonly ResultRow[], context: SummaryContext): Summary {
   const wanted = new Set(context.questionIds);
+  const verdicts = context.judge?.verdicts;
+  const correctOf = (r: ResultRow): number | null => verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null;
   const workflows: Record<string, WorkflowSummary> = {};
   for (const id of context.workflows) {
     const mine = rows.filter((r) => r.workflow === id && wanted.has(r.questionId));
     if (mine.length === 0) continue;
     const em = mine.map((r) => r.metrics.em);
     const ci = bootstrapMean(em, { seed: 7, resamples: 2000 });
+    const correct = mine.map(correctOf).filter((c): c is number => c !== null);
+    const correctCi = correct.length ? bootstrapMean(correct, { seed: 7, resamples: 2000 }) : undefined;
     const latencies = mine.map((r) => r.latencyMs);
+    const stops: Record<string, number> = {};
+    for (const r of mine) if (r.stopReason) stops[r.stopReason] = (stops[r.stopReason] ?? 0) + 1;
     workflows[id] = {
       n: mine.length,
+      correctness: correct.length ? mean(correct) : null,
+      correctness_ci95: correctCi ? [correctCi.lower, correctCi.upper] : null,
+      judged: correct.length,
+      judge_errors: verdicts ? mine.filter((r) => verdicts.has(verdictKey(r.workflow, r.questionId)) && correctOf(r) === null).length : 0,
       em: mean(em),
       f1: mean(mine.map((r) => r.metrics.f1)),
       acc: mean(mine.map((r) => r.metrics.acc)),
@@ -86,60 +182,181 @@ export function summarize(
         partial: mine.filter((r) => r.status === 'partial').length,
         error: mine.filter((r) => r.status === 'error').length,
       },
+      stop_reasons: stops,
     };
   }
+  const present = context.workflows.filter((id) => workflows[id]);
+  const inScope = rows.filter((r) => wanted.has(r.questionId) && present.includes(r.workflow));
   return {
     dataset: context.dataset,
     setting: context.setting,
+    ...(context.corpus ? { corpus: context.corpus } : {}),
     model: context.model,
     offline: context.offline,
+    ...(context.judge ? { judge: judgeSummary(context.judge, inScope) } : {}),
     n: context.questionIds.length,
     created: new Date().toISOString(),
+    retrieval_metrics: RETRIEVAL_METRICS_NOTE,
+    settings: Object.fromEntries(present.map((id) => [id, context.settings?.[id] ?? {}])),
+    ...(context.sweep ? { sweep: context.sweep } : {}),
     workflows,
-    comparisons: compareToFirst(rows, context.workflows.filter((id) => workflows[id]), wanted),
+    comparisons: [
+      ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
+      ...compareToFirst(inScope, present, 'em', (r) => r.metrics.em),
+    ],
+    breakdown: {
+      hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), correctOf),
+      type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
+    },
   };
 }
 
-function compareToFirst(rows: readonly ResultRow[], ids: string[], wanted: Set<string>): PairedEmComparison[] {
+function judgeSummary(judge: NonNullable<SummaryContext['judge']>, rows: readonly ResultRow[]): JudgeSummary {
+  const used = rows.flatMap((r) => {
+    const v = judge.verdicts.get(verdictKey(r.workflow, r.questionId));
+    return v ? [v] : [];
+  });
+  const called = used.filter((v) => v.promptTokens !== undefined);
+  return {
+    model: judge.model,
+    label: judge.label,
+    offline: judge.offline,
+    calls: called.length,
+    cached: called.filter((v) => v.cached).length,
+    prompt_tokens: called.reduce((s, v) => s + (v.promptTokens ?? 0), 0),
+    completion_tokens: called.reduce((s, v) => s + (v.completionTokens ?? 0), 0),
+    tokens_estimated: called.some((v) => v.estimated),
+    errors: used.filter((v) => v.correct === null).length,
+  };
+}
+
+function compareToFirst(rows: readonly ResultRow[], ids: string[], metric: PairedComparison['metric'], value: (r: ResultRow) => number | null): PairedComparison[] {
   const [first, ...others] = ids;
   if (!first) return [];
-  const em = (id: string) => new Map(rows.filter((r) => r.workflow === id && wanted.has(r.questionId)).map((r) => [r.questionId, r.metrics.em]));
-  const base = em(first);
+  const scores = (id: string) =>
+    new Map(rows.filter((r) => r.workflow === id).flatMap((r) => {
+      const v = value(r);
+      return v === null ? [] : [[r.questionId, v] as const];
+    }));
+  const base = scores(first);
   return others.flatMap((id) => {
-    const other = em(id);
+    const other = scores(id);
     const shared = [...base.keys()].filter((q) => other.has(q));
     if (shared.length === 0) return [];
     const c = comparePaired(shared.map((q) => base.get(q)!), shared.map((q) => other.get(q)!), { seed: 7, resamples: 2000, permutations: 5000 });
-    return [{ a: first, b: id, n: shared.length, em_diff: c.meanDifference, em_diff_ci95: [c.lower, c.upper] as [number, number], p_value: c.pValue }];
+    return [{ metric, a: first, b: id, n: shared.length, diff: c.meanDifference, diff_ci95: [c.lower, c.upper] as [number, number], p_value: c.pValue }];
   });
 }
 
-const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+function breakdown(rows: readonly ResultRow[], ids: string[], groupOf: (questionId: string) => string | undefined, correctOf: (r: ResultRow) => number | null): BreakdownCell[] {
+  const groups = [...new Set(rows.map((r) => groupOf(r.questionId)).filter((g): g is string => g !== undefined))].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
+  return groups.flatMap((group) =>
+    ids.flatMap((workflow) => {
+      const mine = rows.filter((r) => r.workflow === workflow && groupOf(r.questionId) === group);
+      if (mine.length === 0) return [];
+      return [
+        {
+          group,
+          workflow,
+          n: mine.length,
+          correctness: meanOrNull(mine.map(correctOf)),
+          em: mean(mine.map((r) => r.metrics.em)),
+          f1: mean(mine.map((r) => r.metrics.f1)),
+          recall_at_5: meanOrNull(mine.map((r) => r.metrics.recall_at_5)),
+          ndcg_at_5: meanOrNull(mine.map((r) => r.metrics.ndcg_at_5)),
+          all_pass: meanOrNull(mine.map((r) => r.metrics.all_pass)),
+        },
+      ];
+    }),
+  );
+}
 
-/** The summary as a Markdown table, headed by the model that produced it. */
+const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+const ci = (v: [number, number] | null) => (v === null ? '—' : `[${f3(v[0])}, ${f3(v[1])}]`);
+
+/** The summary as Markdown: the setting and corpus, the models (the offline model always labelled), the tables. */
 export function renderSummary(summary: Summary): string {
+  const corpus = summary.corpus;
   const lines = [
-    `# ${summary.dataset} (${summary.setting} setting), ${summary.n} questions`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${summary.n} questions`,
+    '',
+    corpus
+      ? corpus.setting === 'closed-book'
+        ? 'Retrieval: **closed-book** — the dataset brings no passages and no corpus was given, so nothing could be retrieved.'
+        : corpus.setting === 'closed'
+          ? `Retrieval: **closed** — each question searches only its own paragraphs (${corpus.passages} passages in the pool, table \`${corpus.name}\`).`
+          : `Retrieval: **open** — every question searches one shared corpus of ${corpus.passages} passages (table \`${corpus.name}\`${corpus.source ? `, from ${corpus.source}` : ', the pooled paragraphs of the dataset'}).`
+      : `Retrieval: ${summary.setting} setting.`,
     '',
     `Model: **${summary.model}**${summary.offline ? ' — these are the offline model’s figures, not a language model’s.' : ''}`,
-    '',
-    '| workflow | n | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const [id, w] of Object.entries(summary.workflows)) {
+  if (summary.judge) {
+    const j = summary.judge;
     lines.push(
-      `| ${id} | ${w.n} | ${f3(w.em)} | [${f3(w.em_ci95[0])}, ${f3(w.em_ci95[1])}] | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} |`,
+      '',
+      `Judge: **${j.label}**${j.offline ? ' — correctness here is the offline model’s lexical judgement, not a language model’s.' : ''} ${j.calls} judge calls (${j.cached} from cache), ${j.prompt_tokens + j.completion_tokens}${j.tokens_estimated ? '*' : ''} tokens, counted apart from the workflows’ own${j.errors ? `; ${j.errors} replies could not be read (kept in judgements.jsonl, left out of correctness)` : ''}.`,
+    );
+  }
+  if (summary.sweep) {
+    const params = Object.keys(summary.sweep.params);
+    lines.push('', `## Sweep of ${summary.sweep.workflow}: ${params.join(', ')}`, '');
+    lines.push(`| ${params.join(' | ')} | n | Correct | Correct 95% CI | EM | F1 | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | stopped early |`);
+    lines.push(`|${'---|'.repeat(params.length + 10)}`);
+    for (const [id, values] of Object.entries(summary.sweep.rows)) {
+      const w = summary.workflows[id];
+      if (!w) continue;
+      const stops = Object.entries(w.stop_reasons).map(([r, n]) => `${r} ${n}`).join(', ') || '—';
+      lines.push(
+        `| ${params.map((p) => String(values[p])).join(' | ')} | ${w.n} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${f3(w.f1)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${stops} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    '## Workflows',
+    '',
+    '| workflow | n | Correct | Correct 95% CI | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error | stopped early |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const [id, w] of Object.entries(summary.workflows)) {
+    const stops = Object.entries(w.stop_reasons).map(([r, n]) => `${r} ${n}`).join(', ') || '—';
+    lines.push(
+      `| ${id} | ${w.n} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${ci(w.em_ci95)} | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stops} |`,
     );
   }
   if (summary.comparisons.length) {
-    lines.push('', `Paired comparison on EM (same questions; seeded paired bootstrap, sign-flip permutation test):`, '', '| a | b | n | EM(a) − EM(b) | 95% CI | p |', '|---|---|---|---|---|---|');
+    lines.push('', '## Paired comparisons', '', 'The first workflow against each other one, on the same questions (seeded paired bootstrap, sign-flip permutation test):', '');
+    lines.push('| metric | a | b | n | a − b | 95% CI | p |', '|---|---|---|---|---|---|---|');
     for (const c of summary.comparisons) {
-      lines.push(`| ${c.a} | ${c.b} | ${c.n} | ${c.em_diff >= 0 ? '+' : ''}${c.em_diff.toFixed(3)} | [${f3(c.em_diff_ci95[0])}, ${f3(c.em_diff_ci95[1])}] | ${c.p_value.toFixed(3)} |`);
+      lines.push(`| ${c.metric === 'em' ? 'EM' : 'Correct'} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${c.diff.toFixed(3)} | ${ci(c.diff_ci95)} | ${c.p_value.toFixed(3)} |`);
     }
   }
-  if (Object.values(summary.workflows).some((w) => w.tokens_estimated)) {
-    lines.push('', '\\* estimated token counts: the provider reported no usage (≈4 characters per token).');
+  for (const [dimension, title, none] of [
+    ['hops', 'By required hops', 'The dataset records no hop counts.'],
+    ['type', 'By question type', 'The dataset’s layout records no question type (e.g. the IRCoT HotpotQA file); the original HotpotQA and 2Wiki layouts do.'],
+  ] as const) {
+    const cells = summary.breakdown[dimension];
+    lines.push('', `## ${title}`, '');
+    if (cells.length === 0) {
+      lines.push(none);
+      continue;
+    }
+    lines.push(`| ${dimension === 'hops' ? 'hops' : 'type'} | workflow | n | Correct | EM | F1 | Recall@5 | NDCG@5 | All-Pass |`, '|---|---|---|---|---|---|---|---|---|');
+    for (const c of cells) {
+      lines.push(`| ${c.group} | ${c.workflow} | ${c.n} | ${f3(c.correctness)} | ${f3(c.em)} | ${f3(c.f1)} | ${f3(c.recall_at_5)} | ${f3(c.ndcg_at_5)} | ${f3(c.all_pass)} |`);
+    }
   }
-  lines.push('', 'EM/F1/Acc: official HotpotQA normalisation, max over gold aliases. Recall@5 (any gold passage in the first five of the run’s evidence), NDCG@5, All-Pass (every gold passage anywhere in the evidence). EM interval: seeded percentile bootstrap, 2000 resamples.');
+  const configured = Object.entries(summary.settings).filter(([, s]) => Object.keys(s).length > 0);
+  if (configured.length) {
+    lines.push('', '## Settings', '', ...configured.map(([id, s]) => `- ${id}: ${Object.entries(s).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`));
+  }
+  const estimated = Object.values(summary.workflows).some((w) => w.tokens_estimated) || summary.judge?.tokens_estimated;
+  lines.push('', '## How these are measured', '');
+  if (estimated) lines.push('\\* estimated token counts: the provider reported no usage (≈4 characters per token).', '');
+  lines.push(
+    `Correct: PAR² A.2’s LLM judge (Explanation:/Decision: reply; a decision containing “yes” counts), mean over the judged answers. EM/F1/Acc: official HotpotQA normalisation, max over gold aliases. ${summary.retrieval_metrics} Intervals: seeded percentile bootstrap, 2000 resamples.`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createModel, createScriptedProvider, emptyUsage } from '@multihop/core';
+import { offlineModel } from '@multihop/offline-model';
+import { JudgeLog } from './judging';
+import type { ResultRow } from './ResultsLog';
+
+// Answers to HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7).
+const row = (workflow: string, questionId: string, question: string, prediction: string, gold: string[]): ResultRow => ({
+  workflow, questionId, question, prediction, gold, status: 'ok',
+  metrics: { em: 0, f1: 0, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+  usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't',
+});
+const haymo = 'What language were books being translated into during the era of Haymo of Faversham?';
+const gallu = 'If Gallu is a demon Lilu is what?';
+const rows = [
+  row('a', 'q1', haymo, 'They were translated into Latin.', ['Latin']),
+  row('a', 'q2', gallu, 'a demon', ['a spirit']),
+  row('b', 'q1', haymo, '', ['Latin']),
+];
+
+describe('JudgeLog', () => {
+  it('judges each answer once with the PAR² judge, keeps the verdicts, and judges only new or changed answers on the next run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-judge-'));
+    const log = new JudgeLog(dir, 'offline');
+    expect(await log.judgeAll(rows, offlineModel(), { concurrency: 2 })).toBe(3);
+    expect(log.verdict(rows[0]!)).toMatchObject({ correct: 1, decision: 'yes', raw: [expect.stringMatching(/^Explanation: .*\nDecision: yes$/)] });
+    expect(log.verdict(rows[1]!)).toMatchObject({ correct: 0, decision: 'no' });
+    // An empty answer is scored 0 without a call.
+    expect(log.verdict(rows[2]!)).toMatchObject({ correct: 0, decision: '(no answer)' });
+    expect(log.verdict(rows[2]!)?.usage).toBeUndefined();
+
+    const again = new JudgeLog(dir, 'offline');
+    expect(await again.judgeAll(rows, offlineModel(), { concurrency: 2 })).toBe(0);
+    const changed = { ...rows[1]!, prediction: 'Lilu is a spirit.' };
+    expect(await again.judgeAll([...rows.slice(0, 1), changed], offlineModel(), { concurrency: 1 })).toBe(1);
+    expect(again.verdict(changed)).toMatchObject({ correct: 1 });
+    // Another judge model does not reuse these verdicts.
+    expect(new JudgeLog(dir, 'openai:gpt-4o').verdict(rows[0]!)).toBeUndefined();
+    expect(readFileSync(join(dir, 'judgements.jsonl'), 'utf8').trim().split('\n')).toHaveLength(4);
+  });
+
+  it('keeps a reply the judge prompt cannot read as a judge error with its raw text, not as a wrong answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-judge-'));
+    const provider = createScriptedProvider({ replies: { judge: ['Correct.', 'It is right.'] } });
+    const log = new JudgeLog(dir, 'scripted');
+    await log.judgeAll(rows.slice(0, 1), createModel({ provider }), { concurrency: 1 });
+    expect(log.verdict(rows[0]!)).toMatchObject({ correct: null, error: expect.stringMatching(/^MODEL_OUTPUT: /), raw: ['Correct.', 'It is right.'] });
+    // A reply in the wrong form is the judge's answer, not an outage: it is not asked again.
+    expect(await new JudgeLog(dir, 'scripted').judgeAll(rows.slice(0, 1), createModel({ provider }), { concurrency: 1 })).toBe(0);
+  });
+});

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ModelOutputError, type CallUsage, type ModelPort } from '@multihop/core';
+import { judgeCorrectness } from '@multihop/metrics';
+import { judgeCorrectnessPrompt } from '@multihop/prompts';
+import { readJsonlLog, runPool } from './jsonl';
+import type { ResultRow } from './ResultsLog';
+
+/** One line of judgements.jsonl: the judge's verdict on one workflow's answer to one question. */
+export interface Judgement {
+  workflow: string;
+  questionId: string;
+  /** The judge model (`offline`, `openai:gpt-4o`): verdicts of another judge are not reused. */
+  judge: string;
+  /** sha1 of question, prediction and gold: a re-run whose answer changed is judged again. */
+  key: string;
+  /** 1 or 0 by PAR² A.2's rule; null when the judge failed (see `error`). */
+  correct: 0 | 1 | null;
+  decision?: string;
+  explanation?: string;
+  /** The judge's raw reply (both replies when it failed to follow the format). */
+  raw?: string[];
+  error?: string;
+  /** Absent when the answer was empty: nothing to judge, scored 0 without a call. */
+  usage?: CallUsage;
+}
+
+/** Judge failures worth another try on the next run (the provider was down), unlike a reply in the wrong form. */
+const RETRY_JUDGE = new Set(['PROVIDER', 'ABORTED']);
+
+function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
+  return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold])).digest('hex').slice(0, 16);
+}
+
+/**
+ * The LLM judge over an evaluation's results (PAR² A.2): every answer is judged once per judge
+ * model and the verdicts are kept in judgements.jsonl, so a resumed or repeated evaluation
+ * calls the judge only for answers it has not judged. The judge's tokens are its own, apart
+ * from the workflows' cost.
+ */
+export class JudgeLog {
+  private readonly byKey = new Map<string, Judgement>();
+  readonly file: string;
+
+  constructor(
+    dir: string,
+    readonly judge: string,
+  ) {
+    this.file = join(dir, 'judgements.jsonl');
+    for (const j of readJsonlLog<Judgement>(this.file, ['workflow', 'questionId', 'judge', 'key'])) this.byKey.set(this.id(j.workflow, j.questionId, j.key, j.judge), j);
+  }
+
+  private id(workflow: string, questionId: string, key: string, judge = this.judge): string {
+    return `${judge}\u0000${workflow}\u0000${questionId}\u0000${key}`;
+  }
+
+  /** This judge's verdict on the row's current answer, if it has one. */
+  verdict(row: ResultRow): Judgement | undefined {
+    return this.byKey.get(this.id(row.workflow, row.questionId, judgeKey(row)));
+  }
+
+  private needs(row: ResultRow): boolean {
+    const found = this.verdict(row);
+    return found === undefined || (found.correct === null && RETRY_JUDGE.has(found.error?.split(':')[0] ?? ''));
+  }
+
+  private add(j: Judgement): void {
+    appendFileSync(this.file, `${JSON.stringify(j)}\n`);
+    this.byKey.set(this.id(j.workflow, j.questionId, j.key), j);
+  }
+
+  /**
+   * Judges every row this judge has not judged yet, `concurrency` at a time. An empty answer
+   * scores 0 without a call. A reply the judge prompt cannot read, after the port's repair
+   * round, is recorded with its raw text and counts as a judge error, not as wrong.
+   */
+  async judgeAll(rows: readonly ResultRow[], model: ModelPort, options: { concurrency: number; stopped?: () => boolean; onJudged?: () => void }): Promise<number> {
+    const todo = rows.filter((row) => this.needs(row));
+    await runPool(
+      todo,
+      options.concurrency,
+      async (row) => {
+        const base = { workflow: row.workflow, questionId: row.questionId, judge: this.judge, key: judgeKey(row) };
+        if (!row.prediction.trim()) {
+          this.add({ ...base, correct: 0, decision: '(no answer)', explanation: 'The run gave no answer; scored 0 without asking the judge.' });
+        } else {
+          try {
+            const verdict = await judgeCorrectness(model, { question: row.question, prediction: row.prediction, gold: row.gold.join(' | ') }, { prompt: judgeCorrectnessPrompt });
+            this.add({ ...base, correct: verdict.correct, decision: verdict.decision, explanation: verdict.explanation, raw: [verdict.text], usage: verdict.usage });
+          } catch (error) {
+            const code = (error as { code?: string }).code ?? 'ERROR';
+            this.add({
+              ...base,
+              correct: null,
+              error: `${code}: ${(error as Error).message}`,
+              ...(error instanceof ModelOutputError ? { raw: error.details.raw, usage: error.details.usage } : {}),
+            });
+          }
+        }
+        options.onJudged?.();
+      },
+      options.stopped,
+    );
+    return todo.length;
+  }
+}
