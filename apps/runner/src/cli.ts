@@ -30,7 +30,7 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop ingest --dataset <name|path> [--corpus FILE] [--layout L] [--setting closed|open] [--db DIR]
   multihop run --workflow <id> (--question "..." [--corpus <name|path>] | --dataset <name|path> --id <qid> [--corpus FILE])
                [--setting closed|open] [--set <id>.<setting>=<value> ...] [--model offline|openai:<model>] [--db DIR] [--json]
-  multihop eval --workflows <id,...> --dataset <name|path> [--limit N] [--concurrency K]
+  multihop eval --workflows <id,...> --dataset <name|path> [--offset M] [--limit N] [--concurrency K]
                [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
                [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
@@ -55,6 +55,7 @@ const OPTIONS = {
   db: { type: 'string' },
   json: { type: 'boolean', default: false },
   limit: { type: 'string' },
+  offset: { type: 'string' },
   concurrency: { type: 'string' },
   out: { type: 'string' },
   cache: { type: 'string' },
@@ -122,6 +123,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           workflows: need('workflows', values.workflows),
           dataset: need('dataset', values.dataset),
           limit: int('limit', values.limit),
+          offset: int('offset', values.offset),
           concurrency: int('concurrency', values.concurrency) ?? 2,
           setting: parseSetting(values.setting, 'open'),
           model: values.model,
@@ -140,6 +142,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           params: values.param ?? [],
           dataset: need('dataset', values.dataset),
           limit: int('limit', values.limit),
+          offset: int('offset', values.offset),
           concurrency: int('concurrency', values.concurrency) ?? 2,
           setting: parseSetting(values.setting, 'open'),
           model: values.model,

@@ -48,8 +48,28 @@ describe('multihop eval', () => {
     expect(rag.em_ci95[1]).toBeGreaterThanOrEqual(rag.em);
     expect(rag.llm_calls).toBe(1);
     expect(summary.workflows['direct']!.recall_at_5).toBe(0);
+    // Open by default: one shared corpus of the whole file's paragraphs, and it says so.
+    expect(summary.corpus).toMatchObject({ setting: 'open', name: 'hotpotqa-dev-open' });
+    expect(summary.corpus!.passages).toBeGreaterThan(4000);
+    // Every answer judged once, the judge labelled and its tokens kept apart.
+    const verdicts = readFileSync(join(out, 'judgements.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { correct: number | null; judge: string; workflow: string });
+    expect(verdicts).toHaveLength(12);
+    expect(verdicts.every((v) => v.judge === 'offline' && (v.correct === 0 || v.correct === 1))).toBe(true);
+    expect(rag.correctness).toBe(verdicts.filter((v) => v.workflow === 'single-turn-rag' && v.correct === 1).length / 6);
+    expect(rag.correctness_ci95).not.toBeNull();
+    expect(summary.judge).toMatchObject({ model: 'offline', offline: true, errors: 0 });
+    expect(summary.judge!.calls + verdicts.filter((v) => v.correct === 0).length).toBeGreaterThanOrEqual(12);
+    expect(summary.comparisons.map((c) => c.metric)).toEqual(['correctness', 'em']);
+    expect(summary.breakdown.hops.map((c) => [c.group, c.workflow, c.n])).toEqual([['2', 'single-turn-rag', 6], ['2', 'direct', 6]]);
+    expect(summary.settings['single-turn-rag']).toEqual({ k: 5 });
     const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(markdown).toContain('these are the offline model’s figures');
+    expect(markdown).toContain('correctness here is the offline model’s lexical judgement');
+    // A second run has nothing left to run or judge.
+    const again = runEval(out, '--workflows', 'single-turn-rag,direct', '--limit', '6');
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('12 of 12 pairs already in');
+    expect(again.stderr).not.toContain('judging');
     expect(done.stdout).toContain('| single-turn-rag | 6 |');
   });
 
@@ -77,6 +97,29 @@ describe('multihop eval', () => {
     const rows = lines(results);
     expect(rows).toHaveLength(20);
     expect(new Set(rows.map((r) => `${r.workflow}/${r.questionId}`)).size).toBe(20);
+  });
+
+  it('sweeps a setting into one summary with a row per value, and refuses a value the workflow’s schema rejects', () => {
+    const out = mkdtempSync(join(tmpdir(), 'multihop-sweep-'));
+    const sweep = (...extra: string[]) =>
+      spawnSync(process.execPath, [bin, 'sweep', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--limit', '3', '--db', db, '--out', out, ...extra], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(sweep('--param', 'hopBudget=0,2').stderr).toMatch(/--param hopBudget=0: par2-rag\.hopBudget = 0 is not valid/);
+    const done = sweep('--param', 'hopBudget=1,3', '--set', 'par2-rag.subQueries=3');
+    expect(done.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(Object.keys(summary.workflows)).toEqual(['par2-rag[hopBudget=1]', 'par2-rag[hopBudget=3]']);
+    expect(summary.sweep).toEqual({ workflow: 'par2-rag', params: { hopBudget: [1, 3] }, rows: { 'par2-rag[hopBudget=1]': { hopBudget: 1 }, 'par2-rag[hopBudget=3]': { hopBudget: 3 } } });
+    expect(summary.settings['par2-rag[hopBudget=3]']).toMatchObject({ hopBudget: 3, subQueries: 3 });
+    // The setting reached the workflow: each trace records it, and hop budget 1 never runs a second chain hop.
+    const rows = lines(join(out, 'results.jsonl'));
+    expect(rows).toHaveLength(6);
+    for (const row of rows) {
+      const trace = JSON.parse(readFileSync(join(out, row.trace), 'utf8')) as { settings: { hopBudget: number }; data: { hops: unknown[] } };
+      expect(trace.settings.hopBudget).toBe(row.workflow.endsWith('=1]') ? 1 : 3);
+      expect(trace.data.hops.length).toBeLessThanOrEqual(trace.settings.hopBudget);
+    }
+    expect(done.stdout).toMatch(/## Sweep of par2-rag: hopBudget\n\n\| hopBudget \| n \|/);
+    expect(summary.breakdown.hops.length).toBeGreaterThan(0);
   });
 
   it('refuses to mix results of another model into an output directory', () => {

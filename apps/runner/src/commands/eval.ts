@@ -7,6 +7,8 @@ import { settingAssignments } from '../workflowSettings';
 export interface EvalCommandOptions {
   workflows: string;
   dataset: string;
+  /** Skip the first questions of the file. */
+  offset?: number;
   limit?: number;
   concurrency: number;
   setting: Setting;

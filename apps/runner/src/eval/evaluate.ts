@@ -32,6 +32,8 @@ export interface EvaluatedWorkflow {
 
 export interface EvaluationOptions {
   dataset: string;
+  /** Skip the first `offset` questions (e.g. to report on the second half of a file tuned on its first). */
+  offset?: number;
   limit?: number;
   concurrency: number;
   setting: Setting;
@@ -62,6 +64,7 @@ export async function evaluate(
 ): Promise<number> {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
   const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
   const modelId = [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
@@ -78,7 +81,11 @@ export async function evaluate(
   try {
     const described = corpusSummary(corpus);
     for (const notice of corpus.notices) io.err(notice);
-    const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    const offset = options.offset ?? 0;
+    if (offset >= corpus.dataset.questions.length) {
+      throw new ConfigError(`--offset ${offset} skips every question: ${corpus.dataset.name} has ${corpus.dataset.questions.length}`);
+    }
+    const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length));
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
       setting: described.setting,
@@ -92,7 +99,7 @@ export async function evaluate(
       for (const workflow of workflows) if (!results.has(workflow.id, question.id)) pending.push({ workflow, question });
     }
     const total = questions.length * workflows.length;
-    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions (${describeRetrieval(described)}), model: ${model.label}`);
+    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
     io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
 
     let stopping = false;
@@ -165,6 +172,7 @@ export async function evaluate(
         judge: { model: judge.id, label: judge.label, offline: judge.id === 'offline', verdicts },
         workflows: workflows.map((w) => w.id),
         questionIds: questions.map((q) => q.id),
+        offset,
         questions: new Map(questions.map((q) => [q.id, { ...(q.hops ? { hops: q.hops } : {}), ...(q.type ? { type: q.type } : {}) }])),
         settings,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),

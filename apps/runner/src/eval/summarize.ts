@@ -102,6 +102,8 @@ export interface Summary {
   offline: boolean;
   judge?: JudgeSummary;
   n: number;
+  /** Questions skipped at the start of the file (`--offset`). */
+  offset: number;
   created: string;
   /** How the retrieval metrics are computed: which k, over which list. */
   retrieval_metrics: string;
@@ -123,6 +125,7 @@ export interface SummaryContext {
   offline: boolean;
   workflows: string[];
   questionIds: string[];
+  offset?: number;
   corpus?: CorpusSummary;
   /** The judge and its verdicts by `workflow\0questionId`. */
   judge?: { model: string; label: string; offline: boolean; verdicts: Map<string, RowVerdict> };
@@ -195,6 +198,7 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
     offline: context.offline,
     ...(context.judge ? { judge: judgeSummary(context.judge, inScope) } : {}),
     n: context.questionIds.length,
+    offset: context.offset ?? 0,
     created: new Date().toISOString(),
     retrieval_metrics: RETRIEVAL_METRICS_NOTE,
     settings: Object.fromEntries(present.map((id) => [id, context.settings?.[id] ?? {}])),
@@ -280,7 +284,7 @@ const ci = (v: [number, number] | null) => (v === null ? '—' : `[${f3(v[0])}, 
 export function renderSummary(summary: Summary): string {
   const corpus = summary.corpus;
   const lines = [
-    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${summary.n} questions`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${summary.n} questions${summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
     corpus
       ? corpus.setting === 'closed-book'
