@@ -1,27 +1,11 @@
 import type { Io } from '../io';
-import type { Setting } from '../corpus';
-import { evaluate } from '../eval/evaluate';
+import { evaluate, type EvaluationOptions } from '../eval/evaluate';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
 
-export interface EvalCommandOptions {
+export interface EvalCommandOptions extends EvaluationOptions {
+  /** `a,b,c`: workflow ids. */
   workflows: string;
-  dataset: string;
-  /** Skip the first questions of the file. */
-  offset?: number;
-  limit?: number;
-  concurrency: number;
-  setting: Setting;
-  model?: string;
-  /** `offline` or `openai:<model>`; default: the model configuration's `judge` role. */
-  judge?: string;
-  out?: string;
-  db?: string;
-  cacheDir?: string;
-  /** A corpus file searched instead of (open) or besides the dataset's own paragraphs. */
-  corpus?: string;
-  layout?: string;
-  skipInvalid?: boolean;
   /** `<workflow or method>.<setting>=<value>`, validated by the workflow's settings schema. */
   set?: string[];
 }

@@ -38,10 +38,12 @@ export interface EvaluationOptions {
   concurrency: number;
   setting: Setting;
   model?: string;
+  /** `offline` or `openai:<model>`; default: the model configuration's `judge` role. */
   judge?: string;
   out?: string;
   db?: string;
   cacheDir?: string;
+  /** A corpus file searched instead of (open) or besides the dataset's own paragraphs. */
   corpus?: string;
   layout?: string;
   skipInvalid?: boolean;
