@@ -6,6 +6,7 @@ import type * as Ingest from './commands/ingest';
 import type * as Rollouts from './commands/rollouts';
 import type * as Run from './commands/run';
 import type * as Sweep from './commands/sweep';
+import type * as Train from './commands/train';
 import type * as Workflows from './commands/workflows';
 import { processIo, type Io } from './io';
 import { parseSetting } from './setting';
@@ -19,6 +20,7 @@ const commands = {
   rollouts: (): typeof Rollouts => require('./commands/rollouts'),
   run: (): typeof Run => require('./commands/run'),
   sweep: (): typeof Sweep => require('./commands/sweep'),
+  train: (): typeof Train => require('./commands/train'),
   workflows: (): typeof Workflows => require('./commands/workflows'),
 };
 
@@ -34,6 +36,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
                [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
                [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
+  multihop train <trainer> --dataset <name|path> --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
+               [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
   multihop chart <workflow> [--format mermaid|json]
   multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl
                [--setting closed|open] [--model ...] [--db DIR]
@@ -66,6 +70,9 @@ const OPTIONS = {
   set: { type: 'string', multiple: true },
   judge: { type: 'string' },
   param: { type: 'string', multiple: true },
+  alpha: { type: 'string' },
+  epochs: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -155,6 +162,26 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           skipInvalid: values['skip-invalid'],
           set: values.set ?? [],
         });
+      case 'train': {
+        const num = (name: string, value: string | undefined): number | undefined => {
+          if (value === undefined) return undefined;
+          const n = Number(value);
+          if (value.trim() === '' || !Number.isFinite(n)) throw new MultihopError('CONFIG', `--${name} must be a number, got "${value}"`);
+          return n;
+        };
+        return await commands.train().trainCommand(io, {
+          trainer: rest[0],
+          dataset: need('dataset', values.dataset),
+          out: need('out', values.out),
+          offset: int('offset', values.offset),
+          limit: int('limit', values.limit),
+          setting: parseSetting(values.setting, 'closed'),
+          model: values.model,
+          db: values.db,
+          flags: { alpha: num('alpha', values.alpha), epochs: int('epochs', values.epochs), seed: int('seed', values.seed) },
+          set: values.set ?? [],
+        });
+      }
       case 'rollouts':
         return await commands.rollouts().rolloutsCommand(io, {
           workflow: need('workflow', values.workflow),

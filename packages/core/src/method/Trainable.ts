@@ -1,3 +1,4 @@
+import type { ZodObject } from 'zod';
 import type { ChatMessage, ModelPort } from '../model/port';
 import type { RetrieverPort } from '../retriever';
 import type { Question } from '../types';
@@ -92,4 +93,39 @@ export function groupAdvantages(rewards: readonly number[], options: AdvantageOp
   if (!options.scaleByStd) return centred;
   const std = Math.sqrt(centred.reduce((a, c) => a + c * c, 0) / rewards.length);
   return centred.map((c) => c / (std + (options.epsilon ?? 1e-6)));
+}
+
+/** What `multihop train` hands a local trainer. */
+export interface LocalTrainingOptions {
+  model: ModelPort;
+  /** Which model served the rollouts (`offline`, `openai:gpt-4o-mini`), for the policy file's record. */
+  modelId: string;
+  /** The retriever for a question (scoped to its own paragraphs in the closed setting). */
+  retrieverFor(question: Question): RetrieverPort;
+  /** The training questions, with gold: rewards are computed from it. */
+  questions: readonly Question[];
+  /** The dataset's name, for the policy file's record. */
+  dataset: string;
+  /** The policy file to write (and to resume from, when it holds a checkpoint). */
+  out: string;
+  /** The trainer's settings, already checked against its `settings` schema (α, epochs, seed, ...). */
+  settings: Record<string, unknown>;
+  /** Called after each epoch with its figures (mean reward, F1, cost, ...). */
+  onEpoch?(progress: { epoch: number; epochs: number; metrics: Record<string, number> }): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * A policy small enough to train on this machine (MAO-ARAG's planner over its discrete
+ * workflow space), from rewards of real runs. `multihop train <id>` runs it; the method's
+ * workflow loads the file it writes. Seeded and resumable; the file records model, data and
+ * settings.
+ */
+export interface LocalTrainer {
+  /** `mao-arag-planner`: what `multihop train` takes. */
+  id: string;
+  description: string;
+  /** The training settings with their defaults; `--alpha`, `--epochs`, `--seed` and `--set <id>.<key>=<v>` are checked by it. */
+  settings?: ZodObject;
+  train(options: LocalTrainingOptions): Promise<{ file: string; metrics: Record<string, number> }>;
 }

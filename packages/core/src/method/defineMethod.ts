@@ -2,7 +2,7 @@ import type { ZodObject } from 'zod';
 import { MultihopError } from '../errors';
 import type { PromptTemplate } from '../model/port';
 import type { Workflow } from '../workflow';
-import type { Trainable } from './Trainable';
+import type { LocalTrainer, Trainable } from './Trainable';
 
 export type EngineName = 'langgraph' | 'xstate' | 'plain';
 
@@ -42,6 +42,8 @@ export interface MethodManifest {
   prompts: readonly PromptTemplate[];
   /** For methods whose paper trains its agents: roles in training order and rollouts. */
   trainer?: Trainable;
+  /** Policies trained on this machine by `multihop train <id>` (MAO-ARAG's planner). */
+  trainers?: readonly LocalTrainer[];
 }
 
 /** Checks a manifest (ids present and unique, prompts unique) and returns it frozen. */
@@ -88,6 +90,15 @@ export class MethodCatalog {
     const seen = new Map<string, PromptTemplate>();
     for (const method of this.methods) for (const prompt of method.prompts) if (!seen.has(prompt.id)) seen.set(prompt.id, prompt);
     return [...seen.values()];
+  }
+
+  /** Every local trainer of every method, by id (ids must not clash). */
+  get localTrainers(): Array<{ method: MethodManifest; trainer: LocalTrainer }> {
+    const all = this.methods.flatMap((method) => (method.trainers ?? []).map((trainer) => ({ method, trainer })));
+    const ids = all.map((t) => t.trainer.id);
+    const clash = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (clash) throw new MultihopError('MANIFEST', `trainer id "${clash}" is offered twice`);
+    return all;
   }
 
   /** The methods that can produce training rollouts. */

@@ -7,4 +7,6 @@ export {
   type RolloutOptions,
   type RewardBreakdown,
   type AdvantageOptions,
+  type LocalTrainer,
+  type LocalTrainingOptions,
 } from './Trainable';
