@@ -6,5 +6,5 @@ export { text as textVar, passages as passagesVar, strings as stringsVar } from 
 // stems, sentences and entities underneath are @multihop/lexical's).
 export { readAnswer, rankSentences, coverage, type Reading, type ScoredSentence } from './lexical/reader';
 // What the evidence lacks for a question, as searches (the sufficiency checks' follow-ups).
-export { missingFacts, alreadySearched, searchKey, type MissingFact } from './lexical/missing';
+export { missingFacts, alreadySearched, searchKey, readByHops, type MissingFact, type ChainReading, type HopReading } from './lexical/missing';
 export { classifyQuestion, type AnswerType, type QuestionShape, type Comparative } from './lexical/classifyQuestion';

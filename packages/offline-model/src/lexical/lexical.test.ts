@@ -1,5 +1,6 @@
 import { classifyQuestion } from './classifyQuestion';
 import { readAnswer } from './reader';
+import { readByHops } from './missing';
 
 describe('classifyQuestion', () => {
   it.each([
@@ -52,5 +53,42 @@ describe('readAnswer', () => {
 
   it('has no answer and no confidence without supporting text', () => {
     expect(readAnswer('Who painted the Mona Lisa?', [])).toMatchObject({ answer: 'unknown', confidence: 0 });
+  });
+});
+
+describe('readByHops', () => {
+  // HotpotQA train 5a8718c25542991e771816c7.
+  const question = 'Who directed the film that was shot in or around Leland, North Carolina in 1986';
+  const leland = {
+    id: 'leland',
+    title: 'Leland, North Carolina',
+    text: 'Leland is a town in Brunswick County, North Carolina, United States. A number of movies, such as "Maximum Overdrive" (1986), "Domestic Disturbance" (2001), and "We\'re the Millers" (2013) have been shot in or around Leland.',
+  };
+  const film = { id: 'film', title: 'Maximum Overdrive', text: 'Maximum Overdrive is a 1986 American science fiction horror comedy film written and directed by Stephen King.' };
+
+  it('follows the chain into the bridge entity’s own passage', () => {
+    const chain = readByHops(question, [leland, film]);
+    expect(chain.hops.map((h) => h.reading.answer)).toEqual(['Maximum Overdrive', 'Stephen King']);
+    expect(chain.hops[1]!.reading.support?.passage.title).toBe('Maximum Overdrive');
+    expect(chain.answer).toBe('Stephen King');
+    expect(chain.open).toBeUndefined();
+  });
+
+  it('leaves the hop open when the bridge has no passage of its own', () => {
+    const chain = readByHops(question, [leland]);
+    expect(chain.answer).toBeUndefined();
+    expect(chain.open).toMatchObject({ index: 1, kind: 'no-passage', lead: 'Maximum Overdrive' });
+  });
+});
+
+describe('settled comparisons', () => {
+  // HotpotQA train 5ab26ce1554299449642c89c.
+  const passages = [
+    { id: 'a', title: 'Sid Haig', text: 'Sid Haig (born July 14, 1939) is an American actor.' },
+    { id: 'b', title: 'Vic Darchinyan', text: 'Vakhtang "Vic" Darchinyan (born 7 January 1976) is an Armenian professional boxer.' },
+  ];
+  it('is settled when every option has its year, and not when one lacks it', () => {
+    expect(readAnswer('Who is the oldest, Sid Haig or Vic Darchinyan?', passages)).toMatchObject({ answer: 'Sid Haig', settled: true });
+    expect(readAnswer('Who is the oldest, Sid Haig or Vic Darchinyan?', passages.slice(0, 1)).settled).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { Passage } from '@multihop/core';
 import { STOP_WORDS, capitalisedSpans, coveredBy, decomposeQuestion, quotedTitles, stem, terms, tokens } from '@multihop/lexical';
-import { readAnswer } from './reader';
+import { readAnswer, type Reading } from './reader';
 
 type Pool = ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>;
 
@@ -32,13 +32,72 @@ function keywordsOf(text: string): string {
 }
 
 /** Passages whose title names the span (all of the title's content terms are the span's, or the reverse). */
-function hasOwnPassage(span: string, pool: Pool): boolean {
+function ownPassages(span: string, pool: Pool): Pool {
   const spanTerms = new Set(terms(span));
-  if (spanTerms.size === 0) return true;
-  return pool.some((p) => {
+  return pool.filter((p) => {
     const title = terms(p.title.replace(/\s*\(.*\)$/, ''));
     return title.length > 0 && (title.every((t) => spanTerms.has(t)) || [...spanTerms].every((t) => title.includes(t)));
   });
+}
+
+function hasOwnPassage(span: string, pool: Pool): boolean {
+  return terms(span).length === 0 || ownPassages(span, pool).length > 0;
+}
+
+/** One hop of a chain read over the evidence. */
+export interface HopReading {
+  /** The hop's sub-question with the earlier hops' answers filled in. */
+  step: string;
+  reading: Reading;
+}
+
+/** A question read hop by hop (decomposeQuestion), each hop's answer filling the next hop's placeholder. */
+export interface ChainReading {
+  /** The question's hops as planned, placeholders kept. */
+  steps: string[];
+  /** The hops the evidence answers, in order, up to the first open one. */
+  hops: HopReading[];
+  /**
+   * The first hop the evidence does not close: `unanswered` (no sentence answers it), or
+   * `no-passage` (the previous hop's answer, `lead`, which this hop is about, has no passage).
+   * Undefined when every hop is answered.
+   */
+  open?: { index: number; step: string; kind: 'unanswered' | 'no-passage'; lead?: string };
+  /** The last hop's answer when every hop is answered, else undefined. */
+  answer?: string;
+}
+
+/**
+ * Reads `question` hop by hop over `pool`: each hop (decomposeQuestion, innermost first) is read
+ * on its own with the earlier hops' answers in place of its placeholders, as a multi-hop reader
+ * that follows the chain would. A hop counts as answered when a span was read from a sentence
+ * that covers the hop well, or that (with its title) names every entity of the hop, since a
+ * hop's relation words are often paraphrased. A hop whose subject (the previous answer) has no
+ * passage of its own is open too: the evidence reaches the bridge but not what is said about it;
+ * when it has one, the hop is read in that passage.
+ */
+export function readByHops(question: string, pool: Pool): ChainReading {
+  const steps = decomposeQuestion(question);
+  const hops: HopReading[] = [];
+  const answers: string[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!.replace(PLACEHOLDER, (_, noun: string, n: string) => answers[Number(n) - 1] || noun);
+    if (i > 0 && !hasOwnPassage(answers[i - 1]!, pool) && steps[i]!.includes(`from step ${i}]`)) {
+      return { steps, hops, open: { index: i, step, kind: 'no-passage', lead: answers[i - 1]! } };
+    }
+    // A hop about the previous hop's answer is read in that answer's own passages: what the
+    // evidence says about the bridge, not the sentence that led to it again.
+    const lead = i > 0 && steps[i]!.includes(`from step ${i}]`) ? ownPassages(answers[i - 1]!, pool) : [];
+    const reading = readAnswer(step, lead.length > 0 ? lead : pool);
+    const named =
+      reading.support !== undefined &&
+      [...quotedTitles(step), ...capitalisedSpans(step)].every((e) => coveredBy(e, new Set(terms(`${reading.support!.passage.title} ${reading.support!.sentence}`))));
+    const found = reading.support !== undefined && (reading.confidence >= 0.5 || named || reading.settled) && reading.answer.trim() !== '' && reading.answer !== 'unknown';
+    if (!found) return { steps, hops, open: { index: i, step, kind: 'unanswered' } };
+    hops.push({ step, reading });
+    answers.push(reading.answer);
+  }
+  return { steps, hops, answer: answers.at(-1) };
 }
 
 /**
@@ -54,35 +113,17 @@ function hasOwnPassage(span: string, pool: Pool): boolean {
 export function missingFacts(question: string, pool: Pool): MissingFact[] {
   const out: MissingFact[] = [];
   const poolTerms = new Set(terms(pool.map((p) => `${p.title} ${p.text}`).join(' ')));
-  const steps = decomposeQuestion(question);
   const entities = [...new Set([...quotedTitles(question), ...capitalisedSpans(question)])];
   const entityTerms = new Set(entities.flatMap((e) => tokens(e)));
   const relation = tokens(question).filter((t) => !STOP_WORDS.has(t) && !entityTerms.has(t));
 
   // 1. The chain, hop by hop.
-  if (steps.length >= 2) {
-    const answers: string[] = [];
-    for (let i = 0; i < steps.length; i++) {
-      const step = steps[i]!.replace(PLACEHOLDER, (_, noun: string, n: string) => answers[Number(n) - 1] || noun);
-      const reading = readAnswer(step, pool);
-      // Answered: a span was read from a sentence that covers the step well, or that (with its
-      // title) names every entity of the step, as a hop's relation words are often paraphrased.
-      const named = reading.support !== undefined && [...quotedTitles(step), ...capitalisedSpans(step)].every((e) => coveredBy(e, new Set(terms(`${reading.support!.passage.title} ${reading.support!.sentence}`))));
-      const found = reading.support !== undefined && (reading.confidence >= 0.5 || named) && reading.answer.trim() !== '' && reading.answer !== 'unknown';
-      if (!found) {
-        out.push({ query: keywordsOf(step), reason: `hop ${i + 1} of ${steps.length} ("${step}") is not answered by the evidence` });
-        break;
-      }
-      answers.push(reading.answer);
-      const last = i === steps.length - 1;
-      if (!last && !hasOwnPassage(reading.answer, pool)) {
-        const next = steps[i + 1]!.replace(PLACEHOLDER, ' ');
-        out.push({ query: `${reading.answer} ${keywordsOf(next)}`.trim(), reason: `hop ${i + 1} leads to ${reading.answer}, which no passage is about` });
-        break;
-      }
-    }
+  const chain = readByHops(question, pool);
+  if (chain.steps.length >= 2 && chain.open) {
+    const { index, step, kind, lead } = chain.open;
+    if (kind === 'unanswered') out.push({ query: keywordsOf(step), reason: `hop ${index + 1} of ${chain.steps.length} ("${step}") is not answered by the evidence` });
+    else out.push({ query: `${lead} ${keywordsOf(chain.steps[index]!.replace(PLACEHOLDER, ' '))}`.trim(), reason: `hop ${index} leads to ${lead}, which no passage is about` });
   }
-
   // 2. Entities the question names.
   for (const entity of entities) {
     if (!coveredBy(entity, poolTerms)) out.push({ query: `${entity} ${relation.join(' ')}`.trim(), reason: `nothing mentions ${entity}` });

@@ -16,6 +16,13 @@ export interface Reading {
   /** 0..1: share of the question's weighted terms the supporting sentence and its title cover. */
   confidence: number;
   shape: QuestionShape;
+  /**
+   * A comparison or yes/no reading whose evidence is complete: every option has the value it is
+   * compared by (a year for earlier/later, a number for more/less, a passage otherwise), or every
+   * entity a yes/no question names has a passage. Such an answer is settled however little of the
+   * question's wording one sentence covers. Always false for other questions.
+   */
+  settled: boolean;
 }
 
 /**
@@ -74,16 +81,19 @@ export function readAnswer(question: string, passages: ReadonlyArray<Pick<Passag
   const ranked = rankSentences(question, passages);
   const best = ranked[0];
   if (!best || best.score <= 0) {
-    return { answer: fallbackAnswer(shape), support: undefined, confidence: 0, shape };
+    return { answer: fallbackAnswer(shape), support: undefined, confidence: 0, shape, settled: false };
   }
   const questionTerms = new Set(terms(question));
   const idf = passageIdf(passages);
   const confidence = coverageWith(idf, question, `${best.passage.title} ${best.sentence}`);
 
-  if (shape.type === 'yes-no') return { answer: judgeYesNo(question, shape, passages), support: best, confidence, shape };
+  if (shape.type === 'yes-no') {
+    const settled = shape.entities.length > 0 && shape.entities.every((e) => passagesAbout(e, passages).length > 0);
+    return { answer: judgeYesNo(question, shape, passages), support: best, confidence, shape, settled };
+  }
   if (shape.type === 'choice') {
     const choice = chooseOption(question, shape, passages);
-    return { answer: choice.answer, support: choice.support ?? best, confidence, shape };
+    return { answer: choice.answer, support: choice.support ?? best, confidence, shape, settled: choice.settled };
   }
 
   const candidates: Array<{ text: string; score: number; support: ScoredSentence }> = [];
@@ -99,9 +109,9 @@ export function readAnswer(question: string, passages: ReadonlyArray<Pick<Passag
   });
   candidates.sort((a, b) => b.score - a.score);
   const top = candidates[0];
-  if (!top) return { answer: shortest(best.sentence), support: best, confidence, shape };
+  if (!top) return { answer: shortest(best.sentence), support: best, confidence, shape, settled: false };
   const firstHop = coverageWith(idf, question, `${top.support.passage.title} ${top.support.sentence}`);
-  return bridgeHop(question, shape, top, firstHop, passages, idf) ?? { answer: top.text, support: top.support, confidence: firstHop, shape };
+  return bridgeHop(question, shape, top, firstHop, passages, idf) ?? { answer: top.text, support: top.support, confidence: firstHop, shape, settled: false };
 }
 
 /**
@@ -119,31 +129,40 @@ function bridgeHop(
   idf: (term: string) => number,
 ): Reading | undefined {
   if (firstHop >= 0.6 || shape.type === 'yes-no' || shape.type === 'choice') return undefined;
+  // A bridge is another entity the sentence introduces, with a passage of its own: not the
+  // sentence's own subject under another title ("Catwoman (film)" and "Catwoman (video game)").
+  const own = stemmed(baseTitle(first.support.passage.title));
+  const other = (p: Pick<Passage, 'id' | 'title'>) => p.id !== first.support.passage.id && stemmed(baseTitle(p.title)) !== own;
   const spans = [first.text, ...capitalisedSpans(first.support.sentence)];
-  const bridge = spans.find((span) => titled(span, passages).some((p) => p.id !== first.support.passage.id));
+  const bridge = spans.find((span) => titled(span, passages).some(other));
   if (!bridge) return undefined;
   const seen = new Set(terms(`${first.support.passage.title} ${first.support.sentence}`));
   const remaining = [...new Set(terms(question))].filter((t) => !seen.has(t));
   if (remaining.length === 0) return undefined;
-  const about = titled(bridge, passages).filter((p) => p.id !== first.support.passage.id);
+  const about = titled(bridge, passages).filter(other);
   const excluded = new Set([...terms(question), ...terms(bridge)]);
   const ranked = rankSentences(remaining.join(' '), about).filter((s) => s.score > 0);
   for (const s of ranked.slice(0, 4)) {
     const candidate = candidatesOf(s.sentence, shape, excluded)[0];
     if (candidate) {
       const both = coverageWith(idf, question, `${first.support.passage.title} ${first.support.sentence} ${s.sentence}`);
-      return { answer: candidate, support: s, confidence: both, shape };
+      return { answer: candidate, support: s, confidence: both, shape, settled: false };
     }
   }
   return undefined;
 }
 
-/** Passages whose title is the span (or contains it, or is contained in it). */
+/** A title without its parenthetical qualifier ("Catwoman (film)" → "Catwoman"). */
+function baseTitle(title: string): string {
+  return title.replace(/\s*\(.*\)$/, '');
+}
+
 /** Text as one string of stemmed tokens, for containment tests between names. */
 function stemmed(text: string): string {
   return tokens(text).map(stem).join(' ');
 }
 
+/** Passages whose title is the span (or contains it, or is contained in it). */
 function titled(span: string, passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>) {
   const e = stemmed(span);
   if (!e) return [];
@@ -233,7 +252,7 @@ function chooseOption(
   question: string,
   shape: QuestionShape,
   passages: ReadonlyArray<Pick<Passage, 'id' | 'title' | 'text'>>,
-): { answer: string; support?: ScoredSentence } {
+): { answer: string; support?: ScoredSentence; settled: boolean } {
   const rest = terms(question).filter((t) => !shape.options.some((o) => terms(o).includes(t)));
   const scored = shape.options.map((option) => {
     const about = passagesAbout(option, passages);
@@ -250,14 +269,18 @@ function chooseOption(
     return chosen;
   };
   let chosen: (typeof scored)[number] | undefined;
+  let settled = false;
   const haveYears = scored.every((s) => s.year !== undefined);
   const haveNumbers = scored.every((s) => s.number !== undefined);
   if ((shape.comparative === 'earlier' || shape.comparative === 'later') && haveYears) {
     chosen = pick((a, b) => (shape.comparative === 'earlier' ? (a.year ?? 0) < (b.year ?? 0) : (a.year ?? 0) > (b.year ?? 0)));
+    settled = true;
   } else if ((shape.comparative === 'more' || shape.comparative === 'less') && haveNumbers) {
     chosen = pick((a, b) => (shape.comparative === 'more' ? (a.number ?? 0) > (b.number ?? 0) : (a.number ?? 0) < (b.number ?? 0)));
+    settled = true;
   } else {
     chosen = pick((a, b) => a.overlap > b.overlap);
+    settled = shape.comparative === undefined && scored.every((s) => s.support !== undefined);
   }
-  return { answer: chosen?.option ?? shape.options[0] ?? 'unknown', support: chosen?.support };
+  return { answer: chosen?.option ?? shape.options[0] ?? 'unknown', support: chosen?.support, settled };
 }

@@ -60,7 +60,9 @@ export const operaAnalysisAnswer = defineOfflineHandler(operaAnalysisAnswerPromp
   const reading = readAnswer(subGoal, pool);
   const typed = headNounAnswer(subGoal, pool);
   const found = typed !== undefined || (reading.support !== undefined && reading.answer !== 'unknown' && reading.answer.trim() !== '');
-  let status: 'yes' | 'no' = typed?.sufficient || (found && reading.confidence >= OPERA_SUFFICIENCY_THRESHOLD) ? 'yes' : 'no';
+  // A comparison or yes/no sub-goal is settled when every option has the value it is compared by
+  // (or every entity its passage), however little of the wording one sentence covers.
+  let status: 'yes' | 'no' = typed?.sufficient || reading.settled || (found && reading.confidence >= OPERA_SUFFICIENCY_THRESHOLD) ? 'yes' : 'no';
   let answer = typed?.answer ?? (found ? reading.answer : '');
   const rng = sampler(vars, `${subGoal}|${pool.map((p) => p.id).join(',')}`);
   if (rng) {
@@ -135,9 +137,13 @@ export const operaRewrite = defineOfflineHandler(operaRewritePrompt, (vars) => {
     const query = keywords.join(' ').trim();
     if (query && !alreadySearched(query, [...tried])) return { query, strategy, keywords };
   }
-  // Every strategy's query ran: narrow to one entity, or to one entity with one relation word,
-  // before giving up; never a query already tried (by its terms), never a counter appended.
-  const narrower = [...entities.flatMap((e) => [e, ...relation.map((r) => `${e} ${r}`)]), ...quoted, relation.join(' ')];
+  // Every strategy's query ran: narrow to one entity with one relation word, or to the entity
+  // alone, before giving up; never a query already tried (by its terms), never a counter appended.
+  // A sub-goal that compares its entities (A or B; are both …) is not narrowed to one of them:
+  // the analysis reads only the latest retrieval, and one option's evidence cannot settle a
+  // comparison, so its best guess would only get worse.
+  const compares = shape.type === 'choice' || (shape.type === 'yes-no' && entities.length >= 2);
+  const narrower = compares ? [] : [...entities.flatMap((e) => [...relation.map((r) => `${e} ${r}`), e]), ...quoted, relation.join(' ')];
   const fresh = narrower.find((q) => q.trim() && !alreadySearched(q, [...tried]));
   if (fresh) return { query: fresh, strategy: 'simplification', keywords: fresh.split(/\s+/) };
   // Nothing new is left to ask: the sub-goal itself (the machine's no-progress check ends the loop).

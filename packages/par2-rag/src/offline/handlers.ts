@@ -1,4 +1,4 @@
-import { alreadySearched, defineOfflineHandler, classifyQuestion, missingFacts, readAnswer, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
+import { alreadySearched, defineOfflineHandler, classifyQuestion, missingFacts, readAnswer, readByHops, passagesVar as passages, stringsVar as strings, textVar as text } from '@multihop/offline-model';
 import { STOP_WORDS, quotedTitles, tokens } from '@multihop/lexical';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from '../prompts';
 
@@ -37,8 +37,25 @@ export const par2Planner = defineOfflineHandler(par2PlannerPrompt, (vars) => {
   return { searches: unique.slice(0, count) };
 });
 
+/**
+ * Writer: follows the question's chain through the evidence (offline-model's `readByHops`): each
+ * hop is read with the previous hop's answer in place, and when every hop is answered the last
+ * hop's answer is the response, its reasoning the sentence each hop rests on. So a chain hop that
+ * brings the passage of the bridge entity changes the response, as the paper's writer refines its
+ * draft with each hop's evidence. A question of one hop, or a chain the evidence does not close
+ * yet, is answered by one reading of the whole question over the pooled passages.
+ */
 export const par2Writer = defineOfflineHandler(par2WriterPrompt, (vars) => {
-  const reading = readAnswer(text(vars, 'question', 'par2-writer'), passages(vars, 'passages', 'par2-writer'));
+  const question = text(vars, 'question', 'par2-writer');
+  const pool = passages(vars, 'passages', 'par2-writer');
+  const chain = readByHops(question, pool);
+  if (chain.hops.length >= 2 && chain.answer !== undefined) {
+    return {
+      reasoning: chain.hops.map((h, i) => `Hop ${i + 1} (${h.step}): "${h.reading.support!.passage.title}" states: ${h.reading.support!.sentence}`).join(' '),
+      answer: chain.answer,
+    };
+  }
+  const reading = readAnswer(question, pool);
   return {
     reasoning: reading.support ? `"${reading.support.passage.title}" states: ${reading.support.sentence}` : 'The evidence does not support an answer.',
     answer: reading.answer,
