@@ -38,7 +38,7 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
   multihop train <trainer> --dataset <name|path> --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
-  multihop chart <workflow> [--format mermaid|json]
+  multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
   multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl
                [--setting closed|open] [--model ...] [--db DIR]
 
@@ -99,7 +99,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'workflows':
         return await commands.workflows().workflowsCommand(io);
       case 'chart':
-        return await commands.chart().chartCommand(io, rest[0], values.format);
+        return await commands.chart().chartCommand(io, rest[0], values.format, values.set ?? []);
       case 'ingest':
         return await commands.ingest().ingestCommand(io, {
           dataset: need('dataset', values.dataset),

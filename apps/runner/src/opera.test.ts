@@ -23,7 +23,13 @@ describe('OPERA in the multihop CLI', () => {
     for (const guard of ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft']) expect(out).toContain(`[${guard}]`);
     const chart = JSON.parse((await cli('chart', 'opera', '--format', 'json')).out) as Chart;
     expect(chart.engine).toBe('xstate');
-    expect(chart.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['plan', 'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'synthesize']));
+    expect(chart.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['plan', 'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'lastStep']));
+    // The paper's form answers with the last step; the synthesis call is a setting, and the chart follows it.
+    expect(chart.nodes.map((n) => n.id)).not.toContain('synthesize');
+    for (const guard of ['noNewSentence', 'queryRepeated']) expect(out).toContain(`[${guard}]`);
+    const withSynthesis = JSON.parse((await cli('chart', 'opera', '--format', 'json', '--set', 'opera.synthesis=llm')).out) as Chart;
+    expect(withSynthesis.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['synthesize']));
+    expect(withSynthesis.nodes.map((n) => n.id)).not.toContain('lastStep');
   });
 
   it('runs OPERA on a MuSiQue question with placeholder substitution in the trace', async () => {
@@ -49,7 +55,7 @@ describe('OPERA in the multihop CLI', () => {
   });
 
   it('says what is wrong with a rollouts command', async () => {
-    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts are defined for methods that train their agents: opera (MAPGRPO)') });
+    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringMatching(/rollouts are defined for methods that train their agents: (.*, )?opera \(MAPGRPO\)/) });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '1', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--group must be an integer of at least 2') });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts needs --out') });
   });
