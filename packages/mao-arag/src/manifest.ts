@@ -1,0 +1,40 @@
+import { defineMethod, type WorkflowEntry } from '@multihop/core';
+import type * as Rollouts from './collectRollouts';
+import { MAO_PROMPTS } from './prompts';
+import { maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema, maoAragSettingsSchema } from './settings';
+import { FIXED_VARIANTS, MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
+import type * as Workflows from './workflows';
+
+// Loaded when a workflow is built or rollouts collected, not when the manifest is read: listing methods loads no engine.
+const workflows = (): typeof Workflows => require('./workflows');
+const rollouts = (): typeof Rollouts => require('./collectRollouts');
+
+function entry(variant: MaoVariant): WorkflowEntry {
+  const decomposes = variant.kind === 'fixed' && (variant.workflow[0] === 'QDS' || variant.workflow[0] === 'QDP');
+  return {
+    id: variantId(variant),
+    title: variantTitle(variant),
+    engine: 'langgraph',
+    variant: variant.kind === 'fixed' ? `fixed:${variant.workflow.join('+')}` : variant.kind,
+    settings: variant.kind === 'planner' ? maoAragSettingsSchema : decomposes ? maoAragFixedDecompositionSettingsSchema : maoAragBaseSettingsSchema,
+    create: (options) => workflows().createMaoAragWorkflow(variant, options),
+  };
+}
+
+/**
+ * MAO-ARAG as the platform sees it: the planner (learned policy or prompt), the untrained
+ * prompted planner, every valid fixed top-level workflow, its prompts, and PPO rollouts of the
+ * LLM planner for TRL or verl.
+ */
+export const manifest = defineMethod({
+  id: 'mao-arag',
+  family: 'MAO-ARAG',
+  paper: MAO_ARAG_PAPER,
+  workflows: [entry({ kind: 'planner' }), entry({ kind: 'no-train' }), ...FIXED_VARIANTS.map(entry)],
+  prompts: [...MAO_PROMPTS],
+  trainer: {
+    algorithm: 'PPO',
+    stages: [{ stage: 1, role: 'mao-arag-planner', agent: 'Planner' }],
+    collectRollouts: (question, options) => rollouts().collectRollouts(question, options),
+  },
+});

@@ -1,0 +1,77 @@
+import { withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
+import { defineGraphWorkflow } from '@multihop/engine-langgraph';
+import { fixedPlanner, promptPlanner, type WorkflowPlanner } from './agents/Planner';
+import { buildMaoAragGraph, type MaoAragSettings } from './graph';
+import { loadPolicy, policyPlanner, type PlannerPolicy } from './policy/PlannerPolicy';
+import { MAO_ARAG_DEFAULTS } from './settings';
+import { MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
+import { FALLBACK_WORKFLOW, SUB_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
+
+export { MAO_ARAG_DEFAULTS };
+
+export interface MaoAragOptions extends Partial<MaoAragSettings> {
+  /** α of the reward, reported in the run's data (the reward itself needs the gold: see maoReward). */
+  alpha?: number;
+  formatPenalty?: number;
+  /** `mao-arag`: a policy file path (or a loaded policy); '' or absent uses the prompted planner. */
+  policy?: string | PlannerPolicy;
+  /** Fixed QDS/QDP: the workflow each sub-question runs (default R+AG). */
+  subWorkflow?: string;
+  /** Any planner (training samples from the policy through this); overrides the variant's. */
+  planner?: WorkflowPlanner;
+}
+
+function plannerFor(variant: MaoVariant, options: MaoAragOptions): { planner: WorkflowPlanner; policyFile?: string } {
+  if (options.planner) return { planner: options.planner };
+  if (variant.kind === 'fixed') {
+    const sub = SUB_LEVEL_WORKFLOWS.find((w) => workflowKey(w) === (options.subWorkflow ?? 'R+AG')) ?? FALLBACK_WORKFLOW;
+    return { planner: fixedPlanner(variant.workflow, sub) };
+  }
+  if (variant.kind === 'planner' && options.policy) {
+    return typeof options.policy === 'string' ? { planner: policyPlanner(loadPolicy(options.policy)), policyFile: options.policy } : { planner: policyPlanner(options.policy) };
+  }
+  return { planner: promptPlanner() };
+}
+
+/**
+ * A MAO-ARAG workflow on LangGraph: the planner writes a workflow per turn, the validity gate
+ * lets valid ones run, executors run in order; decompositions run their sub-questions serially
+ * (QDS) or in parallel (QDP) and AS merges. The run's data holds every planner decision and the
+ * cost components of the reward; R itself needs the gold F1 (maoReward).
+ */
+export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' }, options: MaoAragOptions = {}): RunnableWorkflow {
+  const { alpha, formatPenalty, policy: _policy, subWorkflow: _sub, planner: _planner, ...bounds } = options;
+  const settings: MaoAragSettings = withDefaults({ maxTurns: MAO_ARAG_DEFAULTS.maxTurns, maxSubQuestions: MAO_ARAG_DEFAULTS.maxSubQuestions, retrievalK: MAO_ARAG_DEFAULTS.retrievalK }, bounds);
+  const reward = withDefaults({ alpha: MAO_ARAG_DEFAULTS.alpha, formatPenalty: MAO_ARAG_DEFAULTS.formatPenalty }, { alpha, formatPenalty });
+  const { planner, policyFile } = plannerFor(variant, options);
+  return defineGraphWorkflow({
+    id: variantId(variant),
+    title: variantTitle(variant),
+    paper: MAO_ARAG_PAPER,
+    graph: buildMaoAragGraph(settings),
+    // Each turn is at most validate, fallback, dispatch and 4 executors (8 supersteps with the
+    // dispatches between); the turn bound in state ends the run, this only guards against a bug.
+    recursionLimit: 12 + 12 * (settings.maxTurns + 1),
+    runtime: () => ({ planner }),
+    input: (query) => ({ question: query.text, maxTurns: settings.maxTurns }),
+    output: (final) => {
+      const invalidPlans = final.decisions.filter((d) => !d.valid).length;
+      return {
+        answer: final.answer,
+        ...(final.turnBound ? { stopReason: 'turn-bound' } : {}),
+        data: {
+          planner: planner.source,
+          ...(policyFile ? { policyFile } : {}),
+          mode: final.mode,
+          workflows: final.decisions,
+          subQuestions: final.subQuestions,
+          answeredAtTurn: final.answeredAtTurn,
+          turns: final.turn,
+          // What R = F1 − α·CP − FP needs beside the gold F1 (maoReward computes it with the gold).
+          reward: { alpha: reward.alpha, formatPenalty: invalidPlans > 0 ? reward.formatPenalty : 0, invalidPlans, turns: final.turn },
+          settings: { ...settings, ...reward },
+        },
+      };
+    },
+  });
+}
