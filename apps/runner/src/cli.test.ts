@@ -53,7 +53,7 @@ describe('the multihop CLI', () => {
   });
 
   it('says clearly what is wrong with a command', async () => {
-    expect(await cli('run', '--workflow', 'nope', '--dataset', 'hotpotqa-dev', '--id', 'x')).toMatchObject({ code: 2, err: expect.stringContaining('unknown workflow "nope"; known: opera, opera-no-plan') });
+    expect(await cli('run', '--workflow', 'nope', '--dataset', 'hotpotqa-dev', '--id', 'x')).toMatchObject({ code: 2, err: expect.stringMatching(/unknown workflow "nope"; known: (.*, )?opera, opera-no-plan, /) });
     expect(await cli('run', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining('give --question') });
     expect(await cli('run', '--workflow', 'direct', '--dataset', 'hotpotqa-dev', '--id', 'no-such-id', '--db', db)).toMatchObject({
       code: 2,
