@@ -43,7 +43,7 @@ export {
 } from './prompts';
 export { maoReward, rewardOfRun, runCost, costPenalty, measureCostScale, COSTLIEST_WORKFLOWS, type RunCost, type CostScale, type MaoRewardInput } from './rewards';
 export { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './policy/features';
-export { createPolicy, loadPolicy, savePolicy, policyPlanner, policyDistribution, POLICY_FORMAT, type PlannerPolicy, type PolicyHead, type PolicyTraining, type PolicyDecision } from './policy/PlannerPolicy';
+export { createPolicy, loadPolicy, savePolicy, policyPlanner, policyDecision, policyDistribution, POLICY_FORMAT, type PlannerPolicy, type PolicyHead, type PolicyTraining, type PolicyDecision } from './policy/PlannerPolicy';
 export { ppoUpdate, PPO_DEFAULTS, type PpoHyperparameters, type PpoSample } from './policy/ppo';
 export { trainPlanner, type TrainPlannerOptions, type TrainPlannerResult, type EpochProgress } from './trainPlanner';
 export { collectRollouts, type MaoRolloutOptions } from './collectRollouts';

@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { Matrix } from 'ml-matrix';
 import { MultihopError, withDefaults, type ModelPort, type Question, type RetrieverPort } from '@multihop/core';
 import type { MaoAragSettings } from './graph';
-import { createPolicy, loadPolicy, policyPlanner, savePolicy, type PlannerPolicy, type PolicyDecision } from './policy/PlannerPolicy';
+import { createPolicy, loadPolicy, policyDecision, policyPlanner, savePolicy, type PlannerPolicy, type PolicyDecision } from './policy/PlannerPolicy';
 import { questionFeatures } from './policy/features';
 import { meanEntropy, ppoUpdate, PPO_DEFAULTS, type PpoHyperparameters, type PpoSample } from './policy/ppo';
 import { SeededRandom } from './policy/random';
 import { measureCostScale, rewardOfRun, type CostScale } from './rewards';
 import { MAO_ARAG_DEFAULTS } from './settings';
 import { createMaoAragWorkflow } from './workflows';
+import type { WorkflowPlanner } from './agents/Planner';
 
 export interface EpochProgress {
   epoch: number;
@@ -46,6 +47,14 @@ export interface TrainPlannerOptions {
   resumeFrom?: string;
   settings?: Partial<MaoAragSettings>;
   hyperparameters?: Partial<PpoHyperparameters>;
+  /** Episodes per question per epoch (default 4): more samples of the same question, less variance per update. */
+  samplesPerQuestion?: number;
+  /**
+   * Reuse the result of a run whose whole plan (question and top-level workflow, no sub-question
+   * turns) ran before. Sound only for a deterministic model and retriever; default: on for the
+   * offline model, off for any other.
+   */
+  reuseRuns?: boolean;
   signal?: AbortSignal;
 }
 
@@ -97,6 +106,8 @@ export async function trainPlanner(options: TrainPlannerOptions): Promise<TrainP
     scale = await measureCostScale({ model: options.model, retrieverFor: options.retrieverFor, questions: options.questions, settings });
     rng = new SeededRandom(options.seed);
   }
+  const samples = Math.max(1, options.samplesPerQuestion ?? 4);
+  const reuse = options.reuseRuns ?? options.model.modelFor('mao-arag-ag') === 'offline';
   const record = (epochsDone: number) => {
     policy.training = {
       model: options.modelId ?? options.model.modelFor('mao-arag-ag'),
@@ -107,13 +118,14 @@ export async function trainPlanner(options: TrainPlannerOptions): Promise<TrainP
       epochs: options.epochs,
       epochsDone,
       costScale: scale,
-      hyperparameters: { ...hyper },
+      hyperparameters: { ...hyper, samplesPerQuestion: samples },
       history: history.map(({ epoch, meanReward, f1, cost, invalid, entropy }) => ({ epoch, meanReward, f1, cost, invalid, entropy })),
       rngState: rng.state,
       settings: { ...settings },
     };
   };
 
+  const reused = new Map<string, { total: number; f1: number; cost: number; invalid: number; plans: number; top: string }>();
   const topFeatures = () => new Matrix(options.questions.map((q) => questionFeatures(q.text, 'top')));
   for (let epoch = history.length + 1; epoch <= options.epochs; epoch++) {
     if (options.signal?.aborted) break;
@@ -124,27 +136,37 @@ export async function trainPlanner(options: TrainPlannerOptions): Promise<TrainP
     let invalid = 0;
     let plans = 0;
     const chosen: Record<string, number> = {};
-    for (const question of rng.shuffle(options.questions)) {
-      const decisions: PolicyDecision[] = [];
-      const planner = policyPlanner(policy, { sample: () => rng.next(), record: (d) => decisions.push(d) });
-      const workflow = createMaoAragWorkflow({ kind: 'planner' }, { ...settings, alpha, formatPenalty, planner });
-      const result = await workflow.run(question, { model: options.model, retriever: options.retrieverFor(question), ...(options.signal ? { signal: options.signal } : {}) });
-      if (result.status === 'error') throw new MultihopError('MAO_TRAIN', `training run of ${question.id} failed: ${result.error?.message ?? 'unknown error'}`);
-      const r = rewardOfRun(result, question, scale, alpha);
-      reward += r.total;
-      f1 += r.components['f1'] ?? 0;
-      cost += r.components['cost'] ?? 0;
-      const ran = (result.data?.['workflows'] as Array<{ valid: boolean; level: string; executed: string }> | undefined) ?? [];
-      invalid += ran.filter((d) => !d.valid).length;
-      plans += ran.length;
-      const top = ran.find((d) => d.level === 'top');
-      if (top) chosen[top.executed] = (chosen[top.executed] ?? 0) + 1;
+    const episodes = rng.shuffle(options.questions.flatMap((q) => Array.from({ length: samples }, () => q)));
+    for (const question of episodes) {
+      // The top-level decision is taken before the run, so a one-turn plan that ran before can be reused.
+      const top = policyDecision(policy, question.text, 'top', () => rng.next());
+      const decisions: PolicyDecision[] = [top.decision];
+      const key = `${question.id}\u0000${top.decision.action}`;
+      let outcome = reuse ? reused.get(key) : undefined;
+      if (!outcome) {
+        const subPlanner = policyPlanner(policy, { sample: () => rng.next(), record: (d) => decisions.push(d) });
+        const planner: WorkflowPlanner = { source: 'policy', plan: async (request, ctx) => (request.level === 'top' ? top.reply : subPlanner.plan(request, ctx)) };
+        const workflow = createMaoAragWorkflow({ kind: 'planner' }, { ...settings, alpha, formatPenalty, planner });
+        const result = await workflow.run(question, { model: options.model, retriever: options.retrieverFor(question), ...(options.signal ? { signal: options.signal } : {}) });
+        if (result.status === 'error') throw new MultihopError('MAO_TRAIN', `training run of ${question.id} failed: ${result.error?.message ?? 'unknown error'}`);
+        const r = rewardOfRun(result, question, scale, alpha);
+        const ran = (result.data?.['workflows'] as Array<{ valid: boolean; level: string; executed: string }> | undefined) ?? [];
+        outcome = { total: r.total, f1: r.components['f1'] ?? 0, cost: r.components['cost'] ?? 0, invalid: ran.filter((d) => !d.valid).length, plans: ran.length, top: ran.find((d) => d.level === 'top')?.executed ?? '' };
+        // Only a run with no sub-question turn is fixed by its top-level decision alone.
+        if (reuse && ran.length === 1) reused.set(key, outcome);
+      }
+      reward += outcome.total;
+      f1 += outcome.f1;
+      cost += outcome.cost;
+      invalid += outcome.invalid;
+      plans += outcome.plans;
+      chosen[outcome.top] = (chosen[outcome.top] ?? 0) + 1;
       // Every decision of the episode shares its return (the authors credit each turn from the plan to the answer).
-      for (const d of decisions) batches[d.level].push({ features: d.features, action: d.action, logProbability: d.logProbability, reward: r.total });
+      for (const d of decisions) batches[d.level].push({ features: d.features, action: d.action, logProbability: d.logProbability, reward: outcome.total });
     }
     ppoUpdate(policy.heads.top, batches.top, hyper);
     ppoUpdate(policy.heads.sub, batches.sub, hyper);
-    const n = options.questions.length;
+    const n = episodes.length;
     const progress: EpochProgress = {
       epoch,
       epochs: options.epochs,
@@ -168,3 +190,5 @@ export async function trainPlanner(options: TrainPlannerOptions): Promise<TrainP
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+

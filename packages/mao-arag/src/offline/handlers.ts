@@ -53,7 +53,9 @@ export const maoPlanner = defineOfflineHandler([maoPlannerPrompt, maoSubPlannerP
   if (request.promptId === maoSubPlannerPrompt.id) return { workflow: 'R,AG' };
   const sample = typeof vars['sample'] === 'number' ? vars['sample'] : 0;
   if (sample > 0) return { workflow: TOP_LEVEL_WORKFLOWS[(hashOf(question) + sample) % TOP_LEVEL_WORKFLOWS.length]!.join(',') };
-  if (entitiesOf(question).length >= 2 && COMPARISON.test(question)) return { workflow: 'QDP' };
+  const shape = classifyQuestion(question);
+  const compares = shape.type === 'choice' || (shape.type === 'yes-no' && COMPARISON.test(question));
+  if (compares && comparedThings(question).length >= 2) return { workflow: 'QDP' };
   if (decomposeQuestion(question).length > 1) return { workflow: 'QDS' };
   return { workflow: 'QR,R,DS,AG' };
 });

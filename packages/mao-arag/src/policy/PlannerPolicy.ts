@@ -104,28 +104,37 @@ export function policyPlanner(policy: PlannerPolicy, options: { sample?: () => n
   return {
     source: 'policy',
     async plan(request): Promise<PlanReply> {
-      const features = questionFeatures(request.question, request.level);
-      const head = policy.heads[request.level];
-      const probabilities = actionProbabilities(head, new Matrix([features])).getRow(0);
-      let action = 0;
-      if (options.sample) {
-        let u = options.sample();
-        action = probabilities.length - 1;
-        for (let i = 0; i < probabilities.length; i++) {
-          u -= probabilities[i]!;
-          if (u < 0) {
-            action = i;
-            break;
-          }
-        }
-      } else {
-        probabilities.forEach((p, i) => {
-          if (p > probabilities[action]!) action = i;
-        });
-      }
-      options.record?.({ level: request.level, features, action, logProbability: Math.log(Math.max(probabilities[action]!, 1e-12)) });
-      return { text: head.actions[action]!.split('+').join(','), source: 'policy', detail: { probability: Math.round(probabilities[action]! * 1e4) / 1e4 } };
+      const { decision, reply } = policyDecision(policy, request.question, request.level, options.sample);
+      options.record?.(decision);
+      return reply;
     },
+  };
+}
+
+/** The policy's decision on one turn: the most probable workflow, or one sampled with `sample` (uniform in [0, 1)). */
+export function policyDecision(policy: PlannerPolicy, question: string, level: PlanLevel, sample?: () => number): { decision: PolicyDecision; reply: PlanReply } {
+  const features = questionFeatures(question, level);
+  const head = policy.heads[level];
+  const probabilities = actionProbabilities(head, new Matrix([features])).getRow(0);
+  let action = 0;
+  if (sample) {
+    let u = sample();
+    action = probabilities.length - 1;
+    for (let i = 0; i < probabilities.length; i++) {
+      u -= probabilities[i]!;
+      if (u < 0) {
+        action = i;
+        break;
+      }
+    }
+  } else {
+    probabilities.forEach((p, i) => {
+      if (p > probabilities[action]!) action = i;
+    });
+  }
+  return {
+    decision: { level, features, action, logProbability: Math.log(Math.max(probabilities[action]!, 1e-12)) },
+    reply: { text: head.actions[action]!.split('+').join(','), source: 'policy', detail: { probability: Math.round(probabilities[action]! * 1e4) / 1e4 } },
   };
 }
 
