@@ -47,3 +47,4 @@ export { createPolicy, loadPolicy, savePolicy, policyPlanner, policyDecision, po
 export { ppoUpdate, PPO_DEFAULTS, type PpoHyperparameters, type PpoSample } from './policy/ppo';
 export { trainPlanner, type TrainPlannerOptions, type TrainPlannerResult, type EpochProgress } from './trainPlanner';
 export { collectRollouts, type MaoRolloutOptions } from './collectRollouts';
+export { maoPlannerTrainer, plannerTrainerSettingsSchema } from './plannerTrainer';

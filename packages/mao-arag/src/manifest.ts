@@ -1,5 +1,6 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type * as Rollouts from './collectRollouts';
+import { maoPlannerTrainer } from './plannerTrainer';
 import { MAO_PROMPTS } from './prompts';
 import { maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema, maoAragSettingsSchema } from './settings';
 import { FIXED_VARIANTS, MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
@@ -23,8 +24,8 @@ function entry(variant: MaoVariant): WorkflowEntry {
 
 /**
  * MAO-ARAG as the platform sees it: the planner (learned policy or prompt), the untrained
- * prompted planner, every valid fixed top-level workflow, its prompts, and PPO rollouts of the
- * LLM planner for TRL or verl.
+ * prompted planner, every valid fixed top-level workflow, its prompts, PPO rollouts of the LLM
+ * planner for TRL or verl, and the planner policy trained here (`multihop train mao-arag-planner`).
  */
 export const manifest = defineMethod({
   id: 'mao-arag',
@@ -37,4 +38,5 @@ export const manifest = defineMethod({
     stages: [{ stage: 1, role: 'mao-arag-planner', agent: 'Planner' }],
     collectRollouts: (question, options) => rollouts().collectRollouts(question, options),
   },
+  trainers: [maoPlannerTrainer],
 });

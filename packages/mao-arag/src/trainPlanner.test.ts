@@ -6,6 +6,7 @@ import { scopedTo, trainCorpus } from '../test/trainCorpus';
 import { offlineHandlers } from './offline';
 import { FEATURE_NAMES } from './policy/features';
 import { loadPolicy } from './policy/PlannerPolicy';
+import { manifest } from './manifest';
 import { trainPlanner, type EpochProgress } from './trainPlanner';
 import { createMaoAragWorkflow } from './workflows';
 import { TOP_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
@@ -84,5 +85,33 @@ describe('trainPlanner (PPO on runs of the executors)', () => {
     await expect(trainPlanner({ model, retrieverFor: (q) => scopedTo(corpus, q), questions: corpus.questions, epochs: 2, seed: 12, out, resumeFrom: out })).rejects.toThrow(/seed 11 ≠ 12/);
     expect(existsSync(out)).toBe(true);
     expect(() => loadPolicy(join(dir, 'missing.json'))).toThrow(/cannot read the planner policy/);
+  }, 60_000);
+});
+
+describe('the manifest’s local trainer (what `multihop train mao-arag-planner` calls)', () => {
+  it('checks its settings, trains, reports each epoch’s figures and resumes from the file it wrote', async () => {
+    const [trainer] = manifest.trainers ?? [];
+    expect(trainer?.id).toBe('mao-arag-planner');
+    expect(trainer!.settings!.parse({})).toMatchObject({ alpha: 0.1, epochs: 40, seed: 1, samplesPerQuestion: 4 });
+    expect(trainer!.settings!.safeParse({ epochs: 0 }).success).toBe(false);
+    const out = join(dir, 'cli.json');
+    const epochs: number[] = [];
+    const run = (total: number) =>
+      trainer!.train({
+        model,
+        modelId: 'offline',
+        retrieverFor: (q) => scopedTo(corpus, q),
+        questions: corpus.questions.slice(0, 4),
+        dataset: 'musique-train',
+        out,
+        settings: trainer!.settings!.parse({ epochs: total, samplesPerQuestion: 1 }),
+        onEpoch: (p) => {
+          epochs.push(p.epoch);
+          expect(Object.keys(p.metrics)).toEqual(['meanReward', 'f1', 'cost', 'invalid', 'entropy']);
+        },
+      });
+    expect(await run(1)).toMatchObject({ file: out, metrics: { epochs: 1 } });
+    expect(await run(2)).toMatchObject({ metrics: { epochs: 2 } });
+    expect(epochs).toEqual([1, 2]);
   }, 60_000);
 });
