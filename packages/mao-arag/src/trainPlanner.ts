@@ -66,9 +66,10 @@ export interface TrainPlannerResult {
 
 /**
  * Trains MAO-ARAG's planner policy with PPO (mao-arag.md §3.2) on rewards of real runs: each
- * epoch visits every training question once in a seeded order, samples a workflow from the
- * policy (and one per sub-question after a decomposition), runs it with the given model and
- * retriever, scores R = F1 − α·CP − FP against the gold, then takes PPO steps on each head.
+ * epoch visits every training question `samplesPerQuestion` times in a seeded order, samples a
+ * workflow from the policy (and one per sub-question after a decomposition), runs it with the
+ * given model and retriever, scores R = F1 − α·CP − FP against the gold, then takes PPO steps on
+ * each head (the top-level and the sub-question policy).
  * The policy file is rewritten after every epoch with the weights and the checkpoint (epoch,
  * random state, history), so a stopped run resumes where it was.
  */
