@@ -36,7 +36,7 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
                [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
                [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
-  multihop train <trainer> --dataset <name|path> --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
+  multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
   multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
   multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl

@@ -50,6 +50,15 @@ describe('workflow settings from --set and the config file', () => {
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopBudget=7.5']))).toThrow(ConfigError);
   });
 
+  it('applies a method-wide setting only to the method’s workflows that have it, and refuses one that reaches none', () => {
+    // `loop` is the method; `bare` declares no settings, so loop.hopBudget skips it.
+    expect(configureWorkflow(bare, 'loop', parseSetFlags(['loop.hopBudget=2']))).toMatchObject({ settings: {}, overrides: {} });
+    expect(configureWorkflow(entry, 'loop', parseSetFlags(['loop.hopBudget=2'])).settings['hopBudget']).toBe(2);
+    expect(() => checkTargets(parseSetFlags(['loop.hopbudget=2']), catalog, [{ entry, methodId: 'loop' }, { entry: bare, methodId: 'loop' }])).toThrow(
+      '--set loop.hopbudget=2: no workflow of loop that this command runs has a setting "hopbudget" (loop-rag: hopBudget, synthesis; bare: none)',
+    );
+  });
+
   it('refuses a --set for an unknown id or a workflow this command does not run', () => {
     const running = [{ entry, methodId: 'loop' }];
     expect(() => checkTargets(parseSetFlags(['nope.k=1']), catalog, running)).toThrow(/"nope" is neither a workflow nor a method; workflows: loop-rag, bare/);

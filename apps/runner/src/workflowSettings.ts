@@ -61,20 +61,22 @@ export interface ConfiguredWorkflow {
 
 /**
  * Resolves the settings of `entry` (of method `methodId`): the config file's, then `--set`'s,
- * each either for the method or for this workflow (the workflow's own win), checked by the
- * workflow's zod schema. Errors name the flag or the config field, the setting and what the
- * workflow accepts.
+ * each either for this workflow (by its id: strict, an unknown setting is an error) or for its
+ * method (by the method's id: applied to each of the method's workflows that has the setting, so
+ * `--set par2-rag.hopBudget=7` reaches the iterative chain and skips the Coverage Anchor, which
+ * has no hop budget). The workflow's own assignments win. Values are checked by the workflow's
+ * zod schema; errors name the flag or the config field, the setting and what is accepted.
  */
 export function configureWorkflow(entry: WorkflowEntry, methodId: string, assignments: readonly SettingAssignment[]): ConfiguredWorkflow {
-  const mine = assignments.filter((a) => a.target === entry.id || a.target === methodId);
-  // Method-wide first, the workflow's own after, so they win; later sources win within each.
-  const ordered = [...mine.filter((a) => a.target !== entry.id), ...mine.filter((a) => a.target === entry.id)];
   const schema = entry.settings;
+  const keys = schema ? Object.keys(schema.shape) : [];
+  const own = assignments.filter((a) => a.target === entry.id);
+  const methodWide = assignments.filter((a) => a.target !== entry.id && a.target === methodId && keys.includes(a.key));
+  const ordered = [...methodWide, ...own];
   if (!schema) {
-    if (ordered.length) throw new ConfigError(`${ordered[0]!.where}: workflow ${entry.id} declares no settings`);
+    if (own.length) throw new ConfigError(`${own[0]!.where}: workflow ${entry.id} declares no settings`);
     return { entry, settings: {}, overrides: {} };
   }
-  const keys = Object.keys(schema.shape);
   const overrides: Record<string, unknown> = {};
   for (const a of ordered) {
     if (!keys.includes(a.key)) throw new ConfigError(`${a.where}: ${entry.id} has no setting "${a.key}"; its settings: ${keys.join(', ')}`);
@@ -100,9 +102,14 @@ export function checkTargets(assignments: readonly SettingAssignment[], catalog:
     if (!known) {
       throw new ConfigError(`${a.where}: "${a.target}" is neither a workflow nor a method; workflows: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
     }
-    const runs = running.some((r) => r.entry.id === a.target || r.methodId === a.target);
-    if (!runs && a.where.startsWith('--set')) {
+    if (!a.where.startsWith('--set')) continue;
+    const targeted = running.filter((r) => r.entry.id === a.target || r.methodId === a.target);
+    if (targeted.length === 0) {
       throw new ConfigError(`${a.where}: ${a.target} is not among the workflows this command runs (${running.map((r) => r.entry.id).join(', ')})`);
+    }
+    const reached = targeted.some((r) => r.entry.id === a.target || Object.keys(r.entry.settings?.shape ?? {}).includes(a.key));
+    if (!reached) {
+      throw new ConfigError(`${a.where}: no workflow of ${a.target} that this command runs has a setting "${a.key}" (${targeted.map((r) => `${r.entry.id}: ${Object.keys(r.entry.settings?.shape ?? {}).join(', ') || 'none'}`).join('; ')})`);
     }
   }
 }

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { ConfigError } from '@multihop/core';
+import { ConfigError, type Question } from '@multihop/core';
 import { z } from 'zod';
 import type { Io } from '../io';
 import { methodCatalog } from '../methods';
-import { openCorpus, type Setting } from '../corpus';
+import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
 import { parseSetFlags } from '../workflowSettings';
 
@@ -53,21 +53,38 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     throw new ConfigError(`trainer ${trainer.id} declares no settings`);
   }
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
   const model = resolveModel(options.model);
-  const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  const names = options.dataset.split(',').map((d) => d.trim()).filter(Boolean);
+  if (names.length === 0 || new Set(names).size !== names.length) throw new ConfigError(`--dataset must name one or more distinct datasets, got "${options.dataset}"`);
+  const corpora: OpenedCorpus[] = [];
   try {
-    for (const notice of corpus.notices) io.err(notice);
+    // Several datasets train one policy on all their questions, each searching its own corpus.
+    const owner = new Map<Question, OpenedCorpus>();
+    const questions: Question[] = [];
     const offset = options.offset ?? 0;
-    const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length));
-    if (questions.length === 0) throw new ConfigError(`no training questions: ${corpus.dataset.name} has ${corpus.dataset.questions.length}, --offset ${offset}`);
-    io.err(`train ${trainer.id}: ${questions.length} ${corpus.dataset.name} questions (${corpus.describe.setting}), model: ${model.label}, settings: ${JSON.stringify(settings)}`);
+    for (const name of names) {
+      const corpus = await openCorpus({ dataset: name, setting: options.setting, db: options.db });
+      corpora.push(corpus);
+      for (const notice of corpus.notices) io.err(notice);
+      const mine = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length));
+      for (const q of mine) owner.set(q, corpus);
+      questions.push(...mine);
+    }
+    if (questions.length === 0) throw new ConfigError(`no training questions in ${names.join(', ')} from --offset ${offset}`);
+    const dataset = corpora.map((c) => c.dataset.name).join('+');
+    io.err(`train ${trainer.id}: ${questions.length} questions of ${dataset} (${options.setting}), model: ${model.label}, settings: ${JSON.stringify(settings)}`);
     const out = resolve(options.out);
     const result = await trainer.train({
       model: model.port,
       modelId: [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';'),
-      retrieverFor: (question) => corpus.retrieverFor({ id: question.id, text: question.text }),
+      retrieverFor: (question) => {
+        const corpus = owner.get(question) ?? corpora.find((c) => c.dataset.questions.some((q) => q.id === question.id));
+        if (!corpus) throw new ConfigError(`question ${question.id} is not one of the training questions`);
+        return corpus.retrieverFor({ id: question.id, text: question.text });
+      },
       questions,
-      dataset: corpus.dataset.name,
+      dataset,
       out,
       settings,
       onEpoch: ({ epoch, epochs, metrics }) =>
@@ -76,6 +93,6 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
     return 0;
   } finally {
-    corpus.close();
+    for (const corpus of corpora) corpus.close();
   }
 }

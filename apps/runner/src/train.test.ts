@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+import type { Summary } from './eval/summarize';
+import { cli } from '../test/cli';
+
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+const dir = mkdtempSync(join(tmpdir(), 'multihop-train-'));
+const db = join(dir, 'db');
+
+describe('multihop train', () => {
+  it('trains the MAO-ARAG planner on two train files, and eval runs the policy it wrote, naming it', async () => {
+    const policy = join(dir, 'planner.json');
+    const trained = await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train,musique-train', '--limit', '2', '--epochs', '2', '--alpha', '0.2', '--seed', '3', '--out', policy, '--db', db);
+    expect(trained).toMatchObject({ code: 0 });
+    expect(trained.err).toContain('train mao-arag-planner: 4 questions of hotpotqa-train+musique-train');
+    expect(trained.err).toMatch(/epoch 1\/2: meanReward -?\d/);
+    expect(trained.err).toMatch(/epoch 2\/2: .*\(offline model\)/);
+    expect(trained.out).toMatch(/^wrote .*planner\.json: .*rewards from the offline model’s runs/);
+    // The policy file records what it was trained with: model, data, α, seed.
+    const file = JSON.parse(readFileSync(policy, 'utf8')) as { training: { model: string; data: { datasets: string[]; questionIds: string[] }; alpha: number; seed: number; epochsDone: number } };
+    expect(file.training).toMatchObject({ model: 'offline', alpha: 0.2, seed: 3, epochsDone: 2, data: { datasets: ['hotpotqa-train', 'musique-train'] } });
+    expect(file.training.data.questionIds).toHaveLength(4);
+
+    const out = join(dir, 'eval');
+    const evaluated = await cli('eval', '--workflows', 'mao-arag,mao-arag-fixed:R+AG', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '2', '--set', `mao-arag.policy=${policy}`, '--out', out, '--db', db);
+    expect(evaluated.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    // The method-wide --set reaches the workflow that has the setting and skips the fixed one.
+    expect(summary.settings['mao-arag']).toMatchObject({ policy });
+    expect(summary.settings['mao-arag-fixed:R+AG']).not.toHaveProperty('policy');
+    expect(evaluated.out).toContain(`policy="${policy}"`);
+  });
+
+  it('says what is wrong with a train command', async () => {
+    expect(await cli('train', 'nope', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/unknown trainer "nope"; trainers: mao-arag-planner \(/) });
+    expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'), '--alpha', 'lots')).toMatchObject({ code: 2, err: expect.stringContaining('--alpha must be a number, got "lots"') });
+    expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'), '--set', 'mao-arag-planner.gamma=1')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('trainer mao-arag-planner has no setting "gamma"'),
+    });
+    expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train,hotpotqa-train', '--out', join(dir, 'x.json'))).toMatchObject({ code: 2, err: expect.stringContaining('distinct datasets') });
+  });
+});
