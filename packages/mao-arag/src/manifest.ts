@@ -1,6 +1,7 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type * as Rollouts from './collectRollouts';
 import { maoPlannerTrainer } from './plannerTrainer';
+import { evaluationScore } from './rewards';
 import { MAO_PROMPTS } from './prompts';
 import { maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema, maoAragSettingsSchema } from './settings';
 import { FIXED_VARIANTS, MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
@@ -18,6 +19,7 @@ function entry(variant: MaoVariant): WorkflowEntry {
     engine: 'langgraph',
     variant: variant.kind === 'fixed' ? `fixed:${variant.workflow.join('+')}` : variant.kind,
     settings: variant.kind === 'planner' ? maoAragSettingsSchema : decomposes ? maoAragFixedDecompositionSettingsSchema : maoAragBaseSettingsSchema,
+    score: evaluationScore,
     create: (options) => workflows().createMaoAragWorkflow(variant, options),
   };
 }

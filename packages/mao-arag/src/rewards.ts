@@ -71,6 +71,25 @@ export function rewardOfRun(result: RunResult, question: Pick<Question, 'answer'
   });
 }
 
+/**
+ * The method's own measures of a finished run, for `multihop eval` (the manifest's `score`): R,
+ * its F1, CP and FP parts, and the turns, with α and CP's normalisers as the run reports them
+ * (its settings: α, `costScaleTokens`, `maxTurns`, `maxSubQuestions`), so every MAO-ARAG
+ * workflow of one evaluation is scored on the same scale.
+ */
+export function evaluationScore(result: RunResult, question: Pick<Question, 'answer' | 'aliases'>): Record<string, number> {
+  const reported = (result.data?.['reward'] as { costScale?: CostScale } | undefined)?.costScale;
+  const scale: CostScale = reported ?? { tokens: 1, turns: 1, retrievals: 1 };
+  const reward = rewardOfRun(result, question, scale);
+  return {
+    R: reward.total,
+    F1: reward.components['f1'] ?? 0,
+    CP: reward.components['cost'] ?? 0,
+    FP: reward.components['format_penalty'] ?? 0,
+    turns: runCost(result).turns,
+  };
+}
+
 /** The workflows whose cost bounds the others': both decompositions with the fullest sub-workflow, and the fullest pipeline. */
 export const COSTLIEST_WORKFLOWS: ReadonlyArray<{ workflow: Workflow; subWorkflow: string }> = [
   { workflow: ['QDS'], subWorkflow: 'R+DS+AG' },

@@ -4,9 +4,12 @@ import { SUB_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
 /**
  * The paper's settings (mao-arag.md §3.2, §4; the authors' code for what the paper leaves out):
  * α = 0.1 in R = F1 − α·CP − FP, FP = 1 for an invalid plan, at most 5 planner turns and 4
- * sub-questions, 5 passages per retrieval.
+ * sub-questions, 5 passages per retrieval. `costScaleTokens` is CP's token normaliser when an
+ * evaluation scores R: 3,820, the mean over the 200 hotpotqa-train and musique-train questions of
+ * the most tokens any of the costliest workflows spends (measureCostScale, offline model); set it
+ * to the figure the policy file records (`training.costScale.tokens`) for another model.
  */
-export const MAO_ARAG_DEFAULTS = { alpha: 0.1, formatPenalty: 1, maxTurns: 5, maxSubQuestions: 4, retrievalK: 5 };
+export const MAO_ARAG_DEFAULTS = { alpha: 0.1, formatPenalty: 1, maxTurns: 5, maxSubQuestions: 4, retrievalK: 5, costScaleTokens: 3820 };
 
 const int = (min: number, fallback: number, description: string) => z.number().int().min(min).default(fallback).describe(description);
 
@@ -17,6 +20,7 @@ export const maoAragBaseSettingsSchema = z.object({
   maxTurns: int(2, MAO_ARAG_DEFAULTS.maxTurns, 'planner turns in a run; a serial decomposition stops there and AS answers'),
   maxSubQuestions: int(1, MAO_ARAG_DEFAULTS.maxSubQuestions, 'sub-questions a decomposition keeps'),
   retrievalK: int(1, MAO_ARAG_DEFAULTS.retrievalK, 'passages per retrieval (R)'),
+  costScaleTokens: int(1, MAO_ARAG_DEFAULTS.costScaleTokens, 'CP\'s token normaliser when an evaluation scores R: the tokens of the costliest valid workflow'),
 });
 
 /** `mao-arag`: the planner; the learned policy when `policy` names a policy file, else the prompted planner. */

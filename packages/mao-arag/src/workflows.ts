@@ -13,6 +13,8 @@ export interface MaoAragOptions extends Partial<MaoAragSettings> {
   /** α of the reward, reported in the run's data (the reward itself needs the gold: see maoReward). */
   alpha?: number;
   formatPenalty?: number;
+  /** CP's token normaliser, reported in the run's data for the evaluation's R (see rewards.ts). */
+  costScaleTokens?: number;
   /** `mao-arag`: a policy file path (or a loaded policy); '' or absent uses the prompted planner. */
   policy?: string | PlannerPolicy;
   /** Fixed QDS/QDP: the workflow each sub-question runs (default R+AG). */
@@ -40,9 +42,12 @@ function plannerFor(variant: MaoVariant, options: MaoAragOptions): { planner: Wo
  * cost components of the reward; R itself needs the gold F1 (maoReward).
  */
 export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' }, options: MaoAragOptions = {}): RunnableWorkflow {
-  const { alpha, formatPenalty, policy: _policy, subWorkflow: _sub, planner: _planner, ...bounds } = options;
+  const { alpha, formatPenalty, costScaleTokens, policy: _policy, subWorkflow: _sub, planner: _planner, ...bounds } = options;
   const settings: MaoAragSettings = withDefaults({ maxTurns: MAO_ARAG_DEFAULTS.maxTurns, maxSubQuestions: MAO_ARAG_DEFAULTS.maxSubQuestions, retrievalK: MAO_ARAG_DEFAULTS.retrievalK }, bounds);
-  const reward = withDefaults({ alpha: MAO_ARAG_DEFAULTS.alpha, formatPenalty: MAO_ARAG_DEFAULTS.formatPenalty }, { alpha, formatPenalty });
+  const reward = withDefaults(
+    { alpha: MAO_ARAG_DEFAULTS.alpha, formatPenalty: MAO_ARAG_DEFAULTS.formatPenalty, costScaleTokens: MAO_ARAG_DEFAULTS.costScaleTokens },
+    { alpha, formatPenalty, costScaleTokens },
+  );
   const { planner, policyFile } = plannerFor(variant, options);
   return defineGraphWorkflow({
     id: variantId(variant),
@@ -68,7 +73,13 @@ export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' },
           answeredAtTurn: final.answeredAtTurn,
           turns: final.turn,
           // What R = F1 − α·CP − FP needs beside the gold F1 (maoReward computes it with the gold).
-          reward: { alpha: reward.alpha, formatPenalty: invalidPlans > 0 ? reward.formatPenalty : 0, invalidPlans, turns: final.turn },
+          reward: {
+            alpha: reward.alpha,
+            formatPenalty: invalidPlans > 0 ? reward.formatPenalty : 0,
+            invalidPlans,
+            turns: final.turn,
+            costScale: { tokens: reward.costScaleTokens, turns: settings.maxTurns, retrievals: settings.maxSubQuestions },
+          },
           settings: { ...settings, ...reward },
         },
       };

@@ -13,6 +13,8 @@ export interface RowMetrics {
   ndcg_at_5: number | null;
   /** Every gold passage somewhere in the run's evidence. */
   all_pass: number | null;
+  /** The method's own measures (its manifest entry's `score`), e.g. MAO-ARAG's reward `R`. */
+  method?: Record<string, number>;
 }
 
 /** One line of results.jsonl: one question × one workflow. */

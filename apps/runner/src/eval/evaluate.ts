@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, goldAnswers, type Question, type Workflow } from '@multihop/core';
+import { ConfigError, goldAnswers, type Question, type RunResult, type Workflow } from '@multihop/core';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
@@ -28,6 +28,8 @@ export interface EvaluatedWorkflow {
   settings: Record<string, unknown>;
   /** The settings the user changed from the paper's defaults (they name the default output directory). */
   overrides: Record<string, unknown>;
+  /** The method's own per-question measures (the manifest entry's `score`). */
+  score?: (result: RunResult, question: Question) => Record<string, number>;
 }
 
 export interface EvaluationOptions {
@@ -130,7 +132,7 @@ export async function evaluate(
         status: result.status,
         ...(result.stopReason ? { stopReason: result.stopReason } : {}),
         ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: result.error.code } : {}),
-        metrics: scoreRun(result, question),
+        metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
         usage: result.usage,
         evidenceIds: result.evidenceIds,
         latencyMs: result.usage.wallMs,

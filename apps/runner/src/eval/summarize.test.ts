@@ -134,4 +134,24 @@ describe('scoreRun and summarize', () => {
     expect(md).toContain('The dataset records no hop counts.');
     expect(md).not.toContain('Judge:');
   });
+
+  it('averages a method’s own measures and compares workflows on the ones they share', () => {
+    const rowOf = (workflow: string, questionId: string, R?: number): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em: 0, f1: 0, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null, ...(R === undefined ? {} : { method: { R, turns: 1 } }) },
+      usage: emptyUsage(), evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    const ids = ['q1', 'q2', 'q3'];
+    const rows = [...ids.map((q, i) => rowOf('policy', q, 0.5 + i / 10)), ...ids.map((q) => rowOf('fixed', q, 0.5)), ...ids.map((q) => rowOf('other', q))];
+    const summary = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['policy', 'fixed', 'other'], questionIds: ids });
+    expect(summary.workflows['policy']!.method_metrics['R']).toBeCloseTo(0.6, 10);
+    expect(summary.workflows['other']!.method_metrics).toEqual({});
+    const r = summary.comparisons.filter((c) => c.metric === 'R');
+    expect(r.map((c) => [c.b, c.n])).toEqual([['fixed', 3]]);
+    expect(r[0]!.diff).toBeCloseTo(0.1, 10);
+    const md = renderSummary(summary);
+    expect(md).toContain('| workflow | R | turns |');
+    expect(md).toContain('| policy | 0.6000 | 1.0000 |');
+    expect(md).toMatch(/\| R \| policy \| fixed \| 3 \| \+0\.100 \|/);
+  });
 });

@@ -40,11 +40,14 @@ export interface WorkflowSummary {
   status: { ok: number; partial: number; error: number };
   /** How many runs stopped early, by reason (`no-progress`, `hop-budget`, `step-budget`, `budget:tokens`, ...). */
   stop_reasons: Record<string, number>;
+  /** Means of the method's own measures (MAO-ARAG's `R`, its F1 and cost parts), where the workflow has them. */
+  method_metrics: Record<string, number>;
 }
 
 /** The first workflow against another on one metric, on the questions both have: paired, so question difficulty cancels. */
 export interface PairedComparison {
-  metric: 'correctness' | 'em';
+  /** `correctness`, `em`, or one of the method's own measures both workflows report (`R`). */
+  metric: string;
   a: string;
   b: string;
   n: number;
@@ -186,6 +189,7 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
         error: mine.filter((r) => r.status === 'error').length,
       },
       stop_reasons: stops,
+      method_metrics: methodMeans(mine),
     };
   }
   const present = context.workflows.filter((id) => workflows[id]);
@@ -207,12 +211,26 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
     comparisons: [
       ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
       ...compareToFirst(inScope, present, 'em', (r) => r.metrics.em),
+      // The first workflow's own measures, against every other workflow that reports them too.
+      ...Object.keys(workflows[present[0] ?? '']?.method_metrics ?? {}).flatMap((name) =>
+        compareToFirst(
+          inScope,
+          present.filter((id) => name in (workflows[id]?.method_metrics ?? {})),
+          name,
+          (r) => r.metrics.method?.[name] ?? null,
+        ),
+      ),
     ],
     breakdown: {
       hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), correctOf),
       type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
     },
   };
+}
+
+function methodMeans(rows: readonly ResultRow[]): Record<string, number> {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.metrics.method ?? {})))];
+  return Object.fromEntries(names.map((name) => [name, mean(rows.map((r) => r.metrics.method?.[name]).filter((v): v is number => typeof v === 'number'))]));
 }
 
 function judgeSummary(judge: NonNullable<SummaryContext['judge']>, rows: readonly ResultRow[]): JudgeSummary {
@@ -330,11 +348,18 @@ export function renderSummary(summary: Summary): string {
       `| ${id} | ${w.n} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${ci(w.em_ci95)} | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stops} |`,
     );
   }
+  const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
+  if (measures.length) {
+    lines.push('', '## The methods’ own measures', '', `| workflow | ${measures.join(' | ')} |`, `|---|${measures.map(() => '---|').join('')}`);
+    for (const [id, w] of Object.entries(summary.workflows)) {
+      if (Object.keys(w.method_metrics).length) lines.push(`| ${id} | ${measures.map((m) => (m in w.method_metrics ? w.method_metrics[m]!.toFixed(4) : '—')).join(' | ')} |`);
+    }
+  }
   if (summary.comparisons.length) {
     lines.push('', '## Paired comparisons', '', 'The first workflow against each other one, on the same questions (seeded paired bootstrap, sign-flip permutation test):', '');
     lines.push('| metric | a | b | n | a − b | 95% CI | p |', '|---|---|---|---|---|---|---|');
     for (const c of summary.comparisons) {
-      lines.push(`| ${c.metric === 'em' ? 'EM' : 'Correct'} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${c.diff.toFixed(3)} | ${ci(c.diff_ci95)} | ${c.p_value.toFixed(3)} |`);
+      lines.push(`| ${c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? 'Correct' : c.metric} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${c.diff.toFixed(3)} | ${ci(c.diff_ci95)} | ${c.p_value.toFixed(3)} |`);
     }
   }
   for (const [dimension, title, none] of [

@@ -1,6 +1,7 @@
 import type { ZodObject } from 'zod';
 import { MultihopError } from '../errors';
 import type { PromptTemplate } from '../model/port';
+import type { Question, RunResult } from '../types';
 import type { Workflow } from '../workflow';
 import type { LocalTrainer, Trainable } from './Trainable';
 
@@ -20,6 +21,12 @@ export interface WorkflowEntry {
    * `settings` and `multihop sweep` are validated against it before anything runs.
    */
   settings?: ZodObject;
+  /**
+   * The method's own per-question measures, beside EM/F1 (MAO-ARAG's reward R = F1 − α·CP − FP):
+   * computed by the evaluation, which has the gold, from a finished run. `multihop eval` averages
+   * each and compares workflows on the ones they share.
+   */
+  score?(result: RunResult, question: Question): Record<string, number>;
   /** Builds the workflow; settings not given take the paper's defaults. */
   create(options?: Record<string, unknown>): Workflow;
 }
