@@ -39,7 +39,7 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
   multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
-  multihop rollouts --workflow opera --dataset <name|path> --group G [--limit N] --out FILE.jsonl
+  multihop rollouts --workflow <method> --dataset <name|path> --group G [--limit N] --out FILE.jsonl [--sft DIR]
                [--setting closed|open] [--model ...] [--db DIR]
 
 Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.
@@ -73,6 +73,7 @@ const OPTIONS = {
   alpha: { type: 'string' },
   epochs: { type: 'string' },
   seed: { type: 'string' },
+  sft: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -192,6 +193,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           setting: parseSetting(values.setting, 'closed'),
           model: values.model,
           db: values.db,
+          sft: values.sft,
         });
       default:
         io.err(`multihop: unknown command "${command}"\n\n${USAGE}`);

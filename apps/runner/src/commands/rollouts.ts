@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 import type { RolloutRecord } from '@multihop/core';
 import type { Io } from '../io';
@@ -16,6 +16,8 @@ export interface RolloutsCommandOptions {
   setting: Setting;
   model?: string;
   db?: string;
+  /** A directory for supervised warm-start data: `<role>.jsonl` of chat examples from successful episodes (methods whose trainer offers it). */
+  sft?: string;
 }
 
 /**
@@ -49,6 +51,13 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     mkdirSync(dirname(out), { recursive: true });
     // Each question's groups are appended as soon as they are sampled: a failure later loses nothing before it.
     writeFileSync(out, '');
+    if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
+    const sftDir = options.sft ? resolve(options.sft) : undefined;
+    if (sftDir) {
+      mkdirSync(sftDir, { recursive: true });
+      for (const stage of trainer.stages) writeFileSync(join(sftDir, `${stage.role}.jsonl`), '');
+    }
+    const sftCounts = new Map<string, number>();
     let written = 0;
     const groups = new Map<string, number>();
     for (const question of questions) {
@@ -59,12 +68,19 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
         dataset: corpus.dataset.name,
       });
       if (records.length) appendFileSync(out, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      if (sftDir && trainer.sftExamples) {
+        for (const example of trainer.sftExamples(records)) {
+          appendFileSync(join(sftDir, `${example.role}.jsonl`), `${JSON.stringify({ messages: example.messages })}\n`);
+          sftCounts.set(example.role, (sftCounts.get(example.role) ?? 0) + 1);
+        }
+      }
       written += records.length;
       for (const r of records) groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
     }
     io.out(
       `wrote ${written} candidates to ${out}: ${trainer.stages.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
     );
+    if (sftDir) io.out(`wrote warm-start examples to ${sftDir}: ${trainer.stages.map((s) => `${s.role}.jsonl ${sftCounts.get(s.role) ?? 0}`).join(', ')}`);
     return 0;
   } finally {
     corpus.close();

@@ -37,6 +37,13 @@ export interface RolloutRecord {
   advantage: number;
   reward_model: { style: 'rule'; ground_truth: Record<string, unknown> };
   extra_info: Record<string, unknown>;
+  /**
+   * Multi-agent methods (MMOA-RAG's MAPPO): the run all of one episode's agent turns belong to,
+   * so a trainer with a shared critic can put them back together, and the episode's shared
+   * return (the answer's F1) that each agent's reward adds its own penalty to.
+   */
+  episode_id?: string;
+  shared_return?: number;
 }
 
 export interface RolloutOptions {
@@ -70,6 +77,12 @@ export interface Trainable {
   algorithm: string;
   stages: readonly TrainingStage[];
   collectRollouts(question: Question, options: RolloutOptions): Promise<RolloutRecord[]>;
+  /**
+   * Supervised warm-start data from rollouts (MMOA-RAG starts each agent from SFT before MAPPO):
+   * the turns of successful episodes as chat examples, by role. `multihop rollouts --sft DIR`
+   * writes one `<role>.jsonl` per role, each line `{ messages }`.
+   */
+  sftExamples?(records: readonly RolloutRecord[]): Array<{ role: string; messages: ChatMessage[] }>;
 }
 
 export interface AdvantageOptions {
