@@ -70,8 +70,15 @@ describe('mmoa scheme', () => {
     expect(exactMatch('Jean-Paul Sartre', 'Jean Paul Sartre')).toBe(0);
   });
 
-  it('keeps the yes/no F1 rule', () => {
+  it('keeps the yes/no F1 rule, and scores accuracy 0 on a yes/no mismatch as the authors\' compute_scores does', () => {
     expect(f1Score('Answer: yes it is', 'yes', mmoa).f1).toBe(0);
+    expect(scoreAnswer('Answer: yes it is', 'yes', mmoa).accuracy).toBe(0);
+    expect(scoreAnswer('Answer: yes it is', 'yes').accuracy).toBe(1);
+  });
+
+  it('reads "The answer is: " and the last paragraph, and nothing after a lower-case "answer:"', () => {
+    expect(scoreAnswer('Paris is in France.\n\nThe answer is: Paris', 'Paris', mmoa).em).toBe(1);
+    expect(scoreAnswer('The final answer: Paris', 'Paris', mmoa).em).toBe(0);
   });
 });
 

@@ -130,8 +130,14 @@ function scoreOne(prediction: string, gold: string, normalization: Normalization
   switch (normalization) {
     case 'squad':
       return strictScore(squadNormalize(prediction), squadNormalize(gold));
-    case 'mmoa':
-      return strictScore(mmoaNormalize(extractFinalAnswer(prediction)), mmoaNormalize(gold));
+    case 'mmoa': {
+      // MMOA-RAG's compute_scores reads both sides through its final-answer extraction, and a
+      // yes/no/noanswer mismatch scores 0 on every measure, accuracy included.
+      const p = mmoaNormalize(extractFinalAnswer(prediction));
+      const g = mmoaNormalize(extractFinalAnswer(gold));
+      const score = strictScore(p, g);
+      return isClosedMismatch(p, g) ? { ...score, accuracy: 0 } : score;
+    }
     case 'opera-lenient':
       return lenientScore(prediction, gold);
   }

@@ -55,8 +55,16 @@ describe('mmoaNormalize', () => {
 });
 
 describe('extractFinalAnswer', () => {
-  it('keeps the text after the last "Answer:", case-insensitively', () => {
-    expect(extractFinalAnswer('Step 1 gives Answer: Paris. Checking again... ANSWER: Lyon')).toBe(' Lyon');
+  it('keeps the text after the last "Answer: " of the last paragraph, as the authors\' evaluate_qr_s_g.py does', () => {
+    expect(extractFinalAnswer('Step 1 gives Answer: Paris. Checking again... Answer: Lyon')).toBe('Lyon');
+    expect(extractFinalAnswer('Answer: Paris\n\nThe capital is Lyon')).toBe('The capital is Lyon');
+    expect(extractFinalAnswer('It was built in 1889. The answer is: 1889')).toBe('1889');
+    expect(extractFinalAnswer('**Answer:** Paris')).toBe('**Answer:** Paris');
+  });
+
+  it('matches the markers as the authors wrote them: case and the trailing space count', () => {
+    expect(extractFinalAnswer('Final answer: Lyon')).toBe('Final answer: Lyon');
+    expect(extractFinalAnswer('ANSWER: Lyon')).toBe('ANSWER: Lyon');
   });
 
   it('returns the whole text when there is no marker', () => {

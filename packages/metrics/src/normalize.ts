@@ -53,16 +53,19 @@ export function foldUnicodePunctuation(text: string): string {
   return out;
 }
 
-const ANSWER_MARKER = /\banswer\s*:/giu;
-
 /**
- * The text after the last "Answer:" (case-insensitive), or the whole text when there is none.
- * MMOA-RAG's generator reasons before it answers; only the final answer is scored.
+ * The final answer in a generator's reply, as MMOA-RAG's evaluation reads it
+ * (`normalize_answer_final` in evaluate_qr_s_g.py of chenyiqun/MMOA-RAG): the last paragraph
+ * (text after the last blank line), then the text after its last `Answer: `, then after the last
+ * `The answer is: `. The markers are matched as written there, case and trailing space included,
+ * so "final answer: X" is not cut; a reply with none of them is returned whole. The authors also
+ * delete `*` (their generator answers as `**answer**`); their normalisation turns it into a space
+ * anyway, so it is not repeated here.
  */
 export function extractFinalAnswer(text: string): string {
-  let end = -1;
-  for (const match of text.matchAll(ANSWER_MARKER)) end = match.index + match[0].length;
-  return end < 0 ? text : text.slice(end);
+  const lastParagraph = text.split('\n\n').at(-1) ?? '';
+  const afterAnswer = lastParagraph.split('Answer: ').at(-1) ?? '';
+  return afterAnswer.split('The answer is: ').at(-1) ?? '';
 }
 
 /**
