@@ -1,0 +1,222 @@
+import { Annotation, END, Send, START } from '@langchain/langgraph';
+import { readySteps } from '@multihop/core';
+import { append, last, workflowGraph, type GraphRuntime } from '@multihop/engine-langgraph';
+import type { Prompt } from '@multihop/prompts';
+import type { AgentRuntime, AgentTask } from './agents/AgentTask';
+import { emptyBoard, finalAnswer, mergeBoards, type Blackboard } from './agents/Blackboard';
+import { answerGenerator } from './agents/AnswerGenerator';
+import { concludeAgent } from './agents/ConcludeAgent';
+import { contextValidator } from './agents/ContextValidator';
+import { evidenceSelector } from './agents/EvidenceSelector';
+import { characterizeQuery, repairTopology, sampleTopology } from './agents/Orchestrator';
+import { queryDecomposer } from './agents/QueryDecomposer';
+import { queryRewriter } from './agents/QueryRewriter';
+import { retriever } from './agents/Retriever';
+import { retrieveExperiences, type ExperienceEntry, type QueryProfile, type RetrievedExperience } from './experience';
+import { AGENT_NODES, EXECUTION_AGENTS, FALLBACK_TOPOLOGY, toTopology, topologyProblems, type ExecutionAgent, type RawTopology, type Topology, type TopologyProblem } from './topology';
+
+export interface HeraSettings {
+  /** Passages per retrieval (the paper: top-5 per step for multi-step retrieval). */
+  topK: number;
+  /** Repair rounds for an invalid topology before the fallback runs (the issue: one). */
+  maxRepairs: number;
+  /** Most steps a topology may have. */
+  maxSteps: number;
+  /** Most sub-questions the Query Decomposer keeps. */
+  maxSubQuestions: number;
+  /** Most insights retrieved from the library for one query. */
+  maxExperiences: number;
+  /** Content-word overlap (Jaccard) at which a second insight is redundant with a kept one. */
+  experienceRedundancy: number;
+}
+
+/** Where the executed topology came from: the orchestrator, its repair round, or the fallback. */
+export type TopologySource = 'orchestrator' | 'repair' | 'fallback';
+
+/** One topology the orchestrator proposed, and why validation refused it (empty when it ran). */
+export interface TopologyAttempt {
+  source: Exclude<TopologySource, 'fallback'>;
+  proposed: RawTopology;
+  problems: TopologyProblem[];
+}
+
+const mergeOutputs = (a: Record<string, Blackboard>, b: Record<string, Blackboard>) => ({ ...a, ...b });
+
+export const HeraState = Annotation.Root({
+  question: Annotation<string>(),
+  queryProfile: last<QueryProfile | null>(() => null),
+  experiences: last<RetrievedExperience[]>(() => []),
+  /** The topology being validated, as the orchestrator wrote it. */
+  proposed: last<RawTopology | null>(() => null),
+  proposedBy: last<Exclude<TopologySource, 'fallback'>>(() => 'orchestrator'),
+  attempts: append<TopologyAttempt>(),
+  repairs: last<number>(() => 0),
+  /** settings.maxRepairs, in state so the router reads it as it reads the rest. */
+  maxRepairs: last<number>(() => 1),
+  /** The topology that runs. */
+  topology: last<Topology | null>(() => null),
+  source: last<TopologySource>(() => 'orchestrator'),
+  /** Each step's board, by step id. */
+  outputs: Annotation<Record<string, Blackboard>>({ reducer: mergeOutputs, default: () => ({}) }),
+  /** A step for its agent node (the `Send` payload). */
+  task: last<AgentTask | null>(() => null),
+  /** Step ids of each layer, in the order they ran. */
+  layers: append<string[]>(),
+  answer: last<string>(() => ''),
+});
+
+export type HeraStateType = typeof HeraState.State;
+type State = HeraStateType;
+
+/** What HERA's nodes need beside the run context. */
+export interface HeraRuntime {
+  /** The prompt an agent calls: RoPE's evolved version when the workflow applies evolved prompts, else the base. */
+  promptFor<P extends Prompt<unknown>>(prompt: P): P;
+  /** The experience library (Algorithm 4's E). */
+  library: readonly ExperienceEntry[];
+}
+type Runtime = GraphRuntime<HeraRuntime>;
+
+/** The steps that can run now: every step they depend on has finished. */
+function readyOf(state: State) {
+  if (!state.topology) return [];
+  const done = Object.fromEntries(Object.keys(state.outputs).map((id) => [id, 'done']));
+  return readySteps({ steps: state.topology.execution_order.map((s) => ({ ...s, id: s.step, dependsOn: s.depends_on })) }, done);
+}
+
+/** Router after `validate`: a valid topology runs; an invalid one is repaired (maxRepairs rounds), then replaced by the fallback. */
+function topologyCheck(state: State): 'execute' | 'repair' | 'fallback' {
+  if (state.topology) return 'execute';
+  return state.repairs < state.maxRepairs ? 'repair' : 'fallback';
+}
+
+/** Router after `dispatch`: another layer of ready steps, or the topology has run. */
+function topologyProgress(state: State): 'next-layer' | 'complete' {
+  return readyOf(state).length > 0 ? 'next-layer' : 'complete';
+}
+
+/** Fan-out from `layer`: one branch per ready step, to its agent's node; independent steps run together. */
+function readyAgents(state: State): Send[] {
+  const topology = state.topology!;
+  return readyOf(state).map((s) => {
+    const step = topology.execution_order.find((e) => e.step === s.id)!;
+    const siblings = topology.execution_order.filter((e) => e.agent === step.agent && sameDeps(e.depends_on, step.depends_on));
+    const input = step.depends_on.length === 0 ? emptyBoard() : mergeBoards(topology.execution_order.filter((e) => step.depends_on.includes(e.step)).map((e) => state.outputs[e.step]!));
+    const task: AgentTask = { question: state.question, step, input, sibling: { index: siblings.indexOf(step), of: siblings.length } };
+    return new Send(AGENT_NODES[step.agent], { task });
+  });
+}
+
+const sameDeps = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+
+const AGENT_BODIES: Record<ExecutionAgent, (runtime: AgentRuntime, task: AgentTask) => Promise<Blackboard>> = {
+  'Query Decomposer': queryDecomposer,
+  Retriever: retriever,
+  'Answer Generator': answerGenerator,
+  'Query Rewriter': queryRewriter,
+  'Evidence Selector': evidenceSelector,
+  'Context Validator': contextValidator,
+  'Conclude Agent': concludeAgent,
+};
+
+/**
+ * The HERA inference graph (hera.md §3.1–3.2, Algorithm 4, and EXECUTE of Algorithm 1):
+ *   profile → retrieve_experience → orchestrate → validate —execute→ dispatch
+ *                                                          —repair→ repair → validate
+ *                                                          —fallback→ fallback → dispatch
+ *   dispatch —next-layer→ layer ⇒ one branch per ready step to its agent's node → dispatch
+ *            —complete→ final
+ * `withLibrary: false` (hera-no-library) leaves out `retrieve_experience`: the orchestrator
+ * sees no experience.
+ */
+export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: boolean }) {
+  const profile = async (state: State, { ctx, promptFor }: Runtime) => {
+    const profiled = await characterizeQuery(ctx, promptFor, state.question);
+    ctx.decide('profile', { ...profiled });
+    return { queryProfile: profiled };
+  };
+
+  const retrieveExperience = async (state: State, { ctx, library }: Runtime) => {
+    const experiences = retrieveExperiences(library, state.queryProfile!, { limit: settings.maxExperiences, redundancy: settings.experienceRedundancy });
+    ctx.decide('experiences', { library: library.length, retrieved: experiences.map((e) => ({ id: e.id, utility: e.utility })) });
+    return { experiences };
+  };
+
+  const orchestrate = async (state: State, { ctx, promptFor }: Runtime) => {
+    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences);
+    return { proposed, proposedBy: 'orchestrator' as const };
+  };
+
+  const validate = async (state: State, { ctx }: Runtime) => {
+    const proposed = state.proposed ?? {};
+    const problems = topologyProblems(proposed, settings.maxSteps);
+    const attempt: TopologyAttempt = { source: state.proposedBy, proposed, problems };
+    if (problems.length > 0) {
+      ctx.decide('topology-rejected', { source: state.proposedBy, problems: problems.map((p) => p.message), steps: [...new Set(problems.flatMap((p) => (p.step ? [p.step] : [])))], proposed: { ...proposed } });
+      return { attempts: [attempt], topology: null };
+    }
+    const topology = toTopology(proposed, settings.maxSteps);
+    ctx.decide('topology', { source: state.proposedBy, topology: { ...topology }, experiences: state.experiences.map((e) => e.id) });
+    return { attempts: [attempt], topology, source: state.proposedBy };
+  };
+
+  const repair = async (state: State, { ctx, promptFor }: Runtime) => {
+    const last = state.attempts.at(-1)!;
+    const proposed = await repairTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, last.proposed, last.problems);
+    return { proposed, proposedBy: 'repair' as const, repairs: state.repairs + 1 };
+  };
+
+  const fallback = async (state: State, { ctx }: Runtime) => {
+    ctx.decide('fallback', { attempts: state.attempts.length, problems: state.attempts.at(-1)?.problems.map((p) => p.message) ?? [] });
+    ctx.decide('topology', { source: 'fallback', topology: { ...FALLBACK_TOPOLOGY, query_profile: state.queryProfile?.profile ?? FALLBACK_TOPOLOGY.query_profile } });
+    return { topology: FALLBACK_TOPOLOGY, source: 'fallback' as const };
+  };
+
+  const layer = async (state: State, { ctx }: Runtime) => {
+    const steps = readyOf(state).map((s) => s.id);
+    ctx.decide('layer', { steps, agents: steps.map((id) => state.topology!.execution_order.find((e) => e.step === id)!.agent) });
+    return { layers: [steps] };
+  };
+
+  const agentNode = (agent: ExecutionAgent) => async (state: State, { ctx, promptFor }: Runtime) => {
+    const task = state.task!;
+    const board = await AGENT_BODIES[agent]({ ctx, promptFor, topK: settings.topK, maxSubQuestions: settings.maxSubQuestions }, task);
+    return { outputs: { [task.step.step]: board } };
+  };
+
+  const final = async (state: State, { ctx }: Runtime) => {
+    const order = state.topology?.execution_order ?? [];
+    const board = mergeBoards(order.map((s) => state.outputs[s.step]).filter((b): b is Blackboard => b !== undefined));
+    const answer = finalAnswer(board);
+    ctx.draft(answer);
+    ctx.decide('answer', { answer, source: state.source, layers: state.layers });
+    return { answer };
+  };
+
+  let graph = workflowGraph(HeraState)
+    .withRuntime<HeraRuntime>()
+    .node('profile', profile, { label: 'Orchestrator: CHARACTERIZEQUERY' });
+  if (options.withLibrary) graph = graph.node('retrieve_experience', retrieveExperience, { label: 'Orchestrator: retrieve experience' });
+  graph = graph
+    .node('orchestrate', orchestrate, { label: 'Orchestrator: sample topology Γ' })
+    .node('validate', validate, { label: 'validate topology' })
+    .node('repair', repair, { label: 'Orchestrator: repair topology' })
+    .node('fallback', fallback, { label: 'fallback topology (Retriever → Answer Generator)' })
+    .node('dispatch', async () => ({}), { label: 'execute topology' })
+    .node('layer', layer, { label: 'ready steps (parallel)' });
+  for (const agent of EXECUTION_AGENTS) {
+    graph = graph.node(AGENT_NODES[agent], agentNode(agent), { label: agent, enter: (state) => (state.task ? { step: state.task.step.step, agent: state.task.step.agent } : {}) });
+  }
+  graph = graph.node('final', final, { label: 'answer' }).edge(START, 'profile');
+  if (options.withLibrary) graph = graph.edge('profile', 'retrieve_experience').edge('retrieve_experience', 'orchestrate');
+  else graph = graph.edge('profile', 'orchestrate');
+  graph = graph
+    .edge('orchestrate', 'validate')
+    .route('validate', topologyCheck, { execute: 'dispatch', repair: 'repair', fallback: 'fallback' })
+    .edge('repair', 'validate')
+    .edge('fallback', 'dispatch')
+    .route('dispatch', topologyProgress, { 'next-layer': 'layer', complete: 'final' })
+    .fanOut('layer', readyAgents, EXECUTION_AGENTS.map((a) => AGENT_NODES[a]));
+  for (const agent of EXECUTION_AGENTS) graph = graph.edge(AGENT_NODES[agent], 'dispatch');
+  return graph.edge('final', END).compile();
+}

@@ -1,0 +1,34 @@
+import { defineMethod, type WorkflowEntry } from '@multihop/core';
+import { HERA_PROMPTS } from './prompts';
+import { heraScore } from './score';
+import { heraNoLibrarySettingsSchema, heraSettingsSchema } from './settings';
+import { HERA_PAPER, HERA_VARIANTS, variantId, variantTitle, type HeraVariant } from './variants';
+import type * as Workflows from './workflows';
+
+// Loaded when a workflow is built, not when the manifest is read: listing methods loads no engine.
+const workflows = (): typeof Workflows => require('./workflows');
+
+function entry(variant: HeraVariant): WorkflowEntry {
+  return {
+    id: variantId(variant),
+    title: variantTitle(variant),
+    engine: 'langgraph',
+    variant,
+    settings: variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema,
+    score: heraScore,
+    create: (options) => workflows().createHeraWorkflow(variant, options),
+  };
+}
+
+/**
+ * HERA as the platform sees it: the experience-guided orchestrator and its agent topologies,
+ * the two ablations, every agent's prompt (the Reflect Agent's for the learning loop), and the
+ * per-run topology metrics as the workflows' score. The learning loop is not built yet.
+ */
+export const manifest = defineMethod({
+  id: 'hera',
+  family: 'HERA',
+  paper: HERA_PAPER,
+  workflows: HERA_VARIANTS.map(entry),
+  prompts: [...HERA_PROMPTS],
+});

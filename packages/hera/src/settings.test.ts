@@ -1,0 +1,54 @@
+import { createModel, createScriptedProvider } from '@multihop/core';
+import { offlineModel } from '@multihop/offline-model';
+import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { manifest } from './manifest';
+import { offlineHandlers } from './offline';
+import { HERA_DEFAULTS } from './settings';
+import { createHeraWorkflow } from './workflows';
+
+const entryOf = (id: string) => manifest.workflows.find((w) => w.id === id)!;
+
+describe('HERA settings', () => {
+  it('default to the paper’s settings (and the package’s for what the paper leaves open)', () => {
+    expect(entryOf('hera').settings!.parse({})).toEqual(HERA_DEFAULTS);
+    expect(entryOf('hera-no-rope').settings!.parse({})).toEqual(HERA_DEFAULTS);
+    const { maxExperiences: _m, experienceRedundancy: _r, experienceLibrary: _l, ...noLibrary } = HERA_DEFAULTS;
+    expect(entryOf('hera-no-library').settings!.parse({})).toEqual(noLibrary);
+  });
+
+  it('refuse a value the workflow cannot use', () => {
+    expect(entryOf('hera').settings!.safeParse({ topK: 0 }).success).toBe(false);
+    expect(entryOf('hera').settings!.safeParse({ experienceRedundancy: 2 }).success).toBe(false);
+  });
+
+  it('take effect in the workflow the manifest builds', async () => {
+    // A real HotpotQA dev question and its own paragraphs, searched by term overlap (a settings check, no tuning).
+    const [sample] = hotpotDevSample(1);
+    const entry = entryOf('hera');
+    const workflow = entry.create(entry.settings!.parse({ topK: 2 }));
+    const result = await workflow.run(sample!.question, { model: offlineModel({ handlers: offlineHandlers }), retriever: overlapRetriever(sample!.passages) });
+    const searches = result.trace.filter((e) => e.kind === 'retrieve');
+    expect(searches.length).toBeGreaterThan(0);
+    for (const s of searches) expect(s.data['k']).toBe(2);
+  });
+
+  it('apply RoPE-evolved prompts in hera and not in hera-no-rope', async () => {
+    const [sample] = hotpotDevSample(1);
+    const evolvedPrompts = [{ promptId: 'hera.answer', system: 'EVOLVED: answer with the entity only.', generation: 1 }];
+    const systemOf = async (variant: 'full' | 'no-rope') => {
+      const provider = createScriptedProvider({
+        repeatLast: true,
+        replies: {
+          'hera-profiler': [JSON.stringify({ query_type: 'single-hop', complexity: 'easy', profile: 'one fact' })],
+          'hera-orchestrator': [JSON.stringify({ execution_order: [{ step: 1, agent: 'Retriever' }, { step: 2, agent: 'Answer Generator', depends_on: [1] }] })],
+          'hera-retriever': [JSON.stringify({ query: 'x' })],
+          'hera-answerer': [JSON.stringify({ answer: 'y' })],
+        },
+      });
+      await createHeraWorkflow(variant, { evolvedPrompts }).run(sample!.question, { model: createModel({ provider }), retriever: overlapRetriever(sample!.passages) });
+      return provider.requests.find((r) => r.role === 'hera-answerer')!.messages[0]!.content;
+    };
+    expect(await systemOf('full')).toBe('EVOLVED: answer with the entity only.');
+    expect(await systemOf('no-rope')).not.toContain('EVOLVED');
+  });
+});
