@@ -1,0 +1,34 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { cli } from '../test/cli';
+
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+const dir = mkdtempSync(join(tmpdir(), 'multihop-rollouts-cli-'));
+const db = join(dir, 'db');
+
+describe('multihop rollouts for a multi-agent method', () => {
+  it('writes MMOA-RAG rollouts with episode ids and shared returns, and SFT warm-start examples per agent', async () => {
+    const file = join(dir, 'mmoa.jsonl');
+    const sft = join(dir, 'sft');
+    const { code, out } = await cli('rollouts', '--workflow', 'mmoa-rag', '--dataset', 'hotpotqa-train', '--group', '2', '--limit', '6', '--out', file, '--sft', sft, '--db', db);
+    expect(code).toBe(0);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { episode_id: string; shared_return: number; reward: number; role: string });
+    // Every agent turn of one episode carries the episode's id and the same shared return.
+    const byEpisode = new Map<string, Set<number>>();
+    for (const r of records) byEpisode.set(r.episode_id, (byEpisode.get(r.episode_id) ?? new Set()).add(r.shared_return));
+    expect(byEpisode.size).toBeGreaterThanOrEqual(6);
+    for (const returns of byEpisode.values()) expect(returns.size).toBe(1);
+    expect(out).toMatch(/wrote warm-start examples to .*sft: /);
+    for (const role of new Set(records.map((r) => r.role))) {
+      const lines = readFileSync(join(sft, `${role}.jsonl`), 'utf8').split('\n').filter(Boolean);
+      for (const line of lines) expect((JSON.parse(line) as { messages: Array<{ role: string }> }).messages.at(-1)?.role).toBe('assistant');
+    }
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '2', '--limit', '1', '--out', join(dir, 'o.jsonl'), '--sft', sft, '--db', db)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--sft: opera's trainer offers no warm-start export"),
+    });
+  });
+
+});
