@@ -68,13 +68,16 @@ const selectorReply: ReplyFormat<z.infer<typeof selectorSchema>> = {
   // check (selectionMalformed / selectionRepeatsId), not a parse error to repair.
   parse: (text) => ({ ok: true, value: { selection: text.trim() } }),
   format: (value) => value.selection,
+  // For servers with constrained decoding (provider-openai's `guidedDecoding`): only the paper's
+  // vocabulary can be produced. The after-the-fact check stays, for every other provider.
+  pattern: '(Document[0-9]+,)*Document[0-9]+',
 };
 
 /** Selector (S): the IDs of the candidates that help answer the question, and nothing else. */
 export const selectorPrompt = definePrompt({
   id: 'mmoa-rag.selector',
   role: 'mmoa-rag-selector',
-  version: '1',
+  version: '2',
   description: 'MMOA-RAG Selector: from candidates Document0…DocumentK−1, output only the IDs of those that help answer the question.',
   system: 'You pick which retrieved documents are useful for answering a question. You write document IDs and nothing else.',
   template: [

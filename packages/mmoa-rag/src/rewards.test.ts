@@ -46,3 +46,14 @@ describe('penalty checks and rewards', () => {
     expect(agentReward(0.5, -1)).toEqual({ total: -0.5, components: { shared_f1: 0.5, penalty: -1 }, weights: { shared_f1: 1, penalty: 1 } });
   });
 });
+
+describe('the Selector reply pattern handed to constrained decoding', () => {
+  it('admits exactly what the penalty check admits', async () => {
+    const { selectorPrompt } = await import('./prompts');
+    const { SELECTOR_REPLY_PATTERN } = await import('./rewards');
+    const constrained = new RegExp(`^(?:${selectorPrompt.reply!.pattern})$`);
+    for (const reply of ['Document0', 'Document2,Document0', 'Document10,Document3', 'Document0, Document1', 'document0', 'Doc0', '0,1', 'Document0,', '', 'Document0 and Document1']) {
+      expect([reply, constrained.test(reply)]).toEqual([reply, SELECTOR_REPLY_PATTERN.test(reply)]);
+    }
+  });
+});

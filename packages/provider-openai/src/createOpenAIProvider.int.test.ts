@@ -134,4 +134,27 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(s.requests[0]?.body.response_format).toBeUndefined();
     expect(JSON.stringify(s.requests[0]?.body.messages)).toContain('Decision: <yes|no>');
   });
+
+  it('constrains a reply that declares a pattern when the server can (vLLM guided_regex, SGLang regex), and only then', async () => {
+    // A selector-like prompt: the reply must be document ids, e.g. "Document2,Document0".
+    const selector: PromptTemplate<{ ids: string }> = {
+      id: 'test.selector',
+      role: 'selector',
+      version: '1',
+      schema: z.object({ ids: z.string() }),
+      reply: { instructions: 'Document ids, comma-separated.', pattern: '(Document[0-9],)*Document[0-9]', parse: (text) => ({ ok: true, value: { ids: text.trim() } }), format: (v) => v.ids },
+      render: () => [{ role: 'user', content: 'Pick the useful documents.' }],
+    };
+    const s = await serve([{ content: 'Document2,Document0' }, { content: 'Document1' }, { content: 'Document3' }]);
+    const vllm = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, guidedDecoding: 'vllm' }) });
+    expect((await vllm.call({ prompt: selector, vars: {} })).output).toEqual({ ids: 'Document2,Document0' });
+    expect(s.requests[0]?.body.guided_regex).toBe('(Document[0-9],)*Document[0-9]');
+    const sglang = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, guidedDecoding: 'sglang' }) });
+    await sglang.call({ prompt: selector, vars: {} });
+    expect(s.requests[1]?.body.regex).toBe('(Document[0-9],)*Document[0-9]');
+    const plain = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    await plain.call({ prompt: selector, vars: {} });
+    expect(s.requests[2]?.body.guided_regex).toBeUndefined();
+    expect(s.requests[2]?.body.regex).toBeUndefined();
+  });
 });

@@ -21,6 +21,12 @@ export interface OpenAIProviderOptions {
   maxTokens?: number;
   /** Ask for `response_format: json_object` (servers that support it return bare JSON). */
   jsonMode?: boolean;
+  /**
+   * Constrained decoding for prompts whose reply declares a pattern (MMOA-RAG's Selector):
+   * `'vllm'` sends it as `guided_regex` (vLLM's OpenAI server), `'sglang'` as `regex`. Off by
+   * default: OpenAI's own API has no regex mode, and the reply is then checked after the fact.
+   */
+  guidedDecoding?: 'vllm' | 'sglang';
 }
 
 /**
@@ -34,7 +40,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const retryMaxMs = options.retryMaxMs ?? 20_000;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const id = `openai:${options.model}`;
-  const client = (json: boolean) =>
+  const client = (kwargs: Record<string, unknown> | undefined) =>
     new ChatOpenAICompletions({
       model: options.model,
       apiKey: options.apiKey,
@@ -43,12 +49,25 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       maxRetries: 0,
       temperature: options.temperature,
       maxTokens: options.maxTokens,
-      modelKwargs: json ? { response_format: { type: 'json_object' } } : undefined,
+      modelKwargs: kwargs,
     });
-  const chat = client(options.jsonMode ?? false);
-  // A prompt with a plain-text reply form (the judge) must not be forced into JSON mode.
+  const chat = client(options.jsonMode ? { response_format: { type: 'json_object' } } : undefined);
+  // A prompt with a plain-text reply form (the judge) must not be forced into JSON mode; one whose
+  // reply declares a pattern is constrained to it when the server can (one client per pattern).
   let textChat: ChatOpenAICompletions | undefined;
-  const chatFor = (request: ProviderRequest) => (options.jsonMode && request.format === 'text' ? (textChat ??= client(false)) : chat);
+  const guided = new Map<string, ChatOpenAICompletions>();
+  const chatFor = (request: ProviderRequest): ChatOpenAICompletions => {
+    if (request.format !== 'text') return chat;
+    if (request.pattern && options.guidedDecoding) {
+      let constrained = guided.get(request.pattern);
+      if (!constrained) {
+        constrained = client(options.guidedDecoding === 'vllm' ? { guided_regex: request.pattern } : { regex: request.pattern });
+        guided.set(request.pattern, constrained);
+      }
+      return constrained;
+    }
+    return options.jsonMode ? (textChat ??= client(undefined)) : chat;
+  };
 
   const fingerprint = JSON.stringify({
     id,
@@ -56,6 +75,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     temperature: options.temperature ?? null,
     maxTokens: options.maxTokens ?? null,
     jsonMode: options.jsonMode ?? false,
+    guidedDecoding: options.guidedDecoding ?? null,
   });
 
   return {

@@ -17,6 +17,7 @@ export type ModelSpec =
       maxRetries?: number;
       temperature?: number;
       jsonMode?: boolean;
+      guidedDecoding?: 'vllm' | 'sglang';
     };
 
 const specObject = z
@@ -29,6 +30,8 @@ const specObject = z
     maxRetries: z.number().int().min(0).max(10).optional(),
     temperature: z.number().min(0).max(2).optional(),
     jsonMode: z.boolean().optional(),
+    /** Constrained decoding of replies that declare a pattern: `vllm` (guided_regex) or `sglang` (regex). */
+    guidedDecoding: z.enum(['vllm', 'sglang']).optional(),
   })
   .strict();
 
@@ -127,6 +130,7 @@ export interface OpenAIProviderSettings {
   maxRetries?: number;
   temperature?: number;
   jsonMode?: boolean;
+  guidedDecoding?: 'vllm' | 'sglang';
 }
 
 export interface ResolvedModel {
@@ -183,6 +187,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
         maxRetries: spec.maxRetries,
         temperature: spec.temperature,
         jsonMode: spec.jsonMode,
+        guidedDecoding: spec.guidedDecoding,
       });
     }
     providers.set(key, provider);

@@ -89,6 +89,7 @@ export function createModel(options: ModelOptions): ModelPort {
           schema,
           jsonSchema,
           format: reply ? 'text' : 'json',
+          ...(reply?.pattern ? { pattern: reply.pattern } : {}),
           attempt,
           signal: request.signal,
         });

@@ -16,6 +16,12 @@ export interface ReplyFormat<T> {
   instructions: string;
   parse(text: string): { ok: true; value: T } | { ok: false; issues: string };
   format(value: T): string;
+  /**
+   * A regular expression (JavaScript/PCRE source, no slashes) every valid reply matches whole:
+   * a provider with constrained decoding (vLLM's `guided_regex`, SGLang's `regex`) can then only
+   * produce valid replies, instead of the parser finding out afterwards (MMOA-RAG's Selector).
+   */
+  pattern?: string;
 }
 
 /**
@@ -67,6 +73,8 @@ export interface ProviderRequest {
   schema: ZodType;
   /** JSON Schema of `schema`, for providers with a structured-output mode. */
   jsonSchema: Record<string, unknown>;
+  /** The reply's pattern when the prompt declares one (ReplyFormat.pattern), for constrained decoding. */
+  pattern?: string;
   /** `text` when the prompt asks for a plain-text reply (a provider must not force JSON mode then); absent means `json`. */
   format?: 'json' | 'text';
   /** 0 for the first attempt, 1 for the schema-repair round. */
