@@ -17,7 +17,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
   return evaluate(
     io,
     'eval',
-    selected.map((s) => ({ id: s.entry.id, workflow: s.workflow, settings: s.settings, overrides: s.overrides, ...(s.entry.score ? { score: s.entry.score } : {}) })),
+    selected.map((s) => ({ id: s.entry.id, workflow: s.workflow, settings: s.settings, overrides: s.overrides, ...(s.entry.score ? { score: s.entry.score } : {}), ...(s.entry.aggregate ? { aggregate: s.entry.aggregate } : {}) })),
     rest,
   );
 }

@@ -36,7 +36,7 @@ export async function sweepCommand(io: Io, options: SweepCommandOptions): Promis
     const label = `${id}[${Object.entries(combination).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(',')}]`;
     const flags = Object.entries(combination).map(([k, v]) => `${id}.${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
     const selected = findWorkflow(id, [...base, ...parseSetFlags(flags).map((a) => ({ ...a, where: `--param ${a.key}=${JSON.stringify(a.value)}` }))]);
-    return { id: label, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}) };
+    return { id: label, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}), ...(selected.entry.aggregate ? { aggregate: selected.entry.aggregate } : {}) };
   });
   return evaluate(io, 'sweep', variants, rest, {
     sweep: {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, goldAnswers, type Question, type RunResult, type Workflow } from '@multihop/core';
 import type { Io } from '../io';
@@ -30,6 +30,8 @@ export interface EvaluatedWorkflow {
   overrides: Record<string, unknown>;
   /** The method's own per-question measures (the manifest entry's `score`). */
   score?: (result: RunResult, question: Question) => Record<string, number>;
+  /** The method's measures over all of the workflow's runs (the manifest entry's `aggregate`). */
+  aggregate?: (results: readonly RunResult[]) => Record<string, number>;
 }
 
 export interface EvaluationOptions {
@@ -167,6 +169,14 @@ export async function evaluate(
         }
       }
 
+      // Measures over a workflow's runs (not one run) read the runs back from their trace files.
+      const aggregates: Record<string, Record<string, number>> = {};
+      for (const workflow of workflows) {
+        if (!workflow.aggregate) continue;
+        const runs = rows.filter((r) => r.workflow === workflow.id).map((r) => JSON.parse(readFileSync(join(out, r.trace), 'utf8')) as RunResult);
+        if (runs.length) aggregates[workflow.id] = workflow.aggregate(runs);
+      }
+
       const summary = summarize(results.rows, {
         dataset: corpus.dataset.name,
         setting: described.setting,
@@ -179,6 +189,7 @@ export async function evaluate(
         offset,
         questions: new Map(questions.map((q) => [q.id, { ...(q.hops ? { hops: q.hops } : {}), ...(q.type ? { type: q.type } : {}) }])),
         settings,
+        aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
       });
       writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -143,15 +143,20 @@ describe('scoreRun and summarize', () => {
     });
     const ids = ['q1', 'q2', 'q3'];
     const rows = [...ids.map((q, i) => rowOf('policy', q, 0.5 + i / 10)), ...ids.map((q) => rowOf('fixed', q, 0.5)), ...ids.map((q) => rowOf('other', q))];
-    const summary = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['policy', 'fixed', 'other'], questionIds: ids });
+    const summary = summarize(rows, {
+      dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['policy', 'fixed', 'other'], questionIds: ids,
+      aggregates: { other: { transition_entropy: 1.5 } },
+    });
     expect(summary.workflows['policy']!.method_metrics['R']).toBeCloseTo(0.6, 10);
+    expect(summary.workflows['other']!.method_aggregates).toEqual({ transition_entropy: 1.5 });
     expect(summary.workflows['other']!.method_metrics).toEqual({});
     const r = summary.comparisons.filter((c) => c.metric === 'R');
     expect(r.map((c) => [c.b, c.n])).toEqual([['fixed', 3]]);
     expect(r[0]!.diff).toBeCloseTo(0.1, 10);
     const md = renderSummary(summary);
-    expect(md).toContain('| workflow | R | turns |');
-    expect(md).toContain('| policy | 0.6000 | 1.0000 |');
+    expect(md).toContain('| workflow | R (mean) | turns (mean) | transition_entropy (over the runs) |');
+    expect(md).toContain('| policy | 0.6000 | 1.0000 | — |');
+    expect(md).toContain('| other | — | — | 1.5000 |');
     expect(md).toMatch(/\| R \| policy \| fixed \| 3 \| \+0\.100 \|/);
   });
 });

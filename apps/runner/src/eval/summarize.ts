@@ -42,6 +42,8 @@ export interface WorkflowSummary {
   stop_reasons: Record<string, number>;
   /** Means of the method's own measures (MAO-ARAG's `R`, its F1 and cost parts), where the workflow has them. */
   method_metrics: Record<string, number>;
+  /** The method's measures over all these runs together (HERA's transition entropy), where it has them. */
+  method_aggregates: Record<string, number>;
 }
 
 /** The first workflow against another on one metric, on the questions both have: paired, so question difficulty cancels. */
@@ -135,6 +137,8 @@ export interface SummaryContext {
   /** Hop count and type of each question, from the dataset. */
   questions?: Map<string, { hops?: number; type?: string }>;
   settings?: Record<string, Record<string, unknown>>;
+  /** Per workflow, the method's measures over its runs (computed by the caller, which has the runs). */
+  aggregates?: Record<string, Record<string, number>>;
   sweep?: Summary['sweep'];
 }
 
@@ -190,6 +194,7 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
       },
       stop_reasons: stops,
       method_metrics: methodMeans(mine),
+      method_aggregates: context.aggregates?.[id] ?? {},
     };
   }
   const present = context.workflows.filter((id) => workflows[id]);
@@ -349,10 +354,17 @@ export function renderSummary(summary: Summary): string {
     );
   }
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
-  if (measures.length) {
-    lines.push('', '## The methods’ own measures', '', `| workflow | ${measures.join(' | ')} |`, `|---|${measures.map(() => '---|').join('')}`);
+  const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];
+  if (measures.length || overRuns.length) {
+    const heads = [...measures.map((m) => `${m} (mean)`), ...overRuns.map((m) => `${m} (over the runs)`)];
+    lines.push('', '## The methods’ own measures', '', `| workflow | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---|').join('')}`);
     for (const [id, w] of Object.entries(summary.workflows)) {
-      if (Object.keys(w.method_metrics).length) lines.push(`| ${id} | ${measures.map((m) => (m in w.method_metrics ? w.method_metrics[m]!.toFixed(4) : '—')).join(' | ')} |`);
+      if (!Object.keys(w.method_metrics).length && !Object.keys(w.method_aggregates).length) continue;
+      const cells = [
+        ...measures.map((m) => (m in w.method_metrics ? w.method_metrics[m]!.toFixed(4) : '—')),
+        ...overRuns.map((m) => (m in w.method_aggregates ? w.method_aggregates[m]!.toFixed(4) : '—')),
+      ];
+      lines.push(`| ${id} | ${cells.join(' | ')} |`);
     }
   }
   if (summary.comparisons.length) {

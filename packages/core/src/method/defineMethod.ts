@@ -27,6 +27,11 @@ export interface WorkflowEntry {
    * each and compares workflows on the ones they share.
    */
   score?(result: RunResult, question: Question): Record<string, number>;
+  /**
+   * The method's measures over a set of runs rather than one (HERA's transition entropy over a
+   * window of runs): `multihop eval` computes them over each workflow's runs of the evaluation.
+   */
+  aggregate?(results: readonly RunResult[]): Record<string, number>;
   /** Builds the workflow; settings not given take the paper's defaults. */
   create(options?: Record<string, unknown>): Workflow;
 }
