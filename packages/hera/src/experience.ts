@@ -136,11 +136,11 @@ export interface EvolvedPrompt {
 
 export const evolvedPromptsFileSchema = z.object({
   format: z.literal('hera-prompts/1'),
-  prompts: z.array(z.object({ promptId: z.string().min(1), system: z.string().min(1), generation: z.number().int().min(1) })),
+  prompts: z.array(z.object({ promptId: z.string().min(1), system: z.string().min(1), generation: z.number().int().min(1), rules: z.array(z.string()).optional(), principles: z.array(z.string()).optional() })),
 });
 
 /**
- * What the learning loop (`multihop evolve`, not built yet) leaves in a state directory, and what
+ * What the learning loop (`multihop train hera-evolve`, src/evolve/) leaves in a state directory, and what
  * a run loads from it: `experience-library.json` (experienceLibraryFileSchema) and
  * `prompts.json` (evolvedPromptsFileSchema). Either file may be absent.
  */

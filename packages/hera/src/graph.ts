@@ -74,6 +74,10 @@ export interface HeraRuntime {
   promptFor<P extends Prompt<unknown>>(prompt: P): P;
   /** The experience library (Algorithm 4's E). */
   library: readonly ExperienceEntry[];
+  /** Group rollouts (Algorithm 2): the sample index given to the orchestrator (0 = greedy; k > 0 a sampled topology). */
+  sample?: number;
+  /** A topology to run instead of asking the orchestrator (TopologyMutation's candidates, RoPE's replays). */
+  forcedTopology?: RawTopology;
 }
 type Runtime = GraphRuntime<HeraRuntime>;
 
@@ -142,8 +146,12 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     return { experiences };
   };
 
-  const orchestrate = async (state: State, { ctx, promptFor }: Runtime) => {
-    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences);
+  const orchestrate = async (state: State, { ctx, promptFor, sample, forcedTopology }: Runtime) => {
+    if (forcedTopology) {
+      ctx.decide('topology-forced', { proposed: { ...forcedTopology } });
+      return { proposed: forcedTopology, proposedBy: 'orchestrator' as const };
+    }
+    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, sample);
     return { proposed, proposedBy: 'orchestrator' as const };
   };
 

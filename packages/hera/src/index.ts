@@ -66,3 +66,9 @@ export {
   type HeraTopologyReply,
   type HeraReflection,
 } from './prompts';
+export { evolveHera, EVOLVE_DEFAULTS, type EvolveOptions, type EvolveSettings, type RoundProgress } from './evolve/evolve';
+export { heraEvolveTrainer, heraEvolveSettingsSchema } from './evolve/trainer';
+export { applyLibraryOperations, creditUtility, chooseLibraryOperations, type LibraryChange, type LibraryOperation, type LibraryUpdateOptions } from './evolve/library';
+export { mutateTopology, ALTERNATIVES, INSERTIONS } from './evolve/mutation';
+export { AGENT_PROMPTS, ROPE_AXES, ROPE_AXIS_NAMES, consolidate, generateVariant, currentSystem, contrastVariants, type RopeAxis, type RopePrompt, type PromptDiff, type FailureRecord, type VariantResult } from './evolve/rope';
+export { HERA_EVOLVE_PROMPTS, heraLibraryPrompt, heraBlamePrompt, heraContrastPrompt, heraLibraryOpsSchema, heraBlameSchema, heraContrastSchema, type HeraLibraryOps, type HeraContrast } from './evolve/prompts';

@@ -1,5 +1,7 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import { HERA_PROMPTS } from './prompts';
+import { heraEvolveTrainer } from './evolve/trainer';
+import { HERA_EVOLVE_PROMPTS } from './evolve/prompts';
 import { heraScore } from './score';
 import { heraNoLibrarySettingsSchema, heraSettingsSchema } from './settings';
 import { HERA_PAPER, HERA_VARIANTS, variantId, variantTitle, type HeraVariant } from './variants';
@@ -23,12 +25,14 @@ function entry(variant: HeraVariant): WorkflowEntry {
 /**
  * HERA as the platform sees it: the experience-guided orchestrator and its agent topologies,
  * the two ablations, every agent's prompt (the Reflect Agent's for the learning loop), and the
- * per-run topology metrics as the workflows' score. The learning loop is not built yet.
+ * per-run topology metrics as the workflows' score; the learning loop as the local trainer
+ * `hera-evolve` (`multihop train hera-evolve --out DIR`, then `--set hera.state=DIR`).
  */
 export const manifest = defineMethod({
   id: 'hera',
   family: 'HERA',
   paper: HERA_PAPER,
   workflows: HERA_VARIANTS.map(entry),
-  prompts: [...HERA_PROMPTS],
+  prompts: [...HERA_PROMPTS, ...HERA_EVOLVE_PROMPTS],
+  trainers: [heraEvolveTrainer],
 });

@@ -3,6 +3,8 @@ import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
 import { loadExperienceLibrary, loadHeraState, type EvolvedPrompt, type ExperienceEntry } from './experience';
 import { buildHeraGraph, type HeraSettings } from './graph';
+import type { RawTopology, TopologyStep } from './topology';
+import type { Blackboard } from './agents/Blackboard';
 import { HERA_DEFAULTS } from './settings';
 import { HERA_PAPER, variantId, variantTitle, type HeraVariant } from './variants';
 
@@ -17,6 +19,10 @@ export interface HeraOptions extends Partial<HeraSettings> {
   library?: readonly ExperienceEntry[];
   /** Evolved prompts in memory; override the state directory's. */
   evolvedPrompts?: readonly EvolvedPrompt[];
+  /** The learning loop's group rollouts: the orchestrator's sample index (0 = greedy). */
+  sample?: number;
+  /** The learning loop: run this topology instead of the orchestrator's (mutation candidates, RoPE replays). */
+  topology?: RawTopology;
 }
 
 /** A prompt whose system message is RoPE's evolved role prompt (the version says which generation). */
@@ -30,6 +36,22 @@ export function applyEvolvedPrompt<P extends Prompt<unknown>>(prompt: P, evolved
       return [{ role: 'system', content: evolved.system }, ...messages];
     },
   };
+}
+
+/** Each executed step's agent and a one-line account of its work, for the Reflect Agent and the blame (the learning loop). */
+function stepSummaries(order: readonly TopologyStep[], outputs: Record<string, Blackboard>): Array<{ step: string; agent: string; output: string }> {
+  return order.flatMap((s) => {
+    const board = outputs[s.step];
+    if (!board) return [];
+    let output: string;
+    if (s.agent === 'Query Decomposer') output = `sub-questions: ${board.subQuestions.join(' | ')}`;
+    else if (s.agent === 'Retriever' || s.agent === 'Evidence Selector') output = `passages: ${board.passages.map((p) => p.title).join(' | ')}`;
+    else if (s.agent === 'Query Rewriter') output = `search: ${board.searchQuery ?? ''}`;
+    else if (s.agent === 'Context Validator') output = board.sufficient ? 'sufficient' : `missing: ${board.followUps.join(' | ')}`;
+    else if (s.agent === 'Conclude Agent') output = `answer: ${board.conclusion ?? ''}`;
+    else output = `answers: ${[...Object.entries(board.subAnswers).map(([k, v]) => `${k}=${v}`), ...board.answers].join(' | ')}`;
+    return [{ step: s.step, agent: s.agent, output }];
+  });
 }
 
 /**
@@ -65,7 +87,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     // profile, experience, orchestrate, validate, (repair, validate)×maxRepairs, fallback, then
     // per layer dispatch, layer, agents; the topology's step bound ends the run, this guards a bug.
     recursionLimit: 12 + 2 * settings.maxRepairs + 3 * (settings.maxSteps + 1),
-    runtime: () => ({ promptFor, library }),
+    runtime: () => ({ promptFor, library, ...(options.sample ? { sample: options.sample } : {}), ...(options.topology ? { forcedTopology: options.topology } : {}) }),
     input: (query) => ({ question: query.text, maxRepairs: settings.maxRepairs }),
     output: (final) => ({
       answer: final.answer,
@@ -75,6 +97,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
         topologySource: final.source,
         attempts: final.attempts,
         layers: final.layers,
+        steps: stepSummaries(final.topology?.execution_order ?? [], final.outputs),
         experiences: final.experiences.map((e) => ({ id: e.id, utility: e.utility })),
         evolvedPrompts: [...byId.values()].map((e) => ({ promptId: e.promptId, generation: e.generation })),
         settings: { ...settings, state: options.state ?? '', experienceLibrary: options.experienceLibrary ?? '', library: library.length },

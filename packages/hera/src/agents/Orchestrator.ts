@@ -15,8 +15,11 @@ export async function characterizeQuery(ctx: RunContext, promptFor: PromptFor, q
 }
 
 /** Γ ~ π_O(· | q, E_rel, N): the orchestrator's topology for the query, as written. */
-export async function sampleTopology(ctx: RunContext, promptFor: PromptFor, question: string, profile: QueryProfile, experiences: readonly RetrievedExperience[]): Promise<RawTopology> {
-  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars: { question, analysis: describeProfile(profile), memory: experiences } });
+export async function sampleTopology(ctx: RunContext, promptFor: PromptFor, question: string, profile: QueryProfile, experiences: readonly RetrievedExperience[], sample?: number): Promise<RawTopology> {
+  // `sample` (group rollouts): a real model samples at its temperature and the index keeps the
+  // calls' cache keys apart; the offline model draws a seeded alternative topology from it.
+  const vars = { question, analysis: describeProfile(profile), memory: experiences, ...(sample ? { sample } : {}) };
+  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars });
   return output;
 }
 
