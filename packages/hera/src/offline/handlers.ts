@@ -352,7 +352,8 @@ export const heraLibrary = defineOfflineHandler(heraLibraryPrompt, (vars) => {
       });
       if (conflicting.length > 0) return { operation: 'PRUNE' as const, new_insight: z.insight, target_entry_ids: conflicting.map((m) => m.e.id), merged_insight: null, rationale: 'an entry recommends the topology this group found worse' };
       const top = matches[0]!;
-      if (top.overlap >= 0.8) return { operation: 'KEEP' as const, new_insight: z.insight, target_entry_ids: [top.e.id], merged_insight: null, rationale: `already covered by ${top.e.id}` };
+      const covered = (() => { const theirs = preference(top.e.insight); return mine && theirs && theirs.better === mine.better && theirs.worse.includes(mine.worse); })();
+      if (top.overlap >= 0.8 || covered) return { operation: 'KEEP' as const, new_insight: z.insight, target_entry_ids: [top.e.id], merged_insight: null, rationale: `already covered by ${top.e.id}` };
       const theirs = preference(top.e.insight);
       const merged = mine && theirs && theirs.better === mine.better && !theirs.worse.includes(mine.worse)
         ? `For ${z.query_type} questions, prefer the topology ${mine.better} over ${theirs.worse} and over ${mine.worse}.`
