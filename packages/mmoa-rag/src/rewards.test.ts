@@ -1,5 +1,6 @@
+import { selectorPrompt } from './prompts';
 import { candidateQuota } from './agents/candidatePool';
-import { agentReward, answerWords, readSelection, rewriterViolation, selectorGrammar, sharedF1 } from './rewards';
+import { agentReward, answerWords, readSelection, rewriterViolation, SELECTOR_REPLY_PATTERN, selectorGrammar, sharedF1 } from './rewards';
 import { MMOA_RAG_DEFAULTS } from './settings';
 
 describe('the Selector’s vocabulary (Document, digits, commas)', () => {
@@ -48,9 +49,7 @@ describe('penalty checks and rewards', () => {
 });
 
 describe('the Selector reply pattern handed to constrained decoding', () => {
-  it('admits exactly what the penalty check admits', async () => {
-    const { selectorPrompt } = await import('./prompts');
-    const { SELECTOR_REPLY_PATTERN } = await import('./rewards');
+  it('admits exactly what the penalty check admits', () => {
     const constrained = new RegExp(`^(?:${selectorPrompt.reply!.pattern})$`);
     for (const reply of ['Document0', 'Document2,Document0', 'Document10,Document3', 'Document0, Document1', 'document0', 'Doc0', '0,1', 'Document0,', '', 'Document0 and Document1']) {
       expect([reply, constrained.test(reply)]).toEqual([reply, SELECTOR_REPLY_PATTERN.test(reply)]);
