@@ -38,6 +38,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
   multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
+  multihop evolve --workflow <id> --dataset <name|path>[,...] [--rounds N] [--seed S] [--out DIR] [--limit N]
+               [--set <trainer>.<setting>=<value> ...] [--model ...] [--db DIR]
   multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
   multihop rollouts --workflow <method> --dataset <name|path> --group G [--limit N] --out FILE.jsonl [--sft DIR]
                [--setting closed|open] [--model ...] [--db DIR]
@@ -74,6 +76,7 @@ const OPTIONS = {
   epochs: { type: 'string' },
   seed: { type: 'string' },
   sft: { type: 'string' },
+  rounds: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -180,6 +183,25 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           model: values.model,
           db: values.db,
           flags: { alpha: num('alpha', values.alpha), epochs: int('epochs', values.epochs), seed: int('seed', values.seed) },
+          set: values.set ?? [],
+        });
+      }
+      case 'evolve': {
+        // A method that learns without weight updates (HERA): its own trainer, rounds as epochs,
+        // a state directory the workflow loads with --set <workflow>.state=DIR.
+        const workflow = need('workflow', values.workflow);
+        const dataset = need('dataset', values.dataset);
+        return await commands.train().trainCommand(io, {
+          trainer: undefined,
+          workflow,
+          dataset,
+          out: values.out ?? `.multihop/state/${workflow}-${dataset.replace(/[^\w.-]+/g, '_')}`,
+          offset: int('offset', values.offset),
+          limit: int('limit', values.limit),
+          setting: parseSetting(values.setting, 'closed'),
+          model: values.model,
+          db: values.db,
+          flags: { epochs: int('rounds', values.rounds), seed: int('seed', values.seed) },
           set: values.set ?? [],
         });
       }

@@ -33,8 +33,20 @@ describe('multihop train', () => {
     expect(evaluated.out).toContain(`policy="${policy}"`);
   });
 
+  it('evolves HERA\'s state on train questions (rounds as epochs) and the hera workflow loads it', async () => {
+    const state = join(dir, 'hera-state');
+    const evolved = await cli('evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--limit', '3', '--rounds', '1', '--out', state, '--db', db);
+    expect(evolved).toMatchObject({ code: 0 });
+    expect(evolved.err).toMatch(/epoch 1\/1: .*\(offline model\)/);
+    expect(evolved.out).toContain(`run it with: --workflows hera --set hera.state=${state}`);
+    const out = join(dir, 'eval-hera');
+    const run = await cli('eval', '--workflows', 'hera', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '1', '--set', `hera.state=${state}`, '--out', out, '--db', db);
+    expect(run.code).toBe(0);
+    expect(await cli('evolve', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train')).toMatchObject({ code: 2, err: expect.stringContaining("par2-rag's method (par2-rag) learns nothing on this machine") });
+  });
+
   it('says what is wrong with a train command', async () => {
-    expect(await cli('train', 'nope', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/unknown trainer "nope"; trainers: mao-arag-planner \(/) });
+    expect(await cli('train', 'nope', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/unknown trainer "nope"; trainers: (.*, )?mao-arag-planner \(/) });
     expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'), '--alpha', 'lots')).toMatchObject({ code: 2, err: expect.stringContaining('--alpha must be a number, got "lots"') });
     expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train', '--out', join(dir, 'x.json'), '--set', 'mao-arag-planner.gamma=1')).toMatchObject({
       code: 2,

@@ -9,6 +9,8 @@ import { parseSetFlags } from '../workflowSettings';
 
 export interface TrainCommandOptions {
   trainer: string | undefined;
+  /** `multihop evolve --workflow hera`: the trainer is the one the workflow's method offers. */
+  workflow?: string;
   dataset: string;
   out: string;
   offset?: number;
@@ -30,7 +32,20 @@ export interface TrainCommandOptions {
 export async function trainCommand(io: Io, options: TrainCommandOptions): Promise<number> {
   const catalog = methodCatalog();
   const trainers = catalog.localTrainers;
-  const found = trainers.find((t) => t.trainer.id === options.trainer);
+  let found = trainers.find((t) => t.trainer.id === options.trainer);
+  if (options.workflow) {
+    const method = catalog.find(options.workflow)?.method;
+    if (!method) throw new ConfigError(`unknown workflow "${options.workflow}"; known: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
+    const own = trainers.filter((t) => t.method === method);
+    if (own.length !== 1) {
+      throw new ConfigError(
+        own.length === 0
+          ? `${options.workflow}'s method (${method.id}) learns nothing on this machine; methods that do: ${[...new Set(trainers.map((t) => t.method.id))].join(', ') || 'none installed'}`
+          : `${method.id} offers several trainers (${own.map((t) => t.trainer.id).join(', ')}): use multihop train <trainer>`,
+      );
+    }
+    found = own[0];
+  }
   if (!found) {
     const known = trainers.map((t) => `${t.trainer.id} (${t.trainer.description})`).join(', ') || 'none installed';
     throw new ConfigError(`${options.trainer ? `unknown trainer "${options.trainer}"` : 'train needs a trainer'}; trainers: ${known}`);
@@ -91,6 +106,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
         io.err(`epoch ${epoch}/${epochs}: ${Object.entries(metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' (offline model)' : ''}`),
     });
     io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
+    if (options.workflow) io.out(`run it with: --workflows ${options.workflow} --set ${options.workflow}.state=${result.file}`);
     return 0;
   } finally {
     for (const corpus of corpora) corpus.close();
