@@ -99,6 +99,23 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       if (!value) throw new MultihopError('CONFIG', `${command} needs --${name}\n\n${USAGE}`);
       return value;
     };
+    /** What eval and sweep share: the questions, the setting and corpus, the models, the output. */
+    const evaluation = () => ({
+      dataset: need('dataset', values.dataset),
+      limit: int('limit', values.limit),
+      offset: int('offset', values.offset),
+      concurrency: int('concurrency', values.concurrency) ?? 2,
+      setting: parseSetting(values.setting, 'open'),
+      model: values.model,
+      judge: values.judge,
+      out: values.out,
+      db: values.db,
+      cacheDir: values.cache,
+      corpus: values.corpus,
+      layout: values.layout,
+      skipInvalid: values['skip-invalid'],
+      set: values.set ?? [],
+    });
     switch (command) {
       case 'workflows':
         return await commands.workflows().workflowsCommand(io);
@@ -130,42 +147,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           set: values.set ?? [],
         });
       case 'eval':
-        return await commands.eval().evalCommand(io, {
-          workflows: need('workflows', values.workflows),
-          dataset: need('dataset', values.dataset),
-          limit: int('limit', values.limit),
-          offset: int('offset', values.offset),
-          concurrency: int('concurrency', values.concurrency) ?? 2,
-          setting: parseSetting(values.setting, 'open'),
-          model: values.model,
-          judge: values.judge,
-          out: values.out,
-          db: values.db,
-          cacheDir: values.cache,
-          corpus: values.corpus,
-          layout: values.layout,
-          skipInvalid: values['skip-invalid'],
-          set: values.set ?? [],
-        });
+        return await commands.eval().evalCommand(io, { workflows: need('workflows', values.workflows), ...evaluation() });
       case 'sweep':
-        return await commands.sweep().sweepCommand(io, {
-          workflow: need('workflow', values.workflow),
-          params: values.param ?? [],
-          dataset: need('dataset', values.dataset),
-          limit: int('limit', values.limit),
-          offset: int('offset', values.offset),
-          concurrency: int('concurrency', values.concurrency) ?? 2,
-          setting: parseSetting(values.setting, 'open'),
-          model: values.model,
-          judge: values.judge,
-          out: values.out,
-          db: values.db,
-          cacheDir: values.cache,
-          corpus: values.corpus,
-          layout: values.layout,
-          skipInvalid: values['skip-invalid'],
-          set: values.set ?? [],
-        });
+        return await commands.sweep().sweepCommand(io, { workflow: need('workflow', values.workflow), params: values.param ?? [], ...evaluation() });
       case 'train': {
         const num = (name: string, value: string | undefined): number | undefined => {
           if (value === undefined) return undefined;
