@@ -2,7 +2,7 @@ import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import { HERA_PROMPTS } from './prompts';
 import { heraEvolveTrainer } from './evolve/trainer';
 import { HERA_EVOLVE_PROMPTS } from './evolve/prompts';
-import { heraScore } from './score';
+import { heraScore, transitionEntropyOfRuns } from './score';
 import { heraNoLibrarySettingsSchema, heraSettingsSchema } from './settings';
 import { HERA_PAPER, HERA_VARIANTS, variantId, variantTitle, type HeraVariant } from './variants';
 import type * as Workflows from './workflows';
@@ -18,6 +18,8 @@ function entry(variant: HeraVariant): WorkflowEntry {
     variant,
     settings: variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema,
     score: heraScore,
+    // HERA §5.4's transition entropy is a property of many runs: eval computes it over the window of this evaluation's runs.
+    aggregate: (results) => ({ transition_entropy: transitionEntropyOfRuns(results) }),
     create: (options) => workflows().createHeraWorkflow(variant, options),
   };
 }

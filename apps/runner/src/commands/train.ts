@@ -90,7 +90,16 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     const dataset = corpora.map((c) => c.dataset.name).join('+');
     io.err(`train ${trainer.id}: ${questions.length} questions of ${dataset} (${options.setting}), model: ${model.label}, settings: ${JSON.stringify(settings)}`);
     const out = resolve(options.out);
+    // Ctrl-C stops after the current step; what is done is already in the file, and the same command resumes.
+    const controller = new AbortController();
+    const onSigint = () => {
+      if (controller.signal.aborted) process.exit(130);
+      io.err(`\n${trainer.id}: stopping after the current step (Ctrl-C again to quit now); re-run the same command to resume`);
+      controller.abort(new Error('interrupted'));
+    };
+    process.on('SIGINT', onSigint);
     const result = await trainer.train({
+      signal: controller.signal,
       model: model.port,
       modelId: [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';'),
       retrieverFor: (question) => {
@@ -107,7 +116,8 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     });
     io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
     if (options.workflow) io.out(`run it with: --workflows ${options.workflow} --set ${options.workflow}.state=${result.file}`);
-    return 0;
+    process.off('SIGINT', onSigint);
+    return controller.signal.aborted ? 130 : 0;
   } finally {
     for (const corpus of corpora) corpus.close();
   }
