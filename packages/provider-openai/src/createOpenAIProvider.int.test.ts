@@ -157,4 +157,12 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(s.requests[2]?.body.guided_regex).toBeUndefined();
     expect(s.requests[2]?.body.regex).toBeUndefined();
   });
+
+  it('sends a call\'s own temperature (group rollouts sample hotter than the role\'s default), and the configured one otherwise', async () => {
+    const s = await serve([{ content: '{"answer":"a"}' }, { content: '{"answer":"b"}' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, temperature: 0 }) });
+    await model.call({ prompt, vars: { question: 'q' }, temperature: 0.9 });
+    await model.call({ prompt, vars: { question: 'q' } });
+    expect(s.requests.map((r) => r.body.temperature)).toEqual([0.9, 0]);
+  });
 });

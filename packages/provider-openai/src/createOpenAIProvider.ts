@@ -40,33 +40,34 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const retryMaxMs = options.retryMaxMs ?? 20_000;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const id = `openai:${options.model}`;
-  const client = (kwargs: Record<string, unknown> | undefined) =>
+  const client = (kwargs: Record<string, unknown> | undefined, temperature = options.temperature) =>
     new ChatOpenAICompletions({
       model: options.model,
       apiKey: options.apiKey,
       configuration: options.baseURL ? { baseURL: options.baseURL } : undefined,
       timeout: timeoutMs,
       maxRetries: 0,
-      temperature: options.temperature,
+      temperature,
       maxTokens: options.maxTokens,
       modelKwargs: kwargs,
     });
-  const chat = client(options.jsonMode ? { response_format: { type: 'json_object' } } : undefined);
-  // A prompt with a plain-text reply form (the judge) must not be forced into JSON mode; one whose
-  // reply declares a pattern is constrained to it when the server can (one client per pattern).
-  let textChat: ChatOpenAICompletions | undefined;
-  const guided = new Map<string, ChatOpenAICompletions>();
+  // One client per distinct request shape: JSON mode or not, a reply pattern for constrained
+  // decoding, a per-call temperature (group rollouts sample at the paper's temperature).
+  const clients = new Map<string, ChatOpenAICompletions>();
   const chatFor = (request: ProviderRequest): ChatOpenAICompletions => {
-    if (request.format !== 'text') return chat;
-    if (request.pattern && options.guidedDecoding) {
-      let constrained = guided.get(request.pattern);
-      if (!constrained) {
-        constrained = client(options.guidedDecoding === 'vllm' ? { guided_regex: request.pattern } : { regex: request.pattern });
-        guided.set(request.pattern, constrained);
-      }
-      return constrained;
+    let kwargs: Record<string, unknown> | undefined;
+    if (request.format !== 'text') kwargs = options.jsonMode ? { response_format: { type: 'json_object' } } : undefined;
+    // A prompt with a plain-text reply form (the judge) is never forced into JSON mode; one whose
+    // reply declares a pattern is constrained to it when the server can.
+    else if (request.pattern && options.guidedDecoding) kwargs = options.guidedDecoding === 'vllm' ? { guided_regex: request.pattern } : { regex: request.pattern };
+    const temperature = request.temperature ?? options.temperature;
+    const key = JSON.stringify([kwargs ?? null, temperature ?? null]);
+    let chat = clients.get(key);
+    if (!chat) {
+      chat = client(kwargs, temperature);
+      clients.set(key, chat);
     }
-    return options.jsonMode ? (textChat ??= client(undefined)) : chat;
+    return chat;
   };
 
   const fingerprint = JSON.stringify({

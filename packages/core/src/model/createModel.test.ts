@@ -37,6 +37,15 @@ const verdictPrompt: PromptTemplate<z.infer<typeof verdictSchema>> = {
 };
 
 describe('createModel', () => {
+  it('passes a call\'s temperature to the provider and keeps replies at different temperatures apart in the cache', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['{"answer":"cool","confidence":1}', '{"answer":"hot","confidence":1}'] } });
+    const model = createModel({ provider, cache: mkdtempSync(join(tmpdir(), 'multihop-cache-temp-')) });
+    expect((await model.call({ prompt: answerPrompt, vars: { question: 'q' } })).output.answer).toBe('cool');
+    expect((await model.call({ prompt: answerPrompt, vars: { question: 'q' }, temperature: 0.9 })).output.answer).toBe('hot');
+    expect((await model.call({ prompt: answerPrompt, vars: { question: 'q' }, temperature: 0.9 })).usage.cached).toBe(true);
+    expect(provider.requests.map((r) => r.temperature)).toEqual([undefined, 0.9]);
+  });
+
   it('reads a plain-text reply with the prompt\'s own reply format, and tells the provider not to force JSON', async () => {
     const provider = createScriptedProvider({ replies: { judge: ['Looks fine.\nDecision: Yes'] } });
     const result = await createModel({ provider }).call({ prompt: verdictPrompt, vars: { x: 'Paris' } });

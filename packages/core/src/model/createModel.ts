@@ -90,6 +90,7 @@ export function createModel(options: ModelOptions): ModelPort {
           jsonSchema,
           format: reply ? 'text' : 'json',
           ...(reply?.pattern ? { pattern: reply.pattern } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
           attempt,
           signal: request.signal,
         });
@@ -109,7 +110,7 @@ export function createModel(options: ModelOptions): ModelPort {
         if (parsed.ok) {
           if (cache && !response.cached) {
             // Keyed by the first rendering, so a repaired reply is found by the next identical call.
-            await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars }), response);
+            await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) }), response);
           }
           usage.latencyMs = Date.now() - started;
           return { output: parsed.value, text: response.text, usage };
@@ -136,9 +137,10 @@ export function createModel(options: ModelOptions): ModelPort {
  * `sample` variable when the caller draws several candidates for one prompt (GRPO groups), so
  * the cache keeps them apart instead of returning the first for all.
  */
-function cacheKey(provider: Provider, request: Pick<ProviderRequest, 'messages' | 'jsonSchema' | 'vars'>) {
+function cacheKey(provider: Provider, request: Pick<ProviderRequest, 'messages' | 'jsonSchema' | 'vars' | 'temperature'>) {
   const sample = request.vars['sample'];
-  const model = provider.fingerprint ?? provider.id;
+  let model = provider.fingerprint ?? provider.id;
+  if (request.temperature !== undefined) model = `${model}#temperature=${request.temperature}`;
   return { model: sample === undefined ? model : `${model}#sample=${String(sample)}`, messages: request.messages, jsonSchema: request.jsonSchema };
 }
 

@@ -46,6 +46,12 @@ export interface ModelCallRequest<T> {
   schema?: ZodType<T>;
   /** Defaults to the prompt's role; selects the per-role model. */
   role?: string;
+  /**
+   * This call's sampling temperature, overriding the role's configured one: group rollouts draw
+   * several candidates at the paper's temperature (HERA samples topologies at 0.9). Providers
+   * without sampling (the offline model) ignore it; the response cache keys on it.
+   */
+  temperature?: number;
   signal?: AbortSignal;
 }
 
@@ -73,6 +79,8 @@ export interface ProviderRequest {
   schema: ZodType;
   /** JSON Schema of `schema`, for providers with a structured-output mode. */
   jsonSchema: Record<string, unknown>;
+  /** The call's sampling temperature, when the caller set one (ModelCallRequest.temperature). */
+  temperature?: number;
   /** The reply's pattern when the prompt declares one (ReplyFormat.pattern), for constrained decoding. */
   pattern?: string;
   /** `text` when the prompt asks for a plain-text reply (a provider must not force JSON mode then); absent means `json`. */
