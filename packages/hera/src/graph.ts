@@ -76,6 +76,8 @@ export interface HeraRuntime {
   library: readonly ExperienceEntry[];
   /** Group rollouts (Algorithm 2): the sample index given to the orchestrator (0 = greedy; k > 0 a sampled topology). */
   sample?: number;
+  /** Group rollouts: the sampling temperature of the orchestrator's topology call (absent: the role's own, greedy). */
+  temperature?: number;
   /** A topology to run instead of asking the orchestrator (TopologyMutation's candidates, RoPE's replays). */
   forcedTopology?: RawTopology;
 }
@@ -146,12 +148,12 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     return { experiences };
   };
 
-  const orchestrate = async (state: State, { ctx, promptFor, sample, forcedTopology }: Runtime) => {
+  const orchestrate = async (state: State, { ctx, promptFor, sample, temperature, forcedTopology }: Runtime) => {
     if (forcedTopology) {
       ctx.decide('topology-forced', { proposed: { ...forcedTopology } });
       return { proposed: forcedTopology, proposedBy: 'orchestrator' as const };
     }
-    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, sample);
+    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, sample, temperature);
     return { proposed, proposedBy: 'orchestrator' as const };
   };
 

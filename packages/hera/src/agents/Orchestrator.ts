@@ -15,11 +15,20 @@ export async function characterizeQuery(ctx: RunContext, promptFor: PromptFor, q
 }
 
 /** Γ ~ π_O(· | q, E_rel, N): the orchestrator's topology for the query, as written. */
-export async function sampleTopology(ctx: RunContext, promptFor: PromptFor, question: string, profile: QueryProfile, experiences: readonly RetrievedExperience[], sample?: number): Promise<RawTopology> {
-  // `sample` (group rollouts): a real model samples at its temperature and the index keeps the
-  // calls' cache keys apart; the offline model draws a seeded alternative topology from it.
+export async function sampleTopology(
+  ctx: RunContext,
+  promptFor: PromptFor,
+  question: string,
+  profile: QueryProfile,
+  experiences: readonly RetrievedExperience[],
+  sample?: number,
+  temperature?: number,
+): Promise<RawTopology> {
+  // `sample` (group rollouts): a real model samples at `temperature` (the paper's 0.9; absent, the
+  // role's configured one: the greedy sample 0) and the index keeps the calls' cache keys apart;
+  // the offline model ignores the temperature and draws a seeded alternative topology from `sample`.
   const vars = { question, analysis: describeProfile(profile), memory: experiences, ...(sample ? { sample } : {}) };
-  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars });
+  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars, ...(temperature !== undefined ? { temperature } : {}) });
   return output;
 }
 

@@ -7,6 +7,7 @@ import { questionStarting, trainCorpus } from '../../test/trainCorpus';
 import { offlineHandlers } from '../offline';
 import { evolveHera, type EvolveOptions } from './evolve';
 import { ROPE_AXES } from './rope';
+import { heraEvolveSettingsSchema } from './trainer';
 
 let corpus: Awaited<ReturnType<typeof trainCorpus>>;
 let bands: Question;
@@ -72,6 +73,19 @@ describe('HERA learning loop on real HotpotQA train questions over LanceDB', () 
     expect(library).toEqual([expect.objectContaining({ id: 'x1', insight: expect.stringContaining('prefer the topology Retriever → Answer Generator over Retriever → Evidence Selector → Answer Generator'), utility: 0 })]);
     expect(JSON.parse(read(out, 'experience-library.json'))).toMatchObject({ format: 'hera-experience-library/1', entries: [{ id: 'x1' }] });
     expect(JSON.parse(read(join(out, 'rounds', '1'), 'experience-library.json')).entries).toHaveLength(1);
+  }, 30_000);
+
+  it('samples 1…G−1 call the orchestrator at the sampling temperature (default 0.9); sample 0 is greedy (no temperature)', async () => {
+    const orchestrations = async (settings: EvolveOptions['settings']) => {
+      const provider = mixed({ 'hera-orchestrator': [json(DIRECT)], 'hera-answerer': [json({ answer: 'nobody' })] });
+      await evolveHera(base(provider, [film], tmp(), { rounds: 1, groupSize: 3, rope: false, mutation: false, ...settings }));
+      // Every other call of the loop keeps the role's own temperature.
+      expect(provider.requests.filter((r) => r.role !== 'hera-orchestrator' && r.temperature !== undefined)).toEqual([]);
+      return provider.requests.filter((r) => r.role === 'hera-orchestrator').map((r) => [r.vars['sample'] ?? 0, r.temperature]);
+    };
+    expect(await orchestrations({})).toEqual([[0, undefined], [1, 0.9], [2, 0.9]]);
+    expect(await orchestrations({ temperature: 0.7 })).toEqual([[0, undefined], [1, 0.7], [2, 0.7]]);
+    expect(heraEvolveSettingsSchema.parse({}).temperature).toBe(0.9);
   }, 30_000);
 
   it('RoPE: the blamed agent’s variants are replayed, the winning axis becomes a rule, the prompt is consolidated within K and the diff kept', async () => {

@@ -17,6 +17,8 @@ export interface EvolveSettings {
   seed: number;
   /** G: topologies per question (Algorithm 2). */
   groupSize: number;
+  /** Sampling temperature of the orchestrator's topology call in samples 1…G−1 (the paper: 0.9); sample 0 stays greedy. */
+  temperature: number;
   /** A run succeeds at F1 ≥ this (mixed groups, utility credit, blame). */
   successF1: number;
   /** RoPE's axes (Algorithm 5 line 3). */
@@ -41,6 +43,7 @@ export const EVOLVE_DEFAULTS: EvolveSettings = {
   rounds: 3,
   seed: 1,
   groupSize: 4,
+  temperature: 0.9,
   successF1: 0.5,
   axes: [...ROPE_AXIS_NAMES],
   maxRules: 4,
@@ -102,7 +105,7 @@ export interface EvolveOptions {
   out: string;
   settings?: Partial<EvolveSettings>;
   /** HERA's workflow settings for every run (topK, maxSteps, ...). */
-  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'topology' | 'experienceLibrary'>;
+  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'temperature' | 'topology' | 'experienceLibrary'>;
   modelId?: string;
   dataset?: string;
   onRound?(progress: RoundProgress): void;
@@ -155,8 +158,8 @@ const tokensOf = (r: RunResult) => r.usage.promptTokens + r.usage.completionToke
 /**
  * HERA's learning loop (Algorithm 1 with Algorithms 2, 3, 5 and 6): per round, every training
  * question in a seeded order gets a group of G topologies (sample 0 the orchestrator's greedy
- * one, Algorithm 1's τ; samples 1…G−1 drawn at the model's temperature, the offline model from
- * the seeded `sample`; pending mutation candidates take the last places), each executed and
+ * one, Algorithm 1's τ, the orchestrator call with no temperature; samples 1…G−1 drawn at
+ * `temperature` (0.9, the paper's), the offline model, which ignores it, from the seeded `sample`; pending mutation candidates take the last places), each executed and
  * scored by F1 and tokens. A mixed group is reflected on (ranked F1 ↓, tokens ↑) and its insights
  * update the library (ADD/MERGE/PRUNE/KEEP); every insight used gains a use, and utility for a
  * success. When τ failed, the orchestrator blames an agent, which gets the failure in its buffer
@@ -185,12 +188,13 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
     writeJson(cpFile, { ...cp, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
   };
 
-  const runOne = async (q: Question, extra: { sample?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> => {
+  const runOne = async (q: Question, extra: { sample?: number; temperature?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> => {
     const workflow = createHeraWorkflow('full', {
       ...options.workflow,
       library: cp.library,
       evolvedPrompts: extra.prompts ?? cp.prompts,
       ...(extra.sample ? { sample: extra.sample } : {}),
+      ...(extra.temperature !== undefined ? { temperature: extra.temperature } : {}),
       ...(extra.topology ? { topology: extra.topology } : {}),
     });
     const result = await workflow.run(q, { model: options.model, retriever: options.retrieverFor(q), ...(options.signal ? { signal: options.signal } : {}) });
@@ -229,7 +233,7 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
       for (let i = 1; i < s.groupSize; i++) {
         const forced = candidates[s.groupSize - 1 - i];
         const sample = (cp.round - 1) * s.groupSize + i;
-        const r = await runOne(q, forced ? { topology: forced } : { sample });
+        const r = await runOne(q, forced ? { topology: forced } : { sample, temperature: s.temperature });
         if (r) runs.push(r.run);
       }
       const success = (r: Run) => r.f1 >= s.successF1;

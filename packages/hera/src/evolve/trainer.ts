@@ -13,6 +13,7 @@ export const heraEvolveSettingsSchema = z.object({
   epochs: int(1, 3, 'rounds over the training questions (a resumed run continues up to this many)'),
   seed: int(0, 1, 'seed of the visiting order and of the sampled topologies'),
   groupSize: int(2, 4, 'G: topologies per question (Algorithm 2)'),
+  temperature: z.number().min(0).max(2).default(0.9).describe("sampling temperature of the orchestrator's topology call in samples 1…G−1 (the paper: 0.9); sample 0 is greedy"),
   successF1: z.number().min(0).max(1).default(0.5).describe('a run succeeds at F1 ≥ this (mixed groups, utility, blame)'),
   axes: z.string().default(AXES.join(',')).describe(`RoPE variant axes, comma-separated, of: ${AXES.join(', ')}`),
   maxRules: int(1, 4, 'K: most rules and principles in an evolved prompt'),
@@ -46,7 +47,7 @@ export const heraEvolveTrainer: LocalTrainer = {
       retrieverFor: options.retrieverFor,
       questions: options.questions,
       out: options.out,
-      settings: { rounds: s.epochs, seed: s.seed, groupSize: s.groupSize, successF1: s.successF1, axes: axes as Evolve.EvolveSettings['axes'], maxRules: s.maxRules, bufferSize: s.bufferSize, mutationPatience: s.mutationPatience, pruneUtility: s.pruneUtility, maxLibrary: s.maxLibrary, rope: s.rope, mutation: s.mutation },
+      settings: { rounds: s.epochs, seed: s.seed, groupSize: s.groupSize, temperature: s.temperature, successF1: s.successF1, axes: axes as Evolve.EvolveSettings['axes'], maxRules: s.maxRules, bufferSize: s.bufferSize, mutationPatience: s.mutationPatience, pruneUtility: s.pruneUtility, maxLibrary: s.maxLibrary, rope: s.rope, mutation: s.mutation },
       workflow: { topK: s.topK },
       ...(options.signal ? { signal: options.signal } : {}),
       onRound: (p) => {
