@@ -69,6 +69,8 @@ export interface ExperienceRetrieval {
   limit: number;
   /** Two insights sharing at least this share of content words (Jaccard) are redundant. */
   redundancy: number;
+  /** SIMILAR by vector: only the entries whose embedded profiles are this many nearest the query's compete (ExperienceSource; default all). */
+  candidates?: number;
 }
 
 /** SIMILAR(c', c): same reasoning type, and complexity (when both are known) at most one level apart. */
@@ -91,7 +93,8 @@ export function insightOverlap(a: string, b: string): number {
 }
 
 /**
- * Algorithm 4, lines 1–7: entries sorted by utility (descending; among equal utilities the less
+ * Algorithm 4, lines 1–7 without vectors (the workflows use an ExperienceSource, which adds the
+ * profiles' cosine similarity: experienceStore.ts): entries sorted by utility (descending; among equal utilities the less
  * used first, §3.2's "lower prior usage frequency"), kept when their profile is similar to the
  * query's and their insight is not redundant with one already kept, up to `limit`.
  */
@@ -141,8 +144,9 @@ export const evolvedPromptsFileSchema = z.object({
 
 /**
  * What the learning loop (`multihop train hera-evolve`, src/evolve/) leaves in a state directory, and what
- * a run loads from it: `experience-library.json` (experienceLibraryFileSchema) and
- * `prompts.json` (evolvedPromptsFileSchema). Either file may be absent.
+ * a run loads from it: the library in the LanceDB table `db/experience_library` (experienceStore.ts;
+ * read by readHeraState) or, in a directory written before it, `experience-library.json`
+ * (experienceLibraryFileSchema); and `prompts.json` (evolvedPromptsFileSchema). Any may be absent.
  */
 export interface HeraState {
   library: ExperienceEntry[];
@@ -151,16 +155,22 @@ export interface HeraState {
 
 export const STATE_FILES = { library: 'experience-library.json', prompts: 'prompts.json' } as const;
 
+/** A state directory's JSON files: `experience-library.json` (absent in a directory with the LanceDB library: see readHeraState) and `prompts.json`. */
 export function loadHeraState(dir: string): HeraState {
   if (!existsSync(dir)) throw new InputError(`HERA state directory ${dir} does not exist`, { file: dir });
   const libraryFile = join(dir, STATE_FILES.library);
-  const promptsFile = join(dir, STATE_FILES.prompts);
   const library = existsSync(libraryFile) ? loadExperienceLibrary(libraryFile) : [];
+  return { library, prompts: loadEvolvedPrompts(dir) };
+}
+
+/** A state directory's `prompts.json`, or none. */
+export function loadEvolvedPrompts(dir: string): EvolvedPrompt[] {
+  const promptsFile = join(dir, STATE_FILES.prompts);
   let prompts: EvolvedPrompt[] = [];
   if (existsSync(promptsFile)) {
     const parsed = evolvedPromptsFileSchema.safeParse(JSON.parse(readFileSync(promptsFile, 'utf8')));
     if (!parsed.success) throw new InputError(`evolved prompts ${promptsFile}: ${parsed.error.issues[0]!.message}`, { file: promptsFile });
     prompts = parsed.data.prompts;
   }
-  return { library, prompts };
+  return prompts;
 }

@@ -12,7 +12,8 @@ import { characterizeQuery, repairTopology, sampleTopology } from './agents/Orch
 import { queryDecomposer } from './agents/QueryDecomposer';
 import { queryRewriter } from './agents/QueryRewriter';
 import { retriever } from './agents/Retriever';
-import { retrieveExperiences, type ExperienceEntry, type QueryProfile, type RetrievedExperience } from './experience';
+import type { QueryProfile, RetrievedExperience } from './experience';
+import type { ExperienceSource } from './experienceStore';
 import { AGENT_NODES, EXECUTION_AGENTS, FALLBACK_TOPOLOGY, toTopology, topologyProblems, type ExecutionAgent, type RawTopology, type Topology, type TopologyProblem } from './topology';
 
 export interface HeraSettings {
@@ -28,6 +29,8 @@ export interface HeraSettings {
   maxExperiences: number;
   /** Content-word overlap (Jaccard) at which a second insight is redundant with a kept one. */
   experienceRedundancy: number;
+  /** SIMILAR by vector: the entries (of the query's type, complexity within one level) whose embedded profiles are this many nearest the query's compete by utility. */
+  experienceCandidates: number;
 }
 
 /** Where the executed topology came from: the orchestrator, its repair round, or the fallback. */
@@ -46,6 +49,8 @@ export const HeraState = Annotation.Root({
   question: Annotation<string>(),
   queryProfile: last<QueryProfile | null>(() => null),
   experiences: last<RetrievedExperience[]>(() => []),
+  /** Entries in the library searched (0 without retrieval). */
+  librarySize: last<number>(() => 0),
   /** The topology being validated, as the orchestrator wrote it. */
   proposed: last<RawTopology | null>(() => null),
   proposedBy: last<Exclude<TopologySource, 'fallback'>>(() => 'orchestrator'),
@@ -72,8 +77,8 @@ type State = HeraStateType;
 export interface HeraRuntime {
   /** The prompt an agent calls: RoPE's evolved version when the workflow applies evolved prompts, else the base. */
   promptFor<P extends Prompt<unknown>>(prompt: P): P;
-  /** The experience library (Algorithm 4's E). */
-  library: readonly ExperienceEntry[];
+  /** The experience library (Algorithm 4's E): in memory or the state directory's LanceDB table. */
+  experiences: ExperienceSource;
   /** Group rollouts (Algorithm 2): the sample index given to the orchestrator (0 = greedy; k > 0 a sampled topology). */
   sample?: number;
   /** Group rollouts: the sampling temperature of the orchestrator's topology call (absent: the role's own, greedy). */
@@ -142,10 +147,13 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     return { queryProfile: profiled };
   };
 
-  const retrieveExperience = async (state: State, { ctx, library }: Runtime) => {
-    const experiences = retrieveExperiences(library, state.queryProfile!, { limit: settings.maxExperiences, redundancy: settings.experienceRedundancy });
-    ctx.decide('experiences', { library: library.length, retrieved: experiences.map((e) => ({ id: e.id, utility: e.utility })) });
-    return { experiences };
+  const retrieveExperience = async (state: State, { ctx, experiences: source }: Runtime) => {
+    const [librarySize, experiences] = await Promise.all([
+      source.size(),
+      source.retrieve(state.queryProfile!, { limit: settings.maxExperiences, redundancy: settings.experienceRedundancy, candidates: settings.experienceCandidates }),
+    ]);
+    ctx.decide('experiences', { library: librarySize, retrieved: experiences.map((e) => ({ id: e.id, utility: e.utility })) });
+    return { experiences, librarySize };
   };
 
   const orchestrate = async (state: State, { ctx, promptFor, sample, temperature, forcedTopology }: Runtime) => {

@@ -31,6 +31,7 @@ export {
   insightOverlap,
   loadExperienceLibrary,
   loadHeraState,
+  loadEvolvedPrompts,
   queryProfileSchema,
   experienceEntrySchema,
   experienceLibraryFileSchema,
@@ -44,6 +45,19 @@ export {
   type EvolvedPrompt,
   type HeraState as HeraStateFiles,
 } from './experience';
+export {
+  ExperienceStore,
+  MemoryExperienceSource,
+  EMPTY_EXPERIENCES,
+  LIBRARY_DB,
+  LIBRARY_TABLE,
+  defaultExperienceEmbedder,
+  lazyStoreSource,
+  profileText,
+  rankExperiences,
+  readHeraState,
+  type ExperienceSource,
+} from './experienceStore';
 export { heraScore, transitionEntropyOfRuns } from './score';
 export { reflectOnGroup, type GroupRun } from './agents/ReflectAgent';
 export { emptyBoard, mergeBoards, finalAnswer, type Blackboard } from './agents/Blackboard';

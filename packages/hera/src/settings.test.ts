@@ -12,7 +12,7 @@ describe('HERA settings', () => {
   it('default to the paper’s settings (and the package’s for what the paper leaves open)', () => {
     expect(entryOf('hera').settings!.parse({})).toEqual(HERA_DEFAULTS);
     expect(entryOf('hera-no-rope').settings!.parse({})).toEqual(HERA_DEFAULTS);
-    const { maxExperiences: _m, experienceRedundancy: _r, experienceLibrary: _l, ...noLibrary } = HERA_DEFAULTS;
+    const { maxExperiences: _m, experienceRedundancy: _r, experienceCandidates: _c, experienceLibrary: _l, ...noLibrary } = HERA_DEFAULTS;
     expect(entryOf('hera-no-library').settings!.parse({})).toEqual(noLibrary);
   });
 

@@ -1,7 +1,8 @@
-import type { ChatMessage, Workflow } from '@multihop/core';
+import type { ChatMessage, Embedder, Workflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
 import { loadExperienceLibrary, loadHeraState, type EvolvedPrompt, type ExperienceEntry } from './experience';
+import { EMPTY_EXPERIENCES, ExperienceStore, lazyStoreSource, MemoryExperienceSource, type ExperienceSource } from './experienceStore';
 import { buildHeraGraph, type HeraSettings } from './graph';
 import type { RawTopology, TopologyStep } from './topology';
 import type { Blackboard } from './agents/Blackboard';
@@ -11,8 +12,12 @@ import { HERA_PAPER, variantId, variantTitle, type HeraVariant } from './variant
 export { HERA_DEFAULTS };
 
 export interface HeraOptions extends Partial<HeraSettings> {
-  /** A state directory written by the learning loop: its library and evolved prompts. */
+  /** A state directory written by the learning loop: its library (the LanceDB table's latest round, or an older directory's JSON) and evolved prompts. */
   state?: string;
+  /** Embeds library and query profiles for experience retrieval (default: @multihop/retriever's HashingEmbedder); must be the one a state directory's table was written with. */
+  embedder?: Embedder;
+  /** The library as a search source (the learning loop passes its LanceDB table); overrides `library` and the files. */
+  experienceSource?: ExperienceSource;
   /** An experience library file; overrides the state directory's library. */
   experienceLibrary?: string;
   /** An experience library in memory; overrides both files. */
@@ -71,11 +76,22 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     maxSubQuestions: pick('maxSubQuestions'),
     maxExperiences: pick('maxExperiences'),
     experienceRedundancy: pick('experienceRedundancy'),
+    experienceCandidates: pick('experienceCandidates'),
   };
-  const state = options.state ? loadHeraState(options.state) : { library: [], prompts: [] };
+  // A state directory with the LanceDB library is searched there (opened at the first query);
+  // an older one's experience-library.json, a library file or an in-memory library, in memory.
+  const state = options.state ? loadHeraState(options.state) : undefined;
   const withLibrary = variant !== 'no-library';
-  const library: readonly ExperienceEntry[] = !withLibrary ? [] : (options.library ?? (options.experienceLibrary ? loadExperienceLibrary(options.experienceLibrary) : state.library));
-  const evolved = variant === 'no-rope' ? [] : (options.evolvedPrompts ?? state.prompts);
+  const experiences = (): ExperienceSource => {
+    if (!withLibrary) return EMPTY_EXPERIENCES;
+    if (options.experienceSource) return options.experienceSource;
+    const inMemory = options.library ?? (options.experienceLibrary ? loadExperienceLibrary(options.experienceLibrary) : undefined);
+    if (inMemory) return new MemoryExperienceSource(inMemory, options.embedder);
+    if (!options.state || !state) return EMPTY_EXPERIENCES;
+    return ExperienceStore.exists(options.state) ? lazyStoreSource(options.state, options.embedder) : new MemoryExperienceSource(state.library, options.embedder);
+  };
+  const source = experiences();
+  const evolved = variant === 'no-rope' ? [] : (options.evolvedPrompts ?? state?.prompts ?? []);
   const byId = new Map(evolved.map((e) => [e.promptId, e]));
   const promptFor = <P extends Prompt<unknown>>(prompt: P): P => {
     const e = byId.get(prompt.id);
@@ -89,7 +105,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     // profile, experience, orchestrate, validate, (repair, validate)×maxRepairs, fallback, then
     // per layer dispatch, layer, agents; the topology's step bound ends the run, this guards a bug.
     recursionLimit: 12 + 2 * settings.maxRepairs + 3 * (settings.maxSteps + 1),
-    runtime: () => ({ promptFor, library, ...(options.sample ? { sample: options.sample } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}), ...(options.topology ? { forcedTopology: options.topology } : {}) }),
+    runtime: () => ({ promptFor, experiences: source, ...(options.sample ? { sample: options.sample } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}), ...(options.topology ? { forcedTopology: options.topology } : {}) }),
     input: (query) => ({ question: query.text, maxRepairs: settings.maxRepairs }),
     output: (final) => ({
       answer: final.answer,
@@ -102,7 +118,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
         steps: stepSummaries(final.topology?.execution_order ?? [], final.outputs),
         experiences: final.experiences.map((e) => ({ id: e.id, utility: e.utility })),
         evolvedPrompts: [...byId.values()].map((e) => ({ promptId: e.promptId, generation: e.generation })),
-        settings: { ...settings, state: options.state ?? '', experienceLibrary: options.experienceLibrary ?? '', library: library.length },
+        settings: { ...settings, state: options.state ?? '', experienceLibrary: options.experienceLibrary ?? '', library: final.librarySize },
       },
     }),
   });

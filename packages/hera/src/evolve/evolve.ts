@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { MultihopError, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
 import { agentNamed, EXECUTION_AGENTS, type ExecutionAgent, type RawTopology, type Topology } from '../topology';
+import { ExperienceStore } from '../experienceStore';
 import { createHeraWorkflow, type HeraOptions } from '../workflows';
 import { applyLibraryOperations, chooseLibraryOperations, creditUtility, type LibraryOperation } from './library';
 import { mutateTopology } from './mutation';
@@ -105,7 +106,9 @@ export interface EvolveOptions {
   out: string;
   settings?: Partial<EvolveSettings>;
   /** HERA's workflow settings for every run (topK, maxSteps, ...). */
-  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'temperature' | 'topology' | 'experienceLibrary'>;
+  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'temperature' | 'topology' | 'experienceLibrary' | 'experienceSource' | 'embedder'>;
+  /** Embeds the library's profiles in its LanceDB table and the queries' for retrieval (default: @multihop/retriever's HashingEmbedder). */
+  embedder?: Embedder;
   modelId?: string;
   dataset?: string;
   onRound?(progress: RoundProgress): void;
@@ -124,10 +127,16 @@ function writeJson(file: string, value: unknown) {
   renameSync(tmp, file);
 }
 
-/** The state files the `hera` workflow loads, plus prompt-diffs.jsonl, in `dir`. */
-function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'diffs'>) {
+/**
+ * The JSON state files in `dir`: prompts.json (which the `hera` workflow loads), prompt-diffs.jsonl,
+ * and with `libraryJson` the library as experience-library.json (rounds/<n>/ only: the state
+ * directory's library is its LanceDB table).
+ */
+function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'diffs'>, libraryJson: boolean) {
   mkdirSync(dir, { recursive: true });
-  writeJson(join(dir, STATE_FILES.library), { format: EXPERIENCE_LIBRARY_FORMAT, entries: cp.library });
+  if (libraryJson) writeJson(join(dir, STATE_FILES.library), { format: EXPERIENCE_LIBRARY_FORMAT, entries: cp.library });
+  // A directory written before the library moved to LanceDB: its JSON library is superseded by the table.
+  else rmSync(join(dir, STATE_FILES.library), { force: true });
   writeJson(join(dir, STATE_FILES.prompts), { format: 'hera-prompts/1', prompts: cp.prompts });
   const tmp = join(dir, 'prompt-diffs.jsonl.tmp');
   writeFileSync(tmp, cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
@@ -165,7 +174,9 @@ const tokensOf = (r: RunResult) => r.usage.promptTokens + r.usage.completionToke
  * success. When τ failed, the orchestrator blames an agent, which gets the failure in its buffer
  * and a RoPE cycle; after `mutationPatience` greedy runs at F1 = 0 on a query profile, the
  * failing topology's mutations join the profile's next group. The state directory is rewritten
- * (with a checkpoint) after every question and copied to rounds/<n>/ after every round.
+ * (with a checkpoint) after every question: the library as the current round's rows of the
+ * LanceDB table `db/experience_library` (which the runs retrieve from), prompts.json,
+ * prompt-diffs.jsonl; after every round a JSON copy goes to rounds/<n>/.
  */
 export async function evolveHera(options: EvolveOptions): Promise<{ dir: string; history: RoundProgress[]; library: ExperienceEntry[]; prompts: RopePrompt[]; diffs: PromptDiff[] }> {
   if (options.questions.length === 0) throw new MultihopError('HERA_EVOLVE', 'the learning loop needs at least one training question');
@@ -183,15 +194,30 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
   } else {
     cp = { format: 'hera-evolve-checkpoint/1', seed: s.seed, questionIds, settings: s, round: 1, done: 0, library: [], prompts: [], diffs: [], buffers: {}, zeroStreak: {}, pending: {}, nextId: 1, acc: emptyAcc(), history: [] };
   }
-  const save = () => {
-    writeState(dir, cp);
-    writeJson(cpFile, { ...cp, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
-  };
+  // The library's LanceDB table (<dir>/db): rows of round n are the library after round n's
+  // questions done so far; round 0 is the start. Runs retrieve from the table at that round.
+  const store = await ExperienceStore.open(dir, options.embedder ? { embedder: options.embedder } : {});
+  const libraryRound = () => (cp.done > 0 ? cp.round : cp.round - 1);
+  try {
+    // Resuming: rows past the checkpoint (a save whose checkpoint was not written) are redone;
+    // the checkpoint's library is the table's current round (also for a directory written as JSON).
+    await store.dropAfter(libraryRound());
+    await store.write(libraryRound(), cp.library);
+    return await loop();
+  } finally {
+    store.close();
+  }
 
-  const runOne = async (q: Question, extra: { sample?: number; temperature?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> => {
+  async function save() {
+    await store.write(libraryRound(), cp.library);
+    writeState(dir, cp, false);
+    writeJson(cpFile, { ...cp, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
+  }
+
+  async function runOne(q: Question, extra: { sample?: number; temperature?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> {
     const workflow = createHeraWorkflow('full', {
       ...options.workflow,
-      library: cp.library,
+      experienceSource: store.source(libraryRound()),
       evolvedPrompts: extra.prompts ?? cp.prompts,
       ...(extra.sample ? { sample: extra.sample } : {}),
       ...(extra.temperature !== undefined ? { temperature: extra.temperature } : {}),
@@ -214,103 +240,106 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
         forced: extra.topology !== undefined,
       },
     };
-  };
-
-  const profileKey = (p: QueryProfile) => `${p.query_type}/${p.complexity}`;
-
-  for (; cp.round <= s.rounds; cp.round++, cp.done = 0, cp.acc = emptyAcc()) {
-    const order = orderOf(options.questions.length, s.seed, cp.round);
-    for (; cp.done < order.length; ) {
-      if (options.signal?.aborted) return finish(false);
-      const q = options.questions[order[cp.done]!]!;
-      // Algorithm 2 lines 2–8: G topologies, sample 0 greedy; pending mutation candidates of the
-      // question's profile (known after the greedy run) replace the last samples.
-      const first = await runOne(q, {});
-      const runs: Run[] = first ? [first.run] : [];
-      const key = first ? profileKey(first.run.profile) : '';
-      const candidates = (cp.pending[key] ?? []).slice(0, Math.max(0, s.groupSize - 1));
-      if (candidates.length > 0) delete cp.pending[key];
-      for (let i = 1; i < s.groupSize; i++) {
-        const forced = candidates[s.groupSize - 1 - i];
-        const sample = (cp.round - 1) * s.groupSize + i;
-        const r = await runOne(q, forced ? { topology: forced } : { sample, temperature: s.temperature });
-        if (r) runs.push(r.run);
-      }
-      const success = (r: Run) => r.f1 >= s.successF1;
-      // Algorithm 2 lines 9–14 and Algorithm 3.
-      const reflection = first ? await reflectOnGroup(options.model, q.text, runs.map(({ topology, answer, f1, tokens, steps }) => ({ topology, answer, f1, tokens, steps: steps ?? [] })), s.successF1) : null;
-      if (reflection && first) {
-        cp.acc.mixedGroups++;
-        const ops = await chooseLibraryOperations(options.model, cp.library, reflection, first.run.profile);
-        const updated = applyLibraryOperations(cp.library, reflection, first.run.profile, ops, { pruneUtility: s.pruneUtility, maxEntries: s.maxLibrary, nextId: cp.nextId });
-        cp.library = updated.library;
-        cp.nextId = updated.nextId;
-        for (const c of updated.changes) cp.acc[c.operation.toLowerCase() as Lowercase<LibraryOperation>]++;
-      } else cp.acc.skippedGroups++;
-      cp.library = creditUtility(cp.library, runs.map((r) => ({ experiences: r.experiences, success: success(r) })));
-
-      // Algorithm 1 lines 8–11 (RoPE) and Algorithm 6 (mutation) on τ, the greedy run.
-      if (first && !success(first.run)) {
-        const tau = first.run;
-        const blamed = await blame(options.model, q, tau);
-        const buffer = (cp.buffers[blamed] ??= []);
-        buffer.push({ questionId: q.id, question: q.text, answer: tau.answer, f1: tau.f1, reason: blamed, steps: tau.steps ?? [] });
-        if (buffer.length > s.bufferSize) buffer.splice(0, buffer.length - s.bufferSize);
-        if (s.rope) {
-          cp.acc.ropeCycles++;
-          if (await rope(q, blamed, tau, buffer)) cp.acc.promptChanges++;
-        }
-        if (s.mutation) {
-          cp.zeroStreak[key] = tau.f1 === 0 ? (cp.zeroStreak[key] ?? 0) + 1 : 0;
-          if (cp.zeroStreak[key]! >= s.mutationPatience) {
-            const mutated = mutateTopology(tau.topology, blamed, options.workflow?.maxSteps ?? 12);
-            if (mutated.length > 0) {
-              cp.pending[key] = mutated.map((m) => m.topology);
-              cp.acc.mutations++;
-            }
-            cp.zeroStreak[key] = 0;
-          }
-        }
-      } else if (first) cp.zeroStreak[key] = 0;
-
-      cp.acc.questions++;
-      cp.acc.f1Sum += first?.run.f1 ?? 0;
-      cp.acc.runs += runs.length;
-      cp.acc.groupF1Sum += runs.reduce((a, r) => a + r.f1, 0);
-      cp.acc.tokenSum += runs.reduce((a, r) => a + r.tokens, 0);
-      cp.done++;
-      save();
-      options.onCheckpoint?.({ round: cp.round, done: cp.done });
-    }
-    const a = cp.acc;
-    const progress: RoundProgress = {
-      round: cp.round,
-      rounds: s.rounds,
-      f1: round4(a.f1Sum / Math.max(1, a.questions)),
-      groupF1: round4(a.groupF1Sum / Math.max(1, a.runs)),
-      tokens: Math.round(a.tokenSum / Math.max(1, a.runs)),
-      library: cp.library.length,
-      mixedGroups: a.mixedGroups,
-      skippedGroups: a.skippedGroups,
-      add: a.add,
-      merge: a.merge,
-      prune: a.prune,
-      keep: a.keep,
-      promptChanges: a.promptChanges,
-      ropeCycles: a.ropeCycles,
-      mutations: a.mutations,
-    };
-    cp.history.push(progress);
-    writeState(join(dir, 'rounds', String(cp.round)), cp);
-    // The round is complete: the checkpoint says so before anyone hears of it.
-    const next = { ...cp, round: cp.round + 1, done: 0, acc: emptyAcc() };
-    writeJson(cpFile, { ...next, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
-    options.onRound?.(progress);
   }
-  return finish(true);
 
-  function finish(_complete: boolean) {
-    save();
+  async function loop() {
+    const profileKey = (p: QueryProfile) => `${p.query_type}/${p.complexity}`;
+
+    for (; cp.round <= s.rounds; cp.round++, cp.done = 0, cp.acc = emptyAcc()) {
+      const order = orderOf(options.questions.length, s.seed, cp.round);
+      for (; cp.done < order.length; ) {
+        if (options.signal?.aborted) return finish(false);
+        const q = options.questions[order[cp.done]!]!;
+        // Algorithm 2 lines 2–8: G topologies, sample 0 greedy; pending mutation candidates of the
+        // question's profile (known after the greedy run) replace the last samples.
+        const first = await runOne(q, {});
+        const runs: Run[] = first ? [first.run] : [];
+        const key = first ? profileKey(first.run.profile) : '';
+        const candidates = (cp.pending[key] ?? []).slice(0, Math.max(0, s.groupSize - 1));
+        if (candidates.length > 0) delete cp.pending[key];
+        for (let i = 1; i < s.groupSize; i++) {
+          const forced = candidates[s.groupSize - 1 - i];
+          const sample = (cp.round - 1) * s.groupSize + i;
+          const r = await runOne(q, forced ? { topology: forced } : { sample, temperature: s.temperature });
+          if (r) runs.push(r.run);
+        }
+        const success = (r: Run) => r.f1 >= s.successF1;
+        // Algorithm 2 lines 9–14 and Algorithm 3.
+        const reflection = first ? await reflectOnGroup(options.model, q.text, runs.map(({ topology, answer, f1, tokens, steps }) => ({ topology, answer, f1, tokens, steps: steps ?? [] })), s.successF1) : null;
+        if (reflection && first) {
+          cp.acc.mixedGroups++;
+          const ops = await chooseLibraryOperations(options.model, cp.library, reflection, first.run.profile);
+          const updated = applyLibraryOperations(cp.library, reflection, first.run.profile, ops, { pruneUtility: s.pruneUtility, maxEntries: s.maxLibrary, nextId: cp.nextId });
+          cp.library = updated.library;
+          cp.nextId = updated.nextId;
+          for (const c of updated.changes) cp.acc[c.operation.toLowerCase() as Lowercase<LibraryOperation>]++;
+        } else cp.acc.skippedGroups++;
+        cp.library = creditUtility(cp.library, runs.map((r) => ({ experiences: r.experiences, success: success(r) })));
+
+        // Algorithm 1 lines 8–11 (RoPE) and Algorithm 6 (mutation) on τ, the greedy run.
+        if (first && !success(first.run)) {
+          const tau = first.run;
+          const blamed = await blame(options.model, q, tau);
+          const buffer = (cp.buffers[blamed] ??= []);
+          buffer.push({ questionId: q.id, question: q.text, answer: tau.answer, f1: tau.f1, reason: blamed, steps: tau.steps ?? [] });
+          if (buffer.length > s.bufferSize) buffer.splice(0, buffer.length - s.bufferSize);
+          if (s.rope) {
+            cp.acc.ropeCycles++;
+            if (await rope(q, blamed, tau, buffer)) cp.acc.promptChanges++;
+          }
+          if (s.mutation) {
+            cp.zeroStreak[key] = tau.f1 === 0 ? (cp.zeroStreak[key] ?? 0) + 1 : 0;
+            if (cp.zeroStreak[key]! >= s.mutationPatience) {
+              const mutated = mutateTopology(tau.topology, blamed, options.workflow?.maxSteps ?? 12);
+              if (mutated.length > 0) {
+                cp.pending[key] = mutated.map((m) => m.topology);
+                cp.acc.mutations++;
+              }
+              cp.zeroStreak[key] = 0;
+            }
+          }
+        } else if (first) cp.zeroStreak[key] = 0;
+
+        cp.acc.questions++;
+        cp.acc.f1Sum += first?.run.f1 ?? 0;
+        cp.acc.runs += runs.length;
+        cp.acc.groupF1Sum += runs.reduce((a, r) => a + r.f1, 0);
+        cp.acc.tokenSum += runs.reduce((a, r) => a + r.tokens, 0);
+        cp.done++;
+        await save();
+        options.onCheckpoint?.({ round: cp.round, done: cp.done });
+      }
+      const a = cp.acc;
+      const progress: RoundProgress = {
+        round: cp.round,
+        rounds: s.rounds,
+        f1: round4(a.f1Sum / Math.max(1, a.questions)),
+        groupF1: round4(a.groupF1Sum / Math.max(1, a.runs)),
+        tokens: Math.round(a.tokenSum / Math.max(1, a.runs)),
+        library: cp.library.length,
+        mixedGroups: a.mixedGroups,
+        skippedGroups: a.skippedGroups,
+        add: a.add,
+        merge: a.merge,
+        prune: a.prune,
+        keep: a.keep,
+        promptChanges: a.promptChanges,
+        ropeCycles: a.ropeCycles,
+        mutations: a.mutations,
+      };
+      cp.history.push(progress);
+      writeState(join(dir, 'rounds', String(cp.round)), cp, true);
+      await store.compact();
+      // The round is complete: the checkpoint says so before anyone hears of it.
+      const next = { ...cp, round: cp.round + 1, done: 0, acc: emptyAcc() };
+      writeJson(cpFile, { ...next, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
+      options.onRound?.(progress);
+    }
+    return finish(true);
+  }
+
+  async function finish(_complete: boolean) {
+    await save();
     return { dir, history: cp.history, library: cp.library, prompts: cp.prompts, diffs: cp.diffs };
   }
 
