@@ -8,3 +8,4 @@ export { readAnswer, rankSentences, coverage, type Reading, type ScoredSentence 
 // What the evidence lacks for a question, as searches (the sufficiency checks' follow-ups).
 export { missingFacts, alreadySearched, searchKey, readByHops, type MissingFact, type ChainReading, type HopReading } from './lexical/missing';
 export { classifyQuestion, type AnswerType, type QuestionShape, type Comparative } from './lexical/classifyQuestion';
+export { comparedThings, namedEntities, settleComparison } from './lexical/compare';

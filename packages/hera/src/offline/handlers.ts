@@ -1,7 +1,7 @@
 import { mulberry32 } from '@multihop/metrics';
 import type { ProviderRequest } from '@multihop/core';
-import { classifyQuestion, defineOfflineHandler, missingFacts, passagesVar, rankSentences, readAnswer, textVar } from '@multihop/offline-model';
-import { STOP_WORDS, capitalisedSpans, dates, decomposeQuestion, numbers, quotedTitles, tokens, yearOf } from '@multihop/lexical';
+import { classifyQuestion, comparedThings, defineOfflineHandler, missingFacts, namedEntities, passagesVar, rankSentences, readAnswer, settleComparison, textVar } from '@multihop/offline-model';
+import { STOP_WORDS, decomposeQuestion, tokens } from '@multihop/lexical';
 import { insightOverlap, QUERY_TYPES, type Complexity, type QueryType } from '../experience';
 import { heraBlamePrompt, heraContrastPrompt, heraLibraryPrompt } from '../evolve/prompts';
 import {
@@ -26,14 +26,7 @@ const has = (request: ProviderRequest | undefined, tag: string) => systemOf(requ
 const COMPARISON = /\b(or|both|same|either|neither)\b|\b\w+er than\b/i;
 const PLACEHOLDER = /\[[^\]]*? from step (\d+)\]/g;
 
-const entitiesOf = (question: string) => [...new Set([...quotedTitles(question), ...capitalisedSpans(question)])];
 
-/** What a comparison compares: the options of "A or B?", else the named entities, "A and B" read as two. */
-function comparedThings(question: string): string[] {
-  const shape = classifyQuestion(question);
-  if (shape.options.length >= 2) return shape.options;
-  return [...new Set(entitiesOf(question).flatMap((e) => e.split(/\s+and\s+/)).map((e) => e.trim()).filter((e) => e.length > 1))];
-}
 
 /** The reasoning type the question's wording shows (the offline CHARACTERIZEQUERY). */
 export function offlineQueryType(question: string): QueryType {
@@ -190,7 +183,7 @@ export const heraRetriever = defineOfflineHandler(heraRetrievePrompt, (vars, req
   const query = subGoal || textVar(vars, 'question', 'hera-retriever');
   // [thoroughness]: the query's entities the sub-question leaves out join the search.
   if (has(request, 'thoroughness')) {
-    const missing = entitiesOf(textVar(vars, 'question', 'hera-retriever')).filter((e) => !query.toLowerCase().includes(e.toLowerCase()));
+    const missing = namedEntities(textVar(vars, 'question', 'hera-retriever')).filter((e) => !query.toLowerCase().includes(e.toLowerCase()));
     return { query: [query, ...missing].join(' ') };
   }
   return { query };
@@ -199,7 +192,7 @@ export const heraRetriever = defineOfflineHandler(heraRetrievePrompt, (vars, req
 /** Query Rewriter: the entities whole, then the other content words. */
 export const heraRewriter = defineOfflineHandler(heraRewritePrompt, (vars) => {
   const question = textVar(vars, 'query', 'hera-rewriter');
-  const entities = entitiesOf(question);
+  const entities = namedEntities(question);
   const inEntity = new Set(entities.flatMap((e) => tokens(e)));
   const rest = tokens(question).filter((t) => !STOP_WORDS.has(t) && !inEntity.has(t));
   return { query: [...entities, ...rest].join(' ').trim() || question };
@@ -241,9 +234,6 @@ interface Answered {
   step?: string;
 }
 
-const yearIn = (text: string) => dates(text).map(yearOf).find((y) => y !== undefined);
-const numberIn = (text: string) => numbers(text).find((n) => !/^(1[0-9]{3}|20[0-9]{2})$/.test(n.text))?.value;
-const same = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
 /**
  * Conclude Agent: a comparison settled from the sub-answers (years for earlier/later, numbers
@@ -256,25 +246,9 @@ export const heraConclude = defineOfflineHandler(heraConcludePrompt, (vars) => {
   const raw = Array.isArray(vars['trajectory']) ? (vars['trajectory'] as Answered[]) : [];
   const answered = raw.filter((a) => typeof a.answer === 'string' && a.answer.trim() !== '');
   const subs = answered.filter((a) => a.step !== 'answer');
-  const shape = classifyQuestion(question);
+  const settled = settleComparison(question, subs.map((a) => ({ subGoal: String(a.subGoal), answer: a.answer })));
+  if (settled.answer) return { answer: settled.answer };
   const things = comparedThings(question);
-  const pairs = things.flatMap((thing) => {
-    const hit = subs.find((a) => String(a.subGoal).toLowerCase().includes(thing.toLowerCase()));
-    return hit ? [{ thing, answer: hit.answer }] : [];
-  });
-  if (pairs.length >= 2) {
-    if (shape.type === 'yes-no') {
-      const agree = /\bsame\b/i.test(question) ? pairs.every((p) => same(p.answer, pairs[0]!.answer)) : pairs.every((p) => same(p.answer, 'yes'));
-      return { answer: agree ? 'yes' : 'no' };
-    }
-    const pick = (value: (text: string) => number | undefined, larger: boolean) => {
-      const valued = pairs.map((p) => ({ ...p, value: value(p.answer) })).filter((p): p is typeof p & { value: number } => p.value !== undefined);
-      if (valued.length < 2) return undefined;
-      return valued.reduce((best, p) => ((larger ? p.value > best.value : p.value < best.value) ? p : best)).thing;
-    };
-    const chosen = shape.comparative === 'earlier' || shape.comparative === 'later' ? pick(yearIn, shape.comparative === 'later') : shape.comparative === 'more' || shape.comparative === 'less' ? pick(numberIn, shape.comparative === 'more') : undefined;
-    if (chosen) return { answer: chosen };
-  }
   if (things.length >= 2 && passages.length > 0) return { answer: readAnswer(question, passages).answer };
   if (subs.length > 0) return { answer: subs.at(-1)!.answer };
   if (answered.length > 0) return { answer: answered.at(-1)!.answer };

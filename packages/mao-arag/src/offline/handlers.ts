@@ -1,5 +1,5 @@
-import { classifyQuestion, defineOfflineHandler, passagesVar, rankSentences, readAnswer, textVar } from '@multihop/offline-model';
-import { STOP_WORDS, capitalisedSpans, dates, decomposeQuestion, numbers, quotedTitles, tokens, yearOf } from '@multihop/lexical';
+import { classifyQuestion, comparedThings, defineOfflineHandler, namedEntities, passagesVar, rankSentences, readAnswer, settleComparison, textVar } from '@multihop/offline-model';
+import { STOP_WORDS, decomposeQuestion, tokens } from '@multihop/lexical';
 import {
   maoAnswerPrompt,
   maoDecomposeParallelPrompt,
@@ -25,10 +25,6 @@ function trajectoryOf(vars: Record<string, unknown>): TrajectoryEntry[] {
 
 const countOf = (vars: Record<string, unknown>) => (typeof vars['count'] === 'number' && vars['count'] > 0 ? vars['count'] : 4);
 
-/** The entities a question names, quoted titles first. */
-function entitiesOf(question: string): string[] {
-  return [...new Set([...quotedTitles(question), ...capitalisedSpans(question)])];
-}
 
 const COMPARISON = /\b(or|both|same|either|neither)\b|\b\w+er than\b/i;
 const PLACEHOLDER = /\[[^\]]*? from step (\d+)\]/g;
@@ -63,7 +59,7 @@ export const maoPlanner = defineOfflineHandler([maoPlannerPrompt, maoSubPlannerP
 /** QR: the question's content words, entities kept whole: a keyword query. */
 export const maoQueryRewriter = defineOfflineHandler(maoQueryRewritePrompt, (vars) => {
   const question = textVar(vars, 'question', 'mao-arag-qr');
-  const entities = entitiesOf(question);
+  const entities = namedEntities(question);
   const inEntity = new Set(entities.flatMap((e) => tokens(e)));
   const rest = tokens(question).filter((t) => !STOP_WORDS.has(t) && !inEntity.has(t));
   const query = [...entities, ...rest].join(' ').trim();
@@ -115,12 +111,6 @@ export const maoParallelDecomposer = defineOfflineHandler(maoDecomposeParallelPr
   return { subQuestions: things.slice(0, max).map((thing) => subQuestion(thing).replace(/\s+/g, ' ')) };
 });
 
-/** What a comparison compares: the options of "A or B?", else the named entities, "A and B" read as two. */
-function comparedThings(question: string): string[] {
-  const shape = classifyQuestion(question);
-  if (shape.options.length >= 2) return shape.options;
-  return [...new Set(entitiesOf(question).flatMap((e) => e.split(/\s+and\s+/)).map((e) => e.trim()).filter((e) => e.length > 1))];
-}
 
 /** DS: the passages with a sentence scoring at least half the best sentence's overlap with the question. */
 export const maoDocumentSelector = defineOfflineHandler(maoDocumentSelectPrompt, (vars) => {
@@ -140,9 +130,6 @@ export const maoAnswerGenerator = defineOfflineHandler(maoAnswerPrompt, (vars) =
   return { answer: reading.answer };
 });
 
-const yearIn = (text: string) => dates(text).map(yearOf).find((y) => y !== undefined);
-const numberIn = (text: string) => numbers(text).find((n) => !/^(1[0-9]{3}|20[0-9]{2})$/.test(n.text))?.value;
-const same = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
 /**
  * AS: a comparison settled from the sub-answers (the option with the earlier or later year,
@@ -152,29 +139,10 @@ const same = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' 
 export const maoAnswerSummariser = defineOfflineHandler(maoSummarisePrompt, (vars) => {
   const question = textVar(vars, 'question', 'mao-arag-as');
   const answered = trajectoryOf(vars).filter((a) => a.answer.trim() !== '');
+  const settled = settleComparison(question, answered);
+  if (settled.answer) return { answer: settled.answer };
+  // A comparison the sub-answers cannot settle (a value missing): one of the options is still a better guess than a stray answer.
   const shape = classifyQuestion(question);
-  const things = comparedThings(question);
-  const about = (thing: string) => answered.find((a) => a.subGoal.toLowerCase().includes(thing.toLowerCase()));
-  const pairs = things.map((thing) => ({ thing, answer: about(thing)?.answer })).filter((p): p is { thing: string; answer: string } => p.answer !== undefined);
-  if (pairs.length >= 2) {
-    if (shape.type === 'yes-no') {
-      const agree = /\bsame\b/i.test(question) ? pairs.every((p) => same(p.answer, pairs[0]!.answer)) : pairs.every((p) => same(p.answer, 'yes'));
-      return { answer: agree ? 'yes' : 'no' };
-    }
-    const pick = (value: (text: string) => number | undefined, larger: boolean) => {
-      const valued = pairs.map((p) => ({ ...p, value: value(p.answer) })).filter((p): p is typeof p & { value: number } => p.value !== undefined);
-      if (valued.length < 2) return undefined;
-      return valued.reduce((best, p) => (larger ? p.value > best.value : p.value < best.value) ? p : best).thing;
-    };
-    const chosen =
-      shape.comparative === 'earlier' || shape.comparative === 'later'
-        ? pick(yearIn, shape.comparative === 'later')
-        : shape.comparative === 'more' || shape.comparative === 'less'
-          ? pick(numberIn, shape.comparative === 'more')
-          : undefined;
-    if (chosen) return { answer: chosen };
-    // A comparison the sub-answers cannot settle (a value missing): one of the options is still a better guess than a stray answer.
-    if (shape.type === 'choice' && shape.comparative) return { answer: things[0]! };
-  }
+  if (settled.pairs >= 2 && shape.type === 'choice' && shape.comparative) return { answer: comparedThings(question)[0]! };
   return { answer: answered.at(-1)?.answer ?? '' };
 });

@@ -92,3 +92,16 @@ describe('settled comparisons', () => {
     expect(readAnswer('Who is the oldest, Sid Haig or Vic Darchinyan?', passages.slice(0, 1)).settled).toBe(false);
   });
 });
+
+describe('settleComparison', () => {
+  it('settles a comparison from its sub-answers, and says how many compared things had one', async () => {
+    const { comparedThings, settleComparison } = await import('./compare');
+    // HotpotQA train 5ae40c465542996836b02c25 and 5abcd1c75542993a06baf972.
+    const both = 'Are Christopher Nolan and Sathish Kalathil both film directors?';
+    expect(comparedThings(both)).toEqual(['Christopher Nolan', 'Sathish Kalathil']);
+    expect(settleComparison(both, [{ subGoal: 'Is Christopher Nolan a film director?', answer: 'yes' }, { subGoal: 'Is Sathish Kalathil a film director?', answer: 'yes' }])).toEqual({ answer: 'yes', pairs: 2 });
+    const first = 'Which magazine was published first, Guitar World or Science News?';
+    expect(settleComparison(first, [{ subGoal: 'When was Guitar World first published?', answer: 'July 1980' }, { subGoal: 'When was Science News first published?', answer: '1921' }])).toMatchObject({ answer: 'Science News', pairs: 2 });
+    expect(settleComparison(first, [{ subGoal: 'When was Guitar World first published?', answer: '1980' }])).toEqual({ pairs: 1 });
+  });
+});
