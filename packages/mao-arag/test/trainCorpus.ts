@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Provider, ProviderRequest, ProviderResponse, Question, RetrieverPort } from '@multihop/core';
+import type { Question, RetrieverPort } from '@multihop/core';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
 
@@ -27,32 +27,4 @@ export function scopedTo(corpus: DatasetCorpus, question: Question): RetrieverPo
   return corpus.retriever.forQuestion(question.id);
 }
 
-/** The question of `questions` whose text starts with `prefix` (tests name the train questions they use). */
-export function questionStarting(questions: readonly Question[], prefix: string): Question {
-  const found = questions.find((q) => q.text.startsWith(prefix));
-  if (!found) throw new Error(`no train question starts with "${prefix}"`);
-  return found;
-}
-
-export interface TimedCall {
-  role: string;
-  promptId: string;
-  vars: Record<string, unknown>;
-  start: number;
-  end: number;
-}
-
-/** Wraps a provider so every call's start and end times are kept (to show which calls overlapped). */
-export function timed(provider: Provider): Provider & { calls: TimedCall[] } {
-  const calls: TimedCall[] = [];
-  return {
-    id: provider.id,
-    calls,
-    async generate(request: ProviderRequest): Promise<ProviderResponse> {
-      const start = performance.now();
-      const response = await provider.generate(request);
-      calls.push({ role: request.role, promptId: request.promptId, vars: request.vars, start, end: performance.now() });
-      return response;
-    },
-  };
-}
+export { questionStarting, timed, type TimedCall } from '@multihop/testing';

@@ -3,3 +3,4 @@ export { readmeUsageExample, usageExampleSource, runExample, describeRun, type E
 export { hotpotDevSample, sharedDatasetsDir, type SampleQuestion, type SamplePassage } from './hotpotDevSample';
 export { describeMethodConformance, promptVarsFor } from './methodConformance';
 export { overlapRetriever } from './overlapRetriever';
+export { timed, questionStarting, type TimedCall } from './timedProvider';
