@@ -2,7 +2,7 @@ import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
 import { evaluate, type EvaluatedWorkflow } from '../eval/evaluate';
 import { findWorkflow } from '../workflows';
-import { parseSetFlags, parseValueList, settingAssignments } from '../workflowSettings';
+import { parseValueList, settingAssignments } from '../workflowSettings';
 import type { EvalCommandOptions } from './eval';
 
 export interface SweepCommandOptions extends Omit<EvalCommandOptions, 'workflows'> {
@@ -34,8 +34,8 @@ export async function sweepCommand(io: Io, options: SweepCommandOptions): Promis
   for (const { key, values } of swept) combinations = combinations.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
   const variants: EvaluatedWorkflow[] = combinations.map((combination) => {
     const label = `${id}[${Object.entries(combination).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(',')}]`;
-    const flags = Object.entries(combination).map(([k, v]) => `${id}.${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    const selected = findWorkflow(id, [...base, ...parseSetFlags(flags).map((a) => ({ ...a, where: `--param ${a.key}=${JSON.stringify(a.value)}` }))]);
+    const given = Object.entries(combination).map(([key, value]) => ({ target: id, key, value, where: `--param ${key}=${JSON.stringify(value)}` }));
+    const selected = findWorkflow(id, [...base, ...given]);
     return { id: label, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}), ...(selected.entry.aggregate ? { aggregate: selected.entry.aggregate } : {}) };
   });
   return evaluate(io, 'sweep', variants, rest, {

@@ -213,10 +213,13 @@ export async function evaluate(
  * the offline model judges, whose verdicts judgements.jsonl already keeps.
  */
 function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; label: string; model: RunnerModel } {
-  const spec = options.judge ?? options.model;
-  const probe = options.judge ? resolveModel(options.judge) : runModel;
-  const id = probe.port.modelFor('judge');
-  const model = id === 'offline' ? probe : resolveModel(spec, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), defaultConcurrency: Math.max(4, options.concurrency) });
+  const offline = options.judge ? options.judge.trim() === 'offline' : runModel.port.modelFor('judge') === 'offline';
+  const model = offline
+    ? options.judge
+      ? resolveModel(options.judge)
+      : runModel
+    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), defaultConcurrency: Math.max(4, options.concurrency) });
+  const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   return { id, label, model };
 }
