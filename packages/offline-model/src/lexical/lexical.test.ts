@@ -1,3 +1,4 @@
+import { comparedThings, settleComparison } from './compare';
 import { classifyQuestion } from './classifyQuestion';
 import { readAnswer } from './reader';
 import { readByHops } from './missing';
@@ -94,8 +95,7 @@ describe('settled comparisons', () => {
 });
 
 describe('settleComparison', () => {
-  it('settles a comparison from its sub-answers, and says how many compared things had one', async () => {
-    const { comparedThings, settleComparison } = await import('./compare');
+  it('settles a comparison from its sub-answers, and says how many compared things had one', () => {
     // HotpotQA train 5ae40c465542996836b02c25 and 5abcd1c75542993a06baf972.
     const both = 'Are Christopher Nolan and Sathish Kalathil both film directors?';
     expect(comparedThings(both)).toEqual(['Christopher Nolan', 'Sathish Kalathil']);
