@@ -1,0 +1,261 @@
+/**
+ * The studio's HTTP API, as types: what `multihop studio` serves and what the web app
+ * (apps/studio) reads. Types only, so the browser bundle imports nothing of the runner's code.
+ *
+ * Every `/api/*` request carries the start-up token, as `Authorization: Bearer <token>` or, for
+ * an EventSource (which cannot set headers), `?token=<token>`. Errors answer with a status and
+ * `{ error: string }` naming the field or path at fault.
+ */
+import type { Chart, RunResult, TraceEvent } from '@multihop/core';
+
+/** GET /api/info */
+export interface StudioInfo {
+  version: string;
+  /** The model runs use unless the page picks another (`offline`, `openai:gpt-4o-mini`). */
+  model: { id: string; label: string; offline: boolean };
+  /** Models the run form offers: `offline`, and the configured one when it differs. */
+  models: string[];
+  /** Dataset names the run form and the question picker offer. */
+  datasets: string[];
+  limits: StudioLimits;
+  /** True for a page written by `multihop report` (no server: eval view only). */
+  report?: false;
+}
+
+export interface StudioLimits {
+  /** Longest question accepted, in characters. */
+  maxQuestionChars: number;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Runs that may be under way at once; a further start answers 429. */
+  maxConcurrentRuns: number;
+  /** Wall-time budget of a run started from the page. */
+  runTimeoutMs: number;
+}
+
+/** One prompt an agent calls: its template as written, and the reply it must give. */
+export interface StudioPrompt {
+  id: string;
+  role: string;
+  version: string;
+  description?: string;
+  system?: string;
+  template: string;
+  /** `json`: a JSON object checked against `schema`; `text`: a plain-text form (`instructions`). */
+  reply: 'json' | 'text';
+  /** JSON Schema of the parsed output. */
+  schema: Record<string, unknown>;
+  instructions?: string;
+}
+
+/** What a chart node is: the agent that acts there (paper's name), what it does, the prompts it calls. */
+export interface StudioNodeInfo {
+  agent?: string;
+  description?: string;
+  prompts: StudioPrompt[];
+}
+
+/** GET /api/workflows: one per workflow of every installed method manifest. */
+export interface StudioWorkflow {
+  id: string;
+  title: string;
+  engine: 'langgraph' | 'xstate' | 'plain';
+  variant: string;
+  method: { id: string; family: string; paper: string };
+  /** The workflow's settings with the paper's defaults. */
+  settings: Record<string, unknown>;
+  /** The same Chart JSON `multihop chart <id> --format json` prints. */
+  chart: Chart;
+  /** By chart node id; nodes with nothing to say are absent. */
+  nodes: Record<string, StudioNodeInfo>;
+}
+
+/** GET /api/datasets/:name/questions?offset=&limit=&q= */
+export interface StudioQuestionPage {
+  dataset: string;
+  total: number;
+  offset: number;
+  questions: StudioQuestion[];
+}
+
+export interface StudioQuestion {
+  id: string;
+  text: string;
+  answers: string[];
+  hops?: number;
+  type?: string;
+  /** Titles of the gold supporting passages, when the dataset records them. */
+  supportingTitles: string[];
+}
+
+/** POST /api/runs: a dataset question (`dataset` + `id`) or free text (`question`, searched over `corpus` or hotpotqa-dev's pool). */
+export interface StudioRunRequest {
+  workflow: string;
+  question?: string;
+  dataset?: string;
+  id?: string;
+  /** For free text: the dataset whose pooled corpus is searched (default hotpotqa-dev). */
+  corpus?: string;
+  /** `closed` (the question's own paragraphs) or `open` (the pooled corpus); dataset questions default to closed, as `multihop run`. */
+  setting?: 'closed' | 'open';
+  /** Overrides of the workflow's settings, checked as `--set <workflow>.<key>=<value>` is. */
+  settings?: Record<string, unknown>;
+  /** One of StudioInfo.models. */
+  model?: string;
+}
+
+/** The answer to POST /api/runs (201). */
+export interface StudioRunStarted {
+  runId: string;
+  workflow: string;
+  query: { id: string; text: string };
+  /** The chart of the workflow as configured for this run. */
+  chart: Chart;
+  /** The gold, when the question is a dataset's; never shown to the workflow. */
+  gold?: StudioGold;
+  model: string;
+  startedAt: number;
+}
+
+export interface StudioGold {
+  answers: string[];
+  /** Ids of the gold supporting passages: the page marks retrieved hits that are gold. */
+  supportingIds: string[];
+}
+
+/**
+ * GET /api/runs/:id/events (text/event-stream). Every event of the run from the first (or
+ * after `Last-Event-ID`), then live ones:
+ * - `event: trace`, `data: TraceEvent`, `id: <seq>`;
+ * - `event: done`, `data: StudioRunDone`, once, last.
+ * llm events of studio runs carry the rendered `messages` and the reply `text` besides the
+ * usage and the parsed `output`.
+ */
+export interface StudioRunDone {
+  result: Omit<RunResult, 'trace'>;
+  /** EM/F1 and retrieval metrics against the gold, for a dataset question. */
+  metrics?: Record<string, number | null>;
+}
+
+/** POST /api/runs/:id/stop answers `{ stopped: true }`; the stream then ends with status `error`, stopReason `aborted`. */
+export interface StudioStopped {
+  stopped: boolean;
+}
+
+/** GET /api/runs: the runs of this server, newest first. */
+export interface StudioRunSummary {
+  runId: string;
+  workflow: string;
+  question: string;
+  state: 'running' | 'done';
+  status?: RunResult['status'];
+  startedAt: number;
+}
+
+/** GET /api/evals: the eval directories the server may open (under its roots). */
+export interface StudioEvalListing {
+  roots: string[];
+  evals: Array<{ dir: string; dataset?: string; n?: number; workflows: string[]; created?: string }>;
+}
+
+/**
+ * GET /api/eval?dir=DIR: one eval directory. `summary` is its summary.json (the runner's
+ * Summary), `rows` its results.jsonl lines. Traces are fetched one at a time.
+ */
+export interface StudioEval {
+  dir: string;
+  summary: StudioEvalSummary;
+  rows: StudioEvalRow[];
+  /** Judge verdicts by `${workflow}\u0000${questionId}` → correct 0/1, where the eval was judged. */
+  verdicts: Record<string, 0 | 1>;
+}
+
+/** A trace file as `eval` writes it (traces/…) or `run --json` prints it: the RunResult, with the run's settings and model. */
+export type StudioTraceFile = RunResult & { settings?: Record<string, unknown>; model?: unknown };
+
+/**
+ * GET /api/trace?path=FILE (a saved trace: an eval's traces/ file or a `run --json` output) and
+ * GET /api/eval/trace?dir=DIR&file=traces/... (one run of an eval): the run, with the chart of
+ * its workflow as configured for that run.
+ */
+export interface StudioReplay {
+  path: string;
+  run: StudioTraceFile;
+  chart: Chart;
+}
+
+/** The parts of summary.json the studio reads (the runner's Summary; fields may grow). */
+export interface StudioEvalSummary {
+  dataset: string;
+  setting: string;
+  model: string;
+  offline: boolean;
+  n: number;
+  offset: number;
+  created: string;
+  judge?: { model: string; label: string; offline: boolean };
+  workflows: Record<
+    string,
+    {
+      n: number;
+      correctness: number | null;
+      correctness_ci95: [number, number] | null;
+      em: number;
+      em_ci95: [number, number];
+      f1: number;
+      acc: number;
+      recall_at_5: number | null;
+      ndcg_at_5: number | null;
+      all_pass: number | null;
+      llm_calls: number;
+      tokens: number;
+      tokens_estimated: boolean;
+      retrieval_calls: number;
+      latency_ms_p50: number;
+      latency_ms_p95: number;
+      status: { ok: number; partial: number; error: number };
+      stop_reasons: Record<string, number>;
+      method_metrics: Record<string, number>;
+      method_aggregates: Record<string, number>;
+    }
+  >;
+  comparisons: Array<{ metric: string; a: string; b: string; n: number; diff: number; diff_ci95: [number, number]; p_value: number }>;
+  breakdown: {
+    hops: Array<{ group: string; workflow: string; n: number; correctness: number | null; em: number; f1: number; recall_at_5: number | null }>;
+    type: Array<{ group: string; workflow: string; n: number; correctness: number | null; em: number; f1: number; recall_at_5: number | null }>;
+  };
+  settings?: Record<string, Record<string, unknown>>;
+}
+
+/** One line of results.jsonl, as the studio reads it. */
+export interface StudioEvalRow {
+  workflow: string;
+  questionId: string;
+  question: string;
+  prediction: string;
+  gold: string[];
+  status: 'ok' | 'partial' | 'error';
+  stopReason?: string;
+  error?: string;
+  metrics: { em: number; f1: number; acc: number; recall_at_5?: number | null; [key: string]: unknown };
+  usage: { llmCalls: number; promptTokens: number; completionTokens: number; [key: string]: unknown };
+  latencyMs: number;
+  /** The trace file, relative to the eval directory. */
+  trace: string;
+}
+
+/**
+ * What `multihop report DIR` embeds in its single HTML file as `window.__MULTIHOP_REPORT__`:
+ * the eval and every trace it refers to, so the page needs no server.
+ */
+export interface StudioReport {
+  report: true;
+  generated: string;
+  eval: StudioEval;
+  /** By the row's `trace` path. */
+  traces: Record<string, StudioTraceFile>;
+  /** Charts of the eval's workflows, by workflow id (as configured in the eval). */
+  charts: Record<string, Chart>;
+}
+
+export type { Chart, RunResult, TraceEvent };
