@@ -83,6 +83,24 @@ describe('defineWorkflow / runWorkflow', () => {
     expect(result.usage.byRole['reasoner']?.calls).toBe(2);
   });
 
+  it('puts each call’s rendered prompt and reply text in its llm event only when asked (traceMessages)', async () => {
+    const replies = { reasoner: [reply('Shirley Temple', false), reply('Chief of Protocol', true)] };
+    const plain = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: overlapRetriever(passages) });
+    const plainCall = plain.trace.find((e) => e.kind === 'llm');
+    expect(plainCall?.data).not.toHaveProperty('messages');
+    expect(plainCall?.data).not.toHaveProperty('text');
+
+    const shown = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: overlapRetriever(passages), traceMessages: true });
+    const calls = shown.trace.filter((e) => e.kind === 'llm');
+    expect(calls).toHaveLength(2);
+    const [firstCall] = calls;
+    const messages = firstCall?.data['messages'] as Array<{ role: string; content: string }>;
+    expect(messages[0]?.role).toBe('user');
+    expect(messages[0]?.content.startsWith(question.text)).toBe(true);
+    expect(firstCall?.data['text']).toBe(reply('Shirley Temple', false));
+    expect(firstCall?.data['output']).toEqual({ answer: 'Shirley Temple', done: false });
+  });
+
   it('ends a run that exceeds max model calls with a labelled partial result holding the latest answer', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('Shirley Temple', false)] }, repeatLast: true });
     const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 3 } });

@@ -22,6 +22,11 @@ export interface RunOptions {
    * its runId and closes it at the end.
    */
   trace?: TraceBus;
+  /**
+   * Put each model call's rendered prompt (`messages`) and reply `text` in its `llm` event, for
+   * a viewer that shows them (the studio's live runs). Off by default: eval traces stay small.
+   */
+  traceMessages?: boolean;
 }
 
 /** The workflow contract (SPEC §3): every method and baseline is one of these. */
@@ -125,7 +130,10 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
         const result = await options.model.call({ ...request, signal: request.signal ?? budget.signal });
         meter.recordCall(result.usage);
         budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
-        if (!trace.isClosed) trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output });
+        if (!trace.isClosed) {
+          const shown = options.traceMessages ? { messages: renderedMessages(request), text: result.text } : {};
+          trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...shown });
+        }
         return result;
       } catch (error) {
         if (error instanceof ModelOutputError) {
@@ -256,5 +264,14 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
       error: { code, message, ...(raw ? { raw } : {}) },
     });
+  }
+}
+
+/** The messages a call sent, for a trace that shows them; a template that cannot render says why. */
+function renderedMessages(request: ModelCallRequest<unknown>): Array<{ role: string; content: string }> {
+  try {
+    return request.prompt.render(request.vars);
+  } catch (error) {
+    return [{ role: 'system', content: `(the prompt could not be rendered again for the trace: ${error instanceof Error ? error.message : String(error)})` }];
   }
 }
