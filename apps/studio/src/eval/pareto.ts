@@ -1,0 +1,39 @@
+/** One workflow on the quality/cost plane: lower cost and higher quality are better. */
+export interface ParetoPoint {
+  id: string;
+  cost: number;
+  quality: number;
+}
+
+const usable = (p: ParetoPoint): boolean => Number.isFinite(p.cost) && Number.isFinite(p.quality);
+
+/** True when `a` is at least as good as `b` on both axes and strictly better on one. */
+export function dominates(a: ParetoPoint, b: ParetoPoint): boolean {
+  return a.cost <= b.cost && a.quality >= b.quality && (a.cost < b.cost || a.quality > b.quality);
+}
+
+/**
+ * The Pareto front: the points no other point dominates (no other is as cheap and as good, and
+ * strictly better on one axis). Points with the same cost and quality tie: neither dominates the
+ * other, so both stay on the front when nothing else beats them. Points with a missing (NaN,
+ * infinite) cost or quality are left out. The front is returned in cost order (ascending; equal
+ * costs by quality descending, then by id), so it can be drawn as a step line.
+ */
+export function paretoFront<T extends ParetoPoint>(points: readonly T[]): T[] {
+  const candidates = points.filter(usable);
+  return candidates
+    .filter((p) => !candidates.some((q) => q !== p && dominates(q, p)))
+    .sort((a, b) => a.cost - b.cost || b.quality - a.quality || a.id.localeCompare(b.id));
+}
+
+/**
+ * The vertices of the front's staircase: from each member, right at its quality to the next
+ * member's cost, then up; the last member's level runs on to `xMax` when that is further right.
+ * What a `step-after` line through these points draws.
+ */
+export function frontSteps(front: readonly ParetoPoint[], xMax?: number): Array<{ cost: number; quality: number }> {
+  const steps = front.map((p) => ({ cost: p.cost, quality: p.quality }));
+  const last = steps[steps.length - 1];
+  if (last && xMax !== undefined && Number.isFinite(xMax) && xMax > last.cost) steps.push({ cost: xMax, quality: last.quality });
+  return steps;
+}
