@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MultihopError } from '../errors';
 import type { Workflow } from '../workflow';
 import { defineMethod, MethodCatalog, withDefaults, type WorkflowEntry } from './defineMethod';
 
@@ -18,6 +19,34 @@ describe('method manifests', () => {
     expect(() => defineMethod({ ...base, id: 'demo', workflows: [] })).toThrow(/"demo": lists no workflow/);
     expect(() => defineMethod({ ...base, id: 'demo', workflows: [entry('a'), entry('a')] })).toThrow(/workflow id "a" appears twice/);
     expect(() => defineMethod({ ...base, id: 'demo', prompts: [prompt('x'), prompt('x')] })).toThrow(/prompt id "x" appears twice/);
+  });
+
+  it('keeps a node table whose prompts are the manifest’s own, frozen', () => {
+    const manifest = defineMethod({
+      id: 'demo-method',
+      family: 'Demo',
+      paper: 'p',
+      workflows: [entry('demo')],
+      prompts: [prompt('demo.plan'), prompt('demo.answer')],
+      nodes: { plan: { agent: 'Planner', description: 'splits the question', prompts: ['demo.plan'] }, route: { description: 'picks the next step' } },
+    });
+    expect(manifest.nodes?.['plan']).toEqual({ agent: 'Planner', description: 'splits the question', prompts: ['demo.plan'] });
+    expect(Object.isFrozen(manifest.nodes)).toBe(true);
+    expect(Object.isFrozen(manifest.nodes?.['plan']?.prompts)).toBe(true);
+    expect('nodes' in defineMethod({ id: 'bare', family: 'Demo', paper: 'p', workflows: [entry('bare')], prompts: [] })).toBe(false);
+  });
+
+  it('refuses a node calling a prompt the manifest does not list, or a node without a description, naming the manifest and the node', () => {
+    const base = { id: 'demo', family: 'Demo', paper: 'p', workflows: [entry('demo')], prompts: [prompt('demo.answer')] };
+    const wrong = () => defineMethod({ ...base, nodes: { answer: { description: 'answers', prompts: ['demo.answer', 'demo.typo'] } } });
+    expect(wrong).toThrow(MultihopError);
+    expect(wrong).toThrow(/method manifest "demo": node "answer" calls prompt "demo.typo", which is not among the manifest's prompts/);
+    try {
+      wrong();
+    } catch (error) {
+      expect((error as MultihopError).code).toBe('MANIFEST');
+    }
+    expect(() => defineMethod({ ...base, nodes: { answer: { description: ' ' } } })).toThrow(/method manifest "demo": node "answer" has no description/);
   });
 
   it('refuses two methods offering one workflow id, and lists every prompt once', () => {

@@ -37,6 +37,21 @@ export interface WorkflowEntry {
 }
 
 /**
+ * What happens at one node of a method's state charts, for a viewer that shows the chart (the
+ * studio): the agent acting there under its paper's name, a line on what the node does, and the
+ * prompt templates it calls. A node with no agent is the method's own machinery (a router, a
+ * merge, a penalty); a node with no prompts calls no model.
+ */
+export interface MethodNode {
+  /** The paper's name for the agent acting at this node (PAR²'s "Evidence Sufficiency Controller", OPERA's "Plan Agent"). */
+  agent?: string;
+  /** One line: what the node does. */
+  description: string;
+  /** Ids of the manifest's prompts the node calls (every model call made at the node uses one of them). */
+  prompts?: readonly string[];
+}
+
+/**
  * Everything the platform needs to know about a method, exported by its package as
  * `@multihop/<method>/manifest`. The runner's workflow list, the prompt registry, the offline
  * model's handlers (from `@multihop/<method>/offline`), `multihop rollouts` and the tests that
@@ -56,9 +71,15 @@ export interface MethodManifest {
   trainer?: Trainable;
   /** Policies trained on this machine by `multihop train <id>` (MAO-ARAG's planner). */
   trainers?: readonly LocalTrainer[];
+  /**
+   * The chart nodes of the method's workflows, by node id: who acts there and which prompts it
+   * calls. One table for all the method's workflows (its variants use subsets of the same node
+   * names); the method conformance suite checks it against the charts and real runs.
+   */
+  nodes?: Readonly<Record<string, MethodNode>>;
 }
 
-/** Checks a manifest (ids present and unique, prompts unique) and returns it frozen. */
+/** Checks a manifest (ids present and unique, prompts unique, nodes naming only its prompts) and returns it frozen. */
 export function defineMethod(manifest: MethodManifest): MethodManifest {
   const where = `method manifest "${manifest.id || '(no id)'}"`;
   if (!/^[a-z0-9][a-z0-9-]*$/.test(manifest.id)) throw new MultihopError('MANIFEST', `${where}: id must be lower-case letters, digits and dashes`);
@@ -68,7 +89,23 @@ export function defineMethod(manifest: MethodManifest): MethodManifest {
   if (workflow) throw new MultihopError('MANIFEST', `${where}: workflow id "${workflow}" appears twice`);
   const prompt = repeated(manifest.prompts.map((p) => p.id));
   if (prompt) throw new MultihopError('MANIFEST', `${where}: prompt id "${prompt}" appears twice`);
-  return Object.freeze({ ...manifest, workflows: Object.freeze([...manifest.workflows]), prompts: Object.freeze([...manifest.prompts]) });
+  const promptIds = new Set(manifest.prompts.map((p) => p.id));
+  const checkNode = ([name, node]: [string, MethodNode]): [string, MethodNode] => {
+    if (!node.description?.trim()) throw new MultihopError('MANIFEST', `${where}: node "${name}" has no description`);
+    const unknown = (node.prompts ?? []).filter((id) => !promptIds.has(id));
+    if (unknown.length) {
+      const ids = unknown.map((id) => `"${id}"`).join(', ');
+      throw new MultihopError('MANIFEST', `${where}: node "${name}" calls prompt ${ids}, which is not among the manifest's prompts`);
+    }
+    return [name, Object.freeze({ ...node, ...(node.prompts ? { prompts: Object.freeze([...node.prompts]) } : {}) })];
+  };
+  const nodes = manifest.nodes ? Object.freeze(Object.fromEntries(Object.entries(manifest.nodes).map(checkNode))) : undefined;
+  return Object.freeze({
+    ...manifest,
+    workflows: Object.freeze([...manifest.workflows]),
+    prompts: Object.freeze([...manifest.prompts]),
+    ...(nodes ? { nodes } : {}),
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-export { defineMethod, withDefaults, MethodCatalog, type MethodManifest, type WorkflowEntry, type EngineName } from './defineMethod';
+export { defineMethod, withDefaults, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type EngineName } from './defineMethod';
 export {
   groupAdvantages,
   type Trainable,
