@@ -3,8 +3,10 @@ import { MultihopError } from '@multihop/core';
 import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
+import type * as Report from './commands/report';
 import type * as Rollouts from './commands/rollouts';
 import type * as Run from './commands/run';
+import type * as Studio from './commands/studio';
 import type * as Sweep from './commands/sweep';
 import type * as Train from './commands/train';
 import type * as Workflows from './commands/workflows';
@@ -17,8 +19,10 @@ const commands = {
   chart: (): typeof Chart => require('./commands/chart'),
   eval: (): typeof Eval => require('./commands/eval'),
   ingest: (): typeof Ingest => require('./commands/ingest'),
+  report: (): typeof Report => require('./commands/report'),
   rollouts: (): typeof Rollouts => require('./commands/rollouts'),
   run: (): typeof Run => require('./commands/run'),
+  studio: (): typeof Studio => require('./commands/studio'),
   sweep: (): typeof Sweep => require('./commands/sweep'),
   train: (): typeof Train => require('./commands/train'),
   workflows: (): typeof Workflows => require('./commands/workflows'),
@@ -43,6 +47,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
   multihop rollouts --workflow <method> --dataset <name|path> --group G [--limit N] --out FILE.jsonl [--sft DIR]
                [--setting closed|open] [--model ...] [--db DIR]
+  multihop studio [--port N] [--open] [--eval DIR ...] [--model ...] [--db DIR]
+  multihop report <eval dir> [--out FILE.html]
 
 Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.
 eval and sweep search the dataset's pooled corpus (open) unless --setting closed; answers are judged by
@@ -77,6 +83,10 @@ const OPTIONS = {
   seed: { type: 'string' },
   sft: { type: 'string' },
   rounds: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  open: { type: 'boolean', default: false },
+  eval: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -201,6 +211,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           db: values.db,
           sft: values.sft,
         });
+      case 'studio':
+        return await commands.studio().studioCommand(io, {
+          port: int('port', values.port),
+          host: values.host,
+          open: values.open,
+          evals: values.eval ?? [],
+          model: values.model,
+          db: values.db,
+        });
+      case 'report':
+        return await commands.report().reportCommand(io, rest[0], values.out);
       default:
         io.err(`multihop: unknown command "${command}"\n\n${USAGE}`);
         return 2;

@@ -5,12 +5,14 @@ import { InputError } from '@multihop/core';
  * Reads an append-only JSONL log. A line torn by a kill mid-write (the tail after the last
  * newline) is cut off the file, so the entry it held is simply produced again; a line that is
  * not JSON, or lacks one of `required`, is an error naming the file, the line and the field.
+ * A reader that must not write (the studio, a report of a running eval) passes `repair: false`:
+ * the torn tail is then only left out.
  */
-export function readJsonlLog<T>(file: string, required: readonly (keyof T & string)[]): T[] {
+export function readJsonlLog<T>(file: string, required: readonly (keyof T & string)[], options: { repair?: boolean } = {}): T[] {
   if (!existsSync(file)) return [];
   const raw = readFileSync(file, 'utf8');
   const complete = raw.lastIndexOf('\n') + 1;
-  if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
+  if (complete < raw.length && options.repair !== false) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
   const rows: T[] = [];
   raw
     .slice(0, complete)

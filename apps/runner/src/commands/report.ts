@@ -1,0 +1,25 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '@multihop/core';
+import type { Io } from '../io';
+import { studioAssets } from '../studio/assets';
+import { PathRefused } from '../studio/paths';
+import { buildReport } from '../studio/report';
+
+/** `multihop report DIR [--out FILE]`: the studio's eval view of DIR as one HTML file, no server needed. */
+export async function reportCommand(io: Io, dir: string | undefined, out: string | undefined): Promise<number> {
+  if (!dir) throw new ConfigError('usage: multihop report <eval dir> [--out FILE.html]');
+  const assets = studioAssets({ log: (line) => io.err(line) });
+  let built;
+  try {
+    built = buildReport(assets, dir);
+  } catch (error) {
+    if (error instanceof PathRefused) throw new ConfigError(`report: ${error.message}`);
+    throw error;
+  }
+  const file = out ?? join(dir, 'report.html');
+  writeFileSync(file, built.html);
+  const traces = Object.keys(built.report.traces).length;
+  io.err(`report: wrote ${file} (${(Buffer.byteLength(built.html) / 1024 / 1024).toFixed(1)} MB: ${built.report.eval.rows.length} runs, ${traces} traces, ${Object.keys(built.report.charts).length} charts); open it in a browser, no server needed`);
+  return 0;
+}

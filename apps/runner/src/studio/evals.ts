@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Chart } from '@multihop/core';
+import { readJsonlLog } from '../eval/jsonl';
+import type { Judgement } from '../eval/judging';
+import type { ResultRow } from '../eval/ResultsLog';
+import { findWorkflow } from '../workflows';
+import { PathRefused, type Roots } from './paths';
+import type { StudioEval, StudioEvalListing, StudioEvalRow, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
+
+const SKIP = new Set(['node_modules', '.git', '.nx', 'traces', 'cache', 'dist']);
+const DEPTH = 4;
+
+/** Eval directories (a summary.json beside a results.jsonl) under the roots, a few levels down. */
+export function listEvals(roots: Roots): StudioEvalListing {
+  const evals: StudioEvalListing['evals'] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (existsSync(join(dir, 'summary.json')) && existsSync(join(dir, 'results.jsonl'))) {
+      let summary: Partial<StudioEvalSummary> = {};
+      try {
+        summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StudioEvalSummary;
+      } catch {
+        // listed without its figures; opening it says what is wrong
+      }
+      evals.push({
+        dir: roots.display(dir),
+        ...(summary.dataset ? { dataset: summary.dataset } : {}),
+        ...(typeof summary.n === 'number' ? { n: summary.n } : {}),
+        workflows: Object.keys(summary.workflows ?? {}),
+        ...(summary.created ? { created: summary.created } : {}),
+      });
+    }
+    if (depth >= DEPTH) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory() && !SKIP.has(entry.name)) walk(join(dir, entry.name), depth + 1);
+  };
+  for (const root of roots.dirs) walk(root, 0);
+  evals.sort((a, b) => (b.created ?? '').localeCompare(a.created ?? ''));
+  return { roots: roots.dirs, evals };
+}
+
+/** One eval directory: its summary, its rows and its judge's verdicts (read only: nothing is repaired or written). */
+export function readEval(roots: Roots, requested: string): StudioEval {
+  const dir = roots.resolve(requested, 'dir');
+  if (!statSync(dir).isDirectory()) throw new PathRefused(404, `dir ${requested} is not a directory`);
+  const summaryFile = join(dir, 'summary.json');
+  if (!existsSync(summaryFile)) throw new PathRefused(404, `dir ${requested} has no summary.json: not an eval directory, or its eval has not finished (multihop eval ... --out ${requested} finishes it)`);
+  let summary: StudioEvalSummary;
+  try {
+    summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as StudioEvalSummary;
+  } catch (error) {
+    throw new PathRefused(404, `${join(requested, 'summary.json')}: not JSON (${(error as Error).message})`);
+  }
+  const rows = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false });
+  const verdicts: Record<string, 0 | 1> = {};
+  const judge = summary.judge?.model;
+  for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
+    if (judge && j.judge !== judge) continue;
+    if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
+  }
+  return { dir: roots.display(dir), summary, rows: rows as unknown as StudioEvalRow[], verdicts };
+}
+
+/** One run of an eval, by its trace file (relative to the eval directory), with its chart. */
+export function readEvalTrace(roots: Roots, dir: string, file: string): StudioReplay {
+  const evalDir = roots.resolve(dir, 'dir');
+  const path = roots.within(evalDir, file, 'file');
+  return replayOf(path, file);
+}
+
+/** A saved trace anywhere under the roots: an eval's traces/ file or a `multihop run --json` output. */
+export function readTrace(roots: Roots, requested: string): StudioReplay {
+  return replayOf(roots.resolve(requested, 'path'), requested);
+}
+
+function replayOf(path: string, shown: string): StudioReplay {
+  let run: StudioTraceFile;
+  try {
+    run = JSON.parse(readFileSync(path, 'utf8')) as StudioTraceFile;
+  } catch (error) {
+    throw new PathRefused(404, `${shown}: not a JSON trace (${(error as Error).message})`);
+  }
+  if (!run || typeof run.workflowId !== 'string' || !Array.isArray(run.trace)) {
+    throw new PathRefused(404, `${shown}: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`);
+  }
+  return { path: shown, run, chart: chartOf(run.workflowId, run.settings) };
+}
+
+/** The chart of a workflow as a run configured it (its recorded settings), else with the paper's defaults. */
+export function chartOf(workflowId: string, settings: Record<string, unknown> | undefined): Chart {
+  const assignments = Object.entries(settings ?? {}).map(([key, value]) => ({ target: workflowId, key, value, where: `settings.${key}` }));
+  try {
+    return findWorkflow(workflowId, assignments).workflow.chart();
+  } catch {
+    try {
+      return findWorkflow(workflowId).workflow.chart();
+    } catch (error) {
+      throw new PathRefused(404, `workflow ${workflowId} of this trace is not installed: ${(error as Error).message.split(';')[0]}`);
+    }
+  }
+}

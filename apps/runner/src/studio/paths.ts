@@ -1,0 +1,61 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/** A path the page asked for that the server will not open: outside every root, or not there. */
+export class PathRefused extends Error {
+  constructor(
+    readonly status: 403 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The directories the studio may read from: the working directory and those named at start-up.
+ * A requested path is resolved (relative to the first root), symlinks followed, and must lie
+ * inside one of them; `..`, absolute paths elsewhere and links out of a root are refused.
+ */
+export class Roots {
+  readonly dirs: string[];
+
+  constructor(dirs: readonly string[]) {
+    this.dirs = [...new Set(dirs.map((d) => realpathSync(resolve(d))))];
+  }
+
+  /** The real path of `requested` if it exists inside a root; throws PathRefused otherwise. */
+  resolve(requested: string, what = 'path'): string {
+    if (typeof requested !== 'string' || requested === '' || requested.includes('\0')) throw new PathRefused(403, `${what}: give a path`);
+    const base = this.dirs[0] as string;
+    const absolute = isAbsolute(requested) ? requested : resolve(base, requested);
+    // Refuse before touching the file system when the path, as written, leaves every root.
+    if (!this.dirs.some((root) => inside(root, resolve(absolute)))) throw new PathRefused(403, `${what} ${requested} is outside the directories the studio may open (${this.dirs.join(', ')})`);
+    if (!existsSync(absolute)) throw new PathRefused(404, `${what} ${requested} does not exist`);
+    const real = realpathSync(absolute);
+    if (!this.dirs.some((root) => inside(root, real))) throw new PathRefused(403, `${what} ${requested} leads outside the directories the studio may open (${this.dirs.join(', ')})`);
+    return real;
+  }
+
+  /** `requested` resolved inside `dir` (an eval's own file): refused if it leaves `dir`. */
+  within(dir: string, requested: string, what = 'file'): string {
+    if (typeof requested !== 'string' || requested === '' || requested.includes('\0') || isAbsolute(requested)) throw new PathRefused(403, `${what}: give a path relative to ${dir}`);
+    const absolute = resolve(dir, requested);
+    if (!inside(dir, absolute)) throw new PathRefused(403, `${what} ${requested} leaves ${dir}`);
+    if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new PathRefused(404, `${what} ${requested} does not exist in ${dir}`);
+    const real = realpathSync(absolute);
+    if (!inside(dir, real)) throw new PathRefused(403, `${what} ${requested} leads outside ${dir}`);
+    return real;
+  }
+
+  /** A path as the page shows it: relative to the root it is in. */
+  display(real: string): string {
+    const root = this.dirs.find((r) => inside(r, real));
+    if (!root) return real;
+    return root === this.dirs[0] ? relative(root, real) || '.' : real;
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}

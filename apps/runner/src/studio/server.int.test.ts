@@ -1,0 +1,257 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TraceEvent } from '@multihop/core';
+import { loadDataset } from '@multihop/datasets';
+import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '@multihop/testing';
+import { main } from '../cli';
+import type { StudioEval, StudioInfo, StudioQuestionPage, StudioReplay, StudioRunDone, StudioRunStarted, StudioWorkflow } from './protocol';
+import { buildReport } from './report';
+import { startStudioServer, type StudioServer } from './server';
+
+const TOKEN = 'test-token-0123456789';
+const work = mkdtempSync(join(tmpdir(), 'multihop-studio-'));
+const assets = join(work, 'assets');
+const outside = mkdtempSync(join(tmpdir(), 'multihop-outside-'));
+const db = join(work, 'db');
+let evalDir = '';
+let server: StudioServer;
+let slowModel: OpenAICompatibleServer;
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path.replace(/^\//, '')}`, { ...init, headers: { ...auth, ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
+const json = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
+  const response = await api(path, init);
+  return { status: response.status, body: (await response.json()) as T };
+};
+
+/** Reads a run's event stream to its `done` event: the trace events in order and the result. */
+async function readStream(runId: string, headers: Record<string, string> = {}): Promise<{ events: TraceEvent[]; done: StudioRunDone }> {
+  const response = await fetch(`${server.url}api/runs/${runId}/events?token=${TOKEN}`, { headers });
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const text = await response.text();
+  const events: TraceEvent[] = [];
+  let done: StudioRunDone | undefined;
+  for (const block of text.split('\n\n')) {
+    const kind = /^event: (\w+)$/m.exec(block)?.[1];
+    const data = /^data: (.*)$/m.exec(block)?.[1];
+    if (kind === 'trace' && data) events.push(JSON.parse(data) as TraceEvent);
+    if (kind === 'done' && data) done = JSON.parse(data) as StudioRunDone;
+  }
+  if (!done) throw new Error(`the stream of ${runId} ended without done:\n${text.slice(-500)}`);
+  return { events, done };
+}
+
+/** A raw request with headers fetch will not let a test set (Host). */
+function rawGet(path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(join(assets, 'assets'), { recursive: true });
+  writeFileSync(join(assets, 'index.html'), '<!doctype html><title>multihop studio</title><script type="module" src="./assets/studio.js"></script>');
+  writeFileSync(join(assets, 'assets', 'studio.js'), 'document.title = "studio"; // </script> must not end the inlined element');
+  // A real eval directory, made by the real CLI, for the eval browser's endpoints.
+  evalDir = join(work, 'evals', 'hotpot');
+  const io = { out: () => undefined, err: () => undefined };
+  const code = await main(['eval', '--workflows', 'par2-rag,single-turn-rag', '--dataset', 'hotpotqa-train', '--limit', '4', '--setting', 'closed', '--out', evalDir, '--db', db], io);
+  expect(code).toBe(0);
+  writeFileSync(join(outside, 'secret.json'), JSON.stringify({ workflowId: 'par2-rag', trace: [] }));
+  symlinkSync(outside, join(work, 'link-out'));
+  // A model endpoint that answers slowly, so a run is still going when the test stops it.
+  slowModel = await startOpenAICompatibleServer(() => ({ delayMs: 2_000, content: '{}' }));
+  process.env['OPENAI_API_KEY'] = 'local';
+  process.env['OPENAI_BASE_URL'] = slowModel.baseURL;
+  server = await startStudioServer({ assets, roots: [work], token: TOKEN, db, limits: { maxConcurrentRuns: 2, maxQuestionChars: 300, maxBodyBytes: 2048 } });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  await slowModel?.close();
+  delete process.env['OPENAI_API_KEY'];
+  delete process.env['OPENAI_BASE_URL'];
+  rmSync(work, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe('multihop studio server', () => {
+  it('serves the web app without a token, and no API call without it', async () => {
+    const page = await fetch(server.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await page.text()).toContain('multihop studio');
+    expect((await fetch(`${server.url}api/info`)).status).toBe(401);
+    expect((await fetch(`${server.url}api/info`, { headers: { authorization: 'Bearer wrong-token-of-same-len' } })).status).toBe(401);
+    expect((await fetch(`${server.url}api/info?token=${TOKEN}x`)).status).toBe(401);
+    const info = await json<StudioInfo>('/api/info');
+    expect(info.status).toBe(200);
+    expect(info.body.model.offline).toBe(true);
+    expect(info.body.datasets).toContain('hotpotqa-dev');
+    expect(info.body.models).toContain('offline');
+  });
+
+  it('refuses another Host (DNS rebinding), sends no CORS header, and refuses a cross-origin POST', async () => {
+    expect(await rawGet(`/api/info?token=${TOKEN}`, { host: 'attacker.example:80' })).toBe(403);
+    expect(await rawGet('/', { host: `evil.example:${server.port}` })).toBe(403);
+    const info = await api('/api/info', { headers: { origin: 'http://attacker.example' } });
+    expect(info.headers.get('access-control-allow-origin')).toBeNull();
+    const post = await api('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'par2-rag', question: 'x' }), headers: { origin: 'http://attacker.example' } });
+    expect(post.status).toBe(403);
+  });
+
+  it('lists every workflow of the manifests with its chart, settings and node prompts', async () => {
+    const { body } = await json<StudioWorkflow[]>('/api/workflows');
+    const ids = body.map((w) => w.id);
+    for (const id of ['par2-rag', 'opera', 'mao-arag', 'hera', 'mmoa-rag', 'single-turn-rag']) expect(ids).toContain(id);
+    const par2 = body.find((w) => w.id === 'par2-rag') as StudioWorkflow;
+    expect(par2.engine).toBe('langgraph');
+    expect(par2.chart.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['plan', 'esc', 'generate']));
+    expect(par2.settings).toHaveProperty('hopBudget');
+    const opera = body.find((w) => w.id === 'opera') as StudioWorkflow;
+    expect(opera.engine).toBe('xstate');
+  });
+
+  it('pages a dataset’s questions with gold, and names an unknown dataset', async () => {
+    const page = await json<StudioQuestionPage>('/api/datasets/hotpotqa-train/questions?limit=5');
+    expect(page.body.total).toBe(100);
+    expect(page.body.questions).toHaveLength(5);
+    expect(page.body.questions[0]?.answers.length).toBeGreaterThan(0);
+    expect(page.body.questions[0]?.supportingTitles.length).toBeGreaterThan(0);
+    const unknown = await json<{ error: string }>('/api/datasets/hotpotqa-dve/questions');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toContain('hotpotqa-dev');
+  });
+
+  it('runs a dataset question live: the stream carries the trace in order, prompts and replies included, then the result with metrics', async () => {
+    const dataset = await loadDataset('hotpotqa-train');
+    const question = dataset.questions[0]!;
+    const started = await json<StudioRunStarted>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'par2-rag', dataset: 'hotpotqa-train', id: question.id, model: 'offline' }) });
+    expect(started.status).toBe(201);
+    expect(started.body.gold?.supportingIds).toEqual(question.supportingIds);
+    const { events, done } = await readStream(started.body.runId);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+    expect(events.filter((e) => e.kind === 'enter')[0]?.node).toBe('plan');
+    const call = events.find((e) => e.kind === 'llm');
+    expect(Array.isArray(call?.data['messages'])).toBe(true);
+    expect(typeof call?.data['text']).toBe('string');
+    expect(done.result.status).toBe('ok');
+    expect(done.result.questionId).toBe(question.id);
+    expect(done.metrics).toHaveProperty('em');
+    // A page that reconnects gets only what it has not seen.
+    const again = await readStream(started.body.runId, { 'last-event-id': String(events.length - 3) });
+    expect(again.events.map((e) => e.seq)).toEqual([events.length - 2, events.length - 1]);
+    const runs = await json<Array<{ runId: string; state: string }>>('/api/runs');
+    expect(runs.body.find((r) => r.runId === started.body.runId)?.state).toBe('done');
+  });
+
+  it('stops a run in flight, and bounds how many run at once', async () => {
+    const body = (q: string) => JSON.stringify({ workflow: 'single-turn-rag', question: q, corpus: 'hotpotqa-train', model: 'openai:slow' });
+    const info = await json<StudioInfo>('/api/info');
+    // The slow endpoint is the configured model only if the environment names it; name it by request instead.
+    expect(info.body.models).toContain('offline');
+    const refusedModel = await json<{ error: string }>('/api/runs', { method: 'POST', body: body('Who directed Ed Wood?') });
+    expect(refusedModel.status).toBe(400);
+    expect(refusedModel.body.error).toContain('model');
+
+    const slow = await startStudioServer({ assets, roots: [work], token: TOKEN, db, model: 'openai:slow', limits: { maxConcurrentRuns: 1 } });
+    try {
+      const post = (q: string) =>
+        fetch(`${slow.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workflow: 'single-turn-rag', question: q, corpus: 'hotpotqa-train' }) });
+      const first = await post('Who directed the film Ed Wood?');
+      expect(first.status).toBe(201);
+      const { runId } = (await first.json()) as StudioRunStarted;
+      const second = await post('Which magazine was started first?');
+      expect(second.status).toBe(429);
+      expect(((await second.json()) as { error: string }).error).toContain('at once');
+      await new Promise((r) => setTimeout(r, 300));
+      const stop = await fetch(`${slow.url}api/runs/${runId}/stop`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+      expect(await stop.json()).toEqual({ stopped: true });
+      const stream = await (await fetch(`${slow.url}api/runs/${runId}/events?token=${TOKEN}`)).text();
+      const done = JSON.parse(/event: done\ndata: (.*)/.exec(stream)?.[1] ?? 'null') as StudioRunDone;
+      expect(done.result).toMatchObject({ status: 'error', stopReason: 'aborted' });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses bad run requests, naming the field', async () => {
+    const post = (body: unknown) => json<{ error: string }>('/api/runs', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const cases: Array<[unknown, number, RegExp]> = [
+      ['{not json', 400, /not JSON/],
+      [{ question: 'x' }, 400, /workflow/],
+      [{ workflow: 'par2-rag', question: '   ' }, 400, /question is blank/],
+      [{ workflow: 'par2-rag', question: 'q'.repeat(301) }, 413, /301 characters; the studio takes at most 300/],
+      [{ workflow: 'par2-rag', question: 'x', dataset: 'hotpotqa-dev', id: 'y' }, 400, /not both/],
+      [{ workflow: 'par2-rag', questoin: 'x' }, 400, /unknown field questoin/],
+      [{ workflow: 'par2-rgа', question: 'Who?' }, 400, /unknown workflow/],
+      [{ workflow: 'par2-rag', question: 'Who?', settings: { hopBudget: 'many' } }, 400, /hopBudget/],
+      [{ workflow: 'par2-rag', dataset: 'hotpotqa-train', id: 'no-such-id' }, 404, /no question "no-such-id"/],
+      [{ workflow: 'par2-rag', question: 'Who?', setting: 'closed' }, 400, /runs open/],
+      [`{"workflow":"par2-rag","question":"${'x'.repeat(3000)}"}`, 413, /at most 2048/],
+    ];
+    for (const [body, status, message] of cases) {
+      const answer = await post(body);
+      expect({ body, status: answer.status }).toEqual({ body, status });
+      expect(answer.body.error).toMatch(message);
+    }
+  });
+
+  it('lists and opens the eval directories under its roots, read only', async () => {
+    const listing = await json<{ evals: Array<{ dir: string; workflows: string[] }> }>('/api/evals');
+    expect(listing.body.evals).toEqual([expect.objectContaining({ dir: join('evals', 'hotpot'), workflows: ['par2-rag', 'single-turn-rag'] })]);
+    const before = readFileSync(join(evalDir, 'results.jsonl'), 'utf8');
+    const opened = await json<StudioEval>(`/api/eval?dir=${encodeURIComponent('evals/hotpot')}`);
+    expect(opened.status).toBe(200);
+    expect(opened.body.rows).toHaveLength(8);
+    expect(Object.keys(opened.body.verdicts)).toHaveLength(8);
+    expect(opened.body.summary.workflows['par2-rag']?.n).toBe(4);
+    const row = opened.body.rows[0]!;
+    const replay = await json<StudioReplay>(`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent(row.trace)}`);
+    expect(replay.body.run.workflowId).toBe(row.workflow);
+    expect(replay.body.chart.id).toBe(row.workflow);
+    expect(replay.body.run.trace.length).toBeGreaterThan(0);
+    const byPath = await json<StudioReplay>(`/api/trace?path=${encodeURIComponent(join(evalDir, row.trace))}`);
+    expect(byPath.body.run.runId).toBe(replay.body.run.runId);
+    expect(readFileSync(join(evalDir, 'results.jsonl'), 'utf8')).toBe(before);
+  });
+
+  it('refuses every path outside its roots: .., absolute, a symlink out, and files outside the eval', async () => {
+    const refused: Array<[string, number]> = [
+      [`/api/eval?dir=${encodeURIComponent('../')}`, 403],
+      [`/api/eval?dir=${encodeURIComponent(outside)}`, 403],
+      [`/api/trace?path=${encodeURIComponent(join(outside, 'secret.json'))}`, 403],
+      [`/api/trace?path=${encodeURIComponent('link-out/secret.json')}`, 403],
+      [`/api/trace?path=${encodeURIComponent('evals/../../etc/passwd')}`, 403],
+      [`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent('../../link-out/secret.json')}`, 403],
+      [`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent('/etc/passwd')}`, 403],
+      [`/api/eval/trace?dir=evals/hotpot&file=summary.md`, 404],
+      [`/api/eval?dir=${encodeURIComponent('evals/none')}`, 404],
+      ['/api/trace?path=', 403],
+    ];
+    for (const [path, status] of refused) {
+      const answer = await json<{ error: string }>(path);
+      expect({ path, status: answer.status }).toEqual({ path, status });
+      expect(answer.body.error.length).toBeGreaterThan(10);
+    }
+    expect((await fetch(`${server.url}..%2f..%2fetc%2fpasswd`)).status).toBe(404);
+  });
+
+  it('writes the eval view as one self-contained HTML file with every trace and chart embedded', () => {
+    const { html, report } = buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
+    expect(Object.keys(report.traces)).toHaveLength(8);
+    expect(Object.keys(report.charts).sort()).toEqual(['par2-rag', 'single-turn-rag']);
+    expect(html).not.toContain('src="./assets/studio.js"');
+    expect(html).toContain('<\\/script> must not end the inlined element');
+    const embedded = /window\.__MULTIHOP_REPORT__ = (.*);<\/script>/.exec(html)?.[1];
+    expect(JSON.parse(embedded as string)).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+  });
+});
