@@ -1,0 +1,316 @@
+import {
+  Background,
+  Controls,
+  EdgeLabelRenderer,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  useNodesInitialized,
+  useReactFlow,
+  type Edge,
+  type EdgeProps,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
+import type { Chart, ChartEdge, ChartNode } from './types';
+import { edgeKey } from '../trace/chartState';
+import { layoutChart, nodeCaption, type ChartLayout, type Point } from './layout';
+
+export type NodeState = 'active' | 'visited' | 'idle';
+
+export interface ChartViewProps {
+  chart: Chart;
+  /** Node ids under way now. */
+  active?: readonly string[];
+  /** Times each node was entered. */
+  visited?: Readonly<Record<string, number>>;
+  /** Nodes passed through without an enter event (choice and end states), shown as visited. */
+  reached?: readonly string[];
+  /** Edges taken, as `from→to` keys. */
+  takenEdges?: readonly string[] | ReadonlySet<string>;
+  /** The edge taken last, emphasised. */
+  latestEdge?: string;
+  /** One node id per `enter` event, in arrival order (exposed as `data-lit-order`). */
+  litOrder?: readonly string[];
+  /** The node whose details are open. */
+  selected?: string;
+  onNodeClick?: (id: string) => void;
+  /** Smaller chrome (no zoom controls), for side-by-side and inline diagrams. */
+  compact?: boolean;
+  /** Tallest the view grows to; it shrinks to the chart's own height below that. */
+  maxHeight?: number;
+  testId?: string;
+}
+
+interface StateNodeData extends Record<string, unknown> {
+  node: ChartNode;
+  state: NodeState;
+  visits: number;
+  selected: boolean;
+}
+
+interface RouteEdgeData extends Record<string, unknown> {
+  edge: ChartEdge;
+  points: Point[];
+  label?: { text: string; x: number; y: number; width: number; height: number };
+  taken: boolean;
+  latest: boolean;
+}
+
+type StateNodeType = Node<StateNodeData, 'state'>;
+type CompoundNodeType = Node<StateNodeData, 'compound'>;
+type RouteEdgeType = Edge<RouteEdgeData, 'route'>;
+
+const nodeTypes = { state: StateNode, compound: CompoundNode };
+const edgeTypes = { route: RouteEdge };
+
+/** A workflow's state chart, laid out by ELK and drawn by React Flow, lit by a run's state. */
+export function ChartView(props: ChartViewProps) {
+  return (
+    <ReactFlowProvider>
+      <ChartCanvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function ChartCanvas({
+  chart,
+  active = [],
+  visited = {},
+  reached = [],
+  takenEdges = [],
+  latestEdge,
+  litOrder,
+  selected,
+  onNodeClick,
+  compact = false,
+  maxHeight = 640,
+  testId = 'chart',
+}: ChartViewProps) {
+  const chartKey = useMemo(() => JSON.stringify(chart), [chart]);
+  const [layout, setLayout] = useState<{ key: string; layout: ChartLayout } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [fittedKey, setFittedKey] = useState<string | undefined>();
+
+  useEffect(() => {
+    let current = true;
+    layoutChart(chart).then(
+      (result) => current && setLayout({ key: chartKey, layout: result }),
+      (reason: unknown) => current && setError(String(reason)),
+    );
+    return () => {
+      current = false;
+    };
+    // The chart's JSON is the identity: a rebuilt but equal chart keeps its layout.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chartKey]);
+
+  const placed = layout?.key === chartKey ? layout.layout : undefined;
+  const activeSet = useMemo(() => new Set(active), [active]);
+  const reachedSet = useMemo(() => new Set(reached), [reached]);
+  const takenSet = useMemo(() => (takenEdges instanceof Set ? takenEdges : new Set(takenEdges as readonly string[])), [takenEdges]);
+
+  const nodes = useMemo<Array<StateNodeType | CompoundNodeType>>(() => {
+    if (!placed) return [];
+    return placed.nodes.map((item) => {
+      const visits = visited[item.node.id] ?? 0;
+      const state: NodeState = activeSet.has(item.node.id) ? 'active' : visits > 0 || reachedSet.has(item.node.id) ? 'visited' : 'idle';
+      const parent = item.node.parent && placed.nodes.some((other) => other.node.id === item.node.parent) ? item.node.parent : undefined;
+      return {
+        id: item.node.id,
+        type: item.compound ? 'compound' : 'state',
+        position: { x: item.x, y: item.y },
+        width: item.width,
+        height: item.height,
+        style: { width: item.width, height: item.height },
+        ...(parent ? { parentId: parent, extent: 'parent' as const } : {}),
+        ...(item.compound ? { zIndex: -1 } : {}),
+        draggable: false,
+        connectable: false,
+        selectable: false,
+        data: { node: item.node, state, visits, selected: selected === item.node.id },
+      };
+    });
+  }, [placed, visited, activeSet, reachedSet, selected]);
+
+  const edges = useMemo<RouteEdgeType[]>(() => {
+    if (!placed) return [];
+    return placed.edges.map((routed) => {
+      const key = edgeKey(routed.edge.from, routed.edge.to);
+      const taken = takenSet.has(key);
+      const latest = latestEdge === key;
+      return {
+        id: `e${routed.index}`,
+        type: 'route',
+        source: routed.edge.from,
+        target: routed.edge.to,
+        selectable: false,
+        focusable: false,
+        zIndex: 1,
+        markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: latest ? '#d9480f' : taken ? '#1c7ed6' : '#868e96' },
+        data: { edge: routed.edge, points: routed.points, ...(routed.label ? { label: routed.label } : {}), taken, latest },
+      };
+    });
+  }, [placed, takenSet, latestEdge]);
+
+  const height = placed ? Math.max(compact ? 140 : 220, Math.min(maxHeight, placed.height + 24)) : compact ? 160 : Math.min(maxHeight, 360);
+
+  return (
+    <div
+      className={`chart-view${compact ? ' chart-compact' : ''}`}
+      style={{ height }}
+      data-testid={testId}
+      data-chart-id={chart.id}
+      data-layout={placed && fittedKey === chartKey ? 'done' : 'pending'}
+      data-lit-order={(litOrder ?? []).join(',')}
+    >
+      {error ? <p className="error">Layout failed: {error}</p> : null}
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodeClick={onNodeClick ? (_event, node) => onNodeClick(node.id) : undefined}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        zoomOnScroll={false}
+        preventScrolling={false}
+        panOnScroll={false}
+        minZoom={0.2}
+        maxZoom={2}
+      >
+        <FitOnLayout layout={placed} onFitted={() => setFittedKey(chartKey)} />
+        {compact ? null : <Controls showInteractive={false} position="top-right" />}
+        <Background gap={18} size={1} color="#e4e7eb" />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** Fits the view once the laid-out nodes are measured, then reports the layout done. */
+function FitOnLayout({ layout, onFitted }: { layout: ChartLayout | undefined; onFitted: () => void }) {
+  const initialised = useNodesInitialized();
+  const flow = useReactFlow();
+  useEffect(() => {
+    if (!layout || !initialised) return;
+    void flow.fitView({ padding: 0.06, maxZoom: 1 }).then(() => onFitted());
+    // onFitted is a fresh closure each render; the layout and the measurement are what matter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [layout, initialised, flow]);
+  return null;
+}
+
+function stateTitle(data: StateNodeData): string {
+  const { node, state, visits } = data;
+  return `${node.label ?? node.id} (${node.kind}${visits ? `, entered ${visits}×` : ''}${state === 'active' ? ', active' : ''})`;
+}
+
+function StateNode({ data }: NodeProps<StateNodeType>) {
+  const { node, state, visits, selected } = data;
+  const { title, detail } = nodeCaption(node);
+  const round = node.kind === 'start' || node.kind === 'end';
+  return (
+    <div
+      data-testid="chart-node"
+      data-node-id={node.id}
+      data-state={state}
+      data-kind={node.kind}
+      data-visits={visits}
+      className={`chart-node kind-${node.kind} state-${state}${selected ? ' is-selected' : ''}`}
+      title={stateTitle(data)}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} className="chart-handle" />
+      {node.kind === 'choice' ? (
+        <svg className="choice-shape" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+          <polygon points="0,50 14,0 86,0 100,50 86,100 14,100" vectorEffect="non-scaling-stroke" />
+        </svg>
+      ) : null}
+      {round ? (
+        node.id.startsWith('__') ? null : <span className="end-label">{title}</span>
+      ) : (
+        <div className="node-text">
+          {node.kind === 'parallel' ? <span className="parallel-mark" title="parallel branches">∥</span> : null}
+          <span className="node-title">{title}</span>
+          {detail ? <span className="node-detail">{detail}</span> : null}
+        </div>
+      )}
+      {visits > 1 ? <span className="visit-count">×{visits}</span> : null}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="chart-handle" />
+    </div>
+  );
+}
+
+function CompoundNode({ data }: NodeProps<CompoundNodeType>) {
+  const { node, state, visits, selected } = data;
+  return (
+    <div
+      data-testid="chart-node"
+      data-node-id={node.id}
+      data-state={state}
+      data-kind={node.kind}
+      data-visits={visits}
+      className={`chart-node chart-compound kind-${node.kind} state-${state}${selected ? ' is-selected' : ''}`}
+      title={stateTitle(data)}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} className="chart-handle" />
+      <span className="compound-title">{nodeCaption(node).title}</span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="chart-handle" />
+    </div>
+  );
+}
+
+/** An orthogonal route with rounded corners. */
+function roundedPath(points: Point[], radius = 7): string {
+  const [first, ...rest] = points;
+  if (!first) return '';
+  let path = `M${first.x},${first.y}`;
+  for (let i = 0; i < rest.length; i++) {
+    const corner = rest[i] as Point;
+    const next = rest[i + 1];
+    const prev = (i === 0 ? first : rest[i - 1]) as Point;
+    if (!next) {
+      path += ` L${corner.x},${corner.y}`;
+      break;
+    }
+    const inLength = Math.hypot(corner.x - prev.x, corner.y - prev.y);
+    const outLength = Math.hypot(next.x - corner.x, next.y - corner.y);
+    const r = Math.min(radius, inLength / 2, outLength / 2);
+    const before = { x: corner.x - ((corner.x - prev.x) / (inLength || 1)) * r, y: corner.y - ((corner.y - prev.y) / (inLength || 1)) * r };
+    const after = { x: corner.x + ((next.x - corner.x) / (outLength || 1)) * r, y: corner.y + ((next.y - corner.y) / (outLength || 1)) * r };
+    path += ` L${before.x},${before.y} Q${corner.x},${corner.y} ${after.x},${after.y}`;
+  }
+  return path;
+}
+
+function RouteEdge({ data, markerEnd, sourceX, sourceY, targetX, targetY }: EdgeProps<RouteEdgeType>) {
+  if (!data) return null;
+  const { edge, points, label, taken, latest } = data;
+  const path = points.length >= 2 ? roundedPath(points) : `M${sourceX},${sourceY} L${targetX},${targetY}`;
+  const kind = edge.kind ?? 'always';
+  const key = edgeKey(edge.from, edge.to);
+  const className = `chart-edge edge-${kind}${taken ? ' is-taken' : ''}${latest ? ' is-latest' : ''}`;
+  return (
+    <>
+      <g className={className} data-edge={key} data-taken={taken ? 'true' : 'false'} data-latest={latest ? 'true' : undefined} data-edge-kind={kind}>
+        <path d={path} className="chart-edge-hit" />
+        <path d={path} className="chart-edge-path" markerEnd={markerEnd} />
+      </g>
+      {label ? (
+        <EdgeLabelRenderer>
+          <div
+            className={`chart-edge-label${taken ? ' is-taken' : ''}${latest ? ' is-latest' : ''}`}
+            data-edge-label={key}
+            style={{ transform: `translate(${label.x}px, ${label.y}px)`, minWidth: label.width }}
+          >
+            {edge.label ? <span>{edge.label}</span> : null}
+            {edge.guard ? <span className="guard">[{edge.guard}]</span> : null}
+          </div>
+        </EdgeLabelRenderer>
+      ) : null}
+    </>
+  );
+}

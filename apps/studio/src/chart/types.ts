@@ -1,0 +1,5 @@
+import type { Chart } from '../api/client';
+
+export type ChartNode = Chart['nodes'][number];
+export type ChartEdge = Chart['edges'][number];
+export type { Chart };
