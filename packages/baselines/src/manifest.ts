@@ -1,4 +1,5 @@
 import { defineMethod, type Workflow, type WorkflowEntry } from '@multihop/core';
+import { BASELINE_NODES } from './nodes';
 import { chainOfThoughtPrompt, directPrompt, ircotStepPrompt, ragAnswerPrompt, reactStepPrompt } from './prompts';
 import { BASELINE_SETTINGS } from './settings';
 import { BASELINES } from './variants';
@@ -35,4 +36,5 @@ export const manifest = defineMethod({
     entry('react', 'react', (options) => react().react(options)),
   ],
   prompts: [directPrompt, chainOfThoughtPrompt, ragAnswerPrompt, ircotStepPrompt, reactStepPrompt],
+  nodes: BASELINE_NODES,
 });

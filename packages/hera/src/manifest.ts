@@ -1,4 +1,5 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
+import { HERA_NODES } from './nodes';
 import { HERA_PROMPTS } from './prompts';
 import { heraEvolveTrainer } from './evolve/trainer';
 import { HERA_EVOLVE_PROMPTS } from './evolve/prompts';
@@ -36,5 +37,6 @@ export const manifest = defineMethod({
   paper: HERA_PAPER,
   workflows: HERA_VARIANTS.map(entry),
   prompts: [...HERA_PROMPTS, ...HERA_EVOLVE_PROMPTS],
+  nodes: HERA_NODES,
   trainers: [heraEvolveTrainer],
 });

@@ -2,6 +2,7 @@ import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type * as Rollouts from './collectRollouts';
 import { maoPlannerTrainer } from './plannerTrainer';
 import { evaluationScore } from './rewards';
+import { MAO_NODES } from './nodes';
 import { MAO_PROMPTS } from './prompts';
 import { maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema, maoAragSettingsSchema } from './settings';
 import { FIXED_VARIANTS, MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
@@ -35,6 +36,7 @@ export const manifest = defineMethod({
   paper: MAO_ARAG_PAPER,
   workflows: [entry({ kind: 'planner' }), entry({ kind: 'no-train' }), ...FIXED_VARIANTS.map(entry)],
   prompts: [...MAO_PROMPTS],
+  nodes: MAO_NODES,
   trainer: {
     algorithm: 'PPO',
     stages: [{ stage: 1, role: 'mao-arag-planner', agent: 'Planner' }],

@@ -1,6 +1,7 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type * as Rollouts from './collectRollouts';
 import { MAPPO_STAGES } from './mappoStages';
+import { MMOA_NODES } from './nodes';
 import { MMOA_PROMPTS } from './prompts';
 import { evaluationScore } from './score';
 import { MMOA_SETTINGS } from './settings';
@@ -27,6 +28,7 @@ export const manifest = defineMethod({
   paper: MMOA_RAG_PAPER,
   workflows: [entry('full'), entry('no-rewriter'), entry('no-selector')],
   prompts: [...MMOA_PROMPTS],
+  nodes: MMOA_NODES,
   trainer: {
     algorithm: 'MAPPO',
     stages: MAPPO_STAGES,

@@ -2,6 +2,7 @@ import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type * as Rollouts from './collectRollouts';
 import type { OperaVariant } from './machine';
 import { MAPGRPO_STAGES } from './mapgrpoStages';
+import { OPERA_NODES } from './nodes';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaPlanRepairPrompt, operaRewritePrompt, operaSynthesisPrompt } from './prompts';
 import { OPERA_SETTINGS } from './settings';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
@@ -26,6 +27,7 @@ export const manifest = defineMethod({
   paper: OPERA_PAPER,
   workflows: [entry('full'), entry('no-plan'), entry('no-rewrite')],
   prompts: [operaPlanPrompt, operaPlanRepairPrompt, operaAnalysisAnswerPrompt, operaRewritePrompt, operaSynthesisPrompt],
+  nodes: OPERA_NODES,
   trainer: {
     algorithm: 'MAPGRPO',
     stages: MAPGRPO_STAGES,

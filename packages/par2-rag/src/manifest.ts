@@ -1,5 +1,6 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
 import type { Par2Variant } from './graph';
+import { PAR2_NODES } from './nodes';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './prompts';
 import { PAR2_SETTINGS } from './settings';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
@@ -23,4 +24,5 @@ export const manifest = defineMethod({
   paper: PAR2_PAPER,
   workflows: [entry('full'), entry('coverage-anchor'), entry('iterative-chain')],
   prompts: [par2PlannerPrompt, par2WriterPrompt, par2EscPrompt, par2QueryFormulatorPrompt],
+  nodes: PAR2_NODES,
 });

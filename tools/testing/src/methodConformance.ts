@@ -1,5 +1,8 @@
-import type { MethodManifest, ModelPort, PromptTemplate } from '@multihop/core';
-import { hotpotDevSample } from './hotpotDevSample';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Chart, MethodManifest, ModelPort, PromptTemplate, WorkflowEntry } from '@multihop/core';
+import { hotpotDevSample, sharedDatasetsDir, type SamplePassage } from './hotpotDevSample';
+import { overlapRetriever } from './overlapRetriever';
 
 type SampleEntry = ReturnType<typeof hotpotDevSample>[number];
 
@@ -39,8 +42,10 @@ const variablesOf = (prompt: PromptTemplate): string[] => (prompt as PromptTempl
  * The suite every method package runs on its own manifest (as LangGraph.js's checkpointers run
  * one validation suite): the manifest is well formed, each workflow builds with the id, title and
  * engine the manifest states and draws a chart, a workflow's settings schema (when it has one)
- * gives every key a default and builds the workflow from them, and the offline model, given the
- * method's own handlers, answers every prompt of the manifest schema-valid on real questions.
+ * gives every key a default and builds the workflow from them, the manifest's `nodes` describe
+ * exactly the nodes its charts draw and declare every prompt each node calls in real runs, and
+ * the offline model, given the method's own handlers, answers every prompt of the manifest
+ * schema-valid on real questions.
  */
 export interface MethodConformanceOptions {
   /** The method's offline handlers (its `./offline` export's `offlineHandlers`). */
@@ -49,7 +54,57 @@ export interface MethodConformanceOptions {
   model: ModelPort;
   /** Real questions each prompt is answered on (default 5). */
   questions?: number;
+  /**
+   * Chart nodes (of kind step, choice or parallel) the manifest's `nodes` may leave out, each
+   * with the reason. Every other such node of every workflow's chart must have an entry.
+   */
+  undescribedNodes?: Readonly<Record<string, string>>;
+  /** HotpotQA train questions every workflow runs on for the node check (default 3). */
+  nodeRunQuestions?: number;
 }
+
+/**
+ * The first `n` questions of the shared HotpotQA train sample (original JSON) with their own ten
+ * paragraphs (the closed, distractor setting), read straight from the file.
+ */
+export function hotpotTrainSample(n: number): Array<{ question: { id: string; text: string }; passages: SamplePassage[] }> {
+  const rows = JSON.parse(readFileSync(resolve(sharedDatasetsDir(), 'hotpotqa/train-100.json'), 'utf8')) as Array<{
+    _id: string;
+    question: string;
+    context: Array<[string, string[]]>;
+  }>;
+  return rows.slice(0, n).map((row) => ({
+    question: { id: row._id, text: row.question },
+    passages: row.context.map(([title, sentences], i) => ({ id: `${row._id}:${i}`, title, text: sentences.join('').trim() })),
+  }));
+}
+
+/** An enum setting's values, through `.default()` / `.optional()` wrappers (zod 4); undefined for any other kind. */
+function enumValues(schema: unknown): string[] | undefined {
+  let current = schema as { options?: unknown; def?: { type?: string; innerType?: unknown } } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current.def?.type === 'enum' && Array.isArray(current.options)) return current.options.map(String);
+    current = current.def?.innerType as typeof current;
+  }
+  return undefined;
+}
+
+/**
+ * The settings a workflow is built with for the node checks: its defaults, then each other value
+ * of each enumerated setting (OPERA's `synthesis: 'llm'` draws a `synthesize` node the default
+ * chart does not have), one at a time.
+ */
+export function settingsVariants(entry: WorkflowEntry): Array<Record<string, unknown>> {
+  if (!entry.settings) return [{}];
+  const variants: Array<Record<string, unknown>> = [{}];
+  const defaults = entry.settings.safeParse({}).data as Record<string, unknown> | undefined;
+  for (const [key, schema] of Object.entries(entry.settings.shape)) {
+    for (const value of enumValues(schema) ?? []) if (value !== defaults?.[key]) variants.push({ [key]: value });
+  }
+  return variants;
+}
+
+const DESCRIBED_KINDS = new Set(['step', 'choice', 'parallel']);
 
 export function describeMethodConformance(manifest: MethodManifest, options: MethodConformanceOptions): void {
   const { handlers, model } = options;
@@ -87,6 +142,48 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         for (const id of handler.promptIds) expect(manifest.prompts.map((p) => p.id)).toContain(id);
       }
     });
+
+    const nodes = manifest.nodes;
+    if (!nodes) {
+      it.todo(`declares its chart nodes (manifest.nodes: the agent, a description and the prompts of each node)`);
+    } else {
+      const charts = (): Array<{ workflow: string; settings: Record<string, unknown>; chart: Chart }> =>
+        manifest.workflows.flatMap((entry) => settingsVariants(entry).map((settings) => ({ workflow: entry.id, settings, chart: entry.create(settings).chart() })));
+
+      it('describes only nodes its workflows’ charts draw, and every step, choice and parallel node they draw', () => {
+        const drawn = charts();
+        const ids = new Set(drawn.flatMap((c) => c.chart.nodes.map((n) => n.id)));
+        expect({ notInAnyChart: Object.keys(nodes).filter((id) => !ids.has(id)) }).toEqual({ notInAnyChart: [] });
+        const excepted = options.undescribedNodes ?? {};
+        const missing = drawn.flatMap((c) =>
+          c.chart.nodes.filter((n) => DESCRIBED_KINDS.has(n.kind) && !(n.id in nodes) && !(n.id in excepted)).map((n) => `${c.workflow}: ${n.id} (${n.kind})`),
+        );
+        expect({ undescribed: [...new Set(missing)] }).toEqual({ undescribed: [] });
+        // An exception names a node the charts draw, and it is not also described.
+        expect({ staleExceptions: Object.keys(excepted).filter((id) => !ids.has(id) || id in nodes) }).toEqual({ staleExceptions: [] });
+      });
+
+      it('declares, for every model call its workflows make on real HotpotQA train questions, the prompt at the node that makes it', async () => {
+        const sample = hotpotTrainSample(options.nodeRunQuestions ?? 3);
+        const undeclared = new Set<string>();
+        let calls = 0;
+        for (const entry of manifest.workflows) {
+          for (const settings of settingsVariants(entry)) {
+            const workflow = entry.create(settings);
+            for (const { question, passages } of sample) {
+              const result = await workflow.run(question, { model, retriever: overlapRetriever(passages) });
+              for (const event of result.trace.filter((e) => e.kind === 'llm')) {
+                calls++;
+                const promptId = String(event.data['promptId']);
+                if (!nodes[event.node]?.prompts?.includes(promptId)) undeclared.add(`${entry.id}: node "${event.node}" calls "${promptId}"`);
+              }
+            }
+          }
+        }
+        expect({ undeclared: [...undeclared] }).toEqual({ undeclared: [] });
+        expect(calls).toBeGreaterThan(0);
+      });
+    }
 
     it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA questions', async () => {
       for (const entry of hotpotDevSample(options.questions ?? 5)) {
