@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState } from 'react';
+import type { StudioReplay } from '../api/client';
+import { TraceReplay } from '../replay/TraceReplay';
+import { count1, rate, tokens, whole } from './format';
+import { rowTokens, verdictOf, type QuestionGroup } from './questions';
+import type { EvalData, EvalRow } from './types';
+
+/** Loads one run's trace (a row's `trace` path): from the server, or from the report's embedded traces. */
+export type TraceLoad = (file: string) => Promise<StudioReplay>;
+
+type Loaded = { state: 'loading' } | { state: 'ready'; replay: StudioReplay } | { state: 'error'; message: string };
+
+function ReplayColumn({ row, loadTrace }: { row: EvalRow; loadTrace: TraceLoad }) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  useEffect(() => {
+    let live = true;
+    setLoaded({ state: 'loading' });
+    loadTrace(row.trace).then(
+      (replay) => live && setLoaded({ state: 'ready', replay }),
+      (error: unknown) => live && setLoaded({ state: 'error', message: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [row.trace, loadTrace]);
+  return (
+    <div className="eval-replay-column" data-workflow={row.workflow}>
+      <h4>
+        {row.workflow} <span className="eval-id">{row.trace}</span>
+      </h4>
+      {loaded.state === 'loading' && <p className="eval-empty">Loading the trace…</p>}
+      {loaded.state === 'error' && <p className="eval-error">Could not load the trace: {loaded.message}</p>}
+      {loaded.state === 'ready' && (
+        // The results rows carry the gold answers, not the gold passage ids.
+        <TraceReplay replay={loaded.replay} gold={{ answers: row.gold, supportingIds: [] }} compact />
+      )}
+    </div>
+  );
+}
+
+/** A question's gold answers, each workflow's answer and scores, and the chosen workflows' runs replayed side by side. */
+export function QuestionDetail({
+  data,
+  group,
+  workflows,
+  loadTrace,
+  onClose,
+}: {
+  data: EvalData;
+  group: QuestionGroup;
+  workflows: string[];
+  loadTrace: TraceLoad;
+  onClose: () => void;
+}) {
+  const ran = workflows.filter((id) => group.rows.has(id));
+  const [picked, setPicked] = useState<string[]>(() => ran.slice(0, 2));
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [group.id]);
+  const toggle = (id: string) => setPicked((now) => (now.includes(id) ? now.filter((x) => x !== id) : ran.filter((x) => x === id || now.includes(x))));
+  const columns = picked.flatMap((id) => {
+    const row = group.rows.get(id);
+    return row ? [row] : [];
+  });
+
+  return (
+    <div className="eval-detail" data-testid="question-detail" data-question-id={group.id} ref={ref}>
+      <div className="eval-detail-head">
+        <h3>{group.text}</h3>
+        <button type="button" onClick={onClose} aria-label="close the question">
+          ✕ Close
+        </button>
+      </div>
+      <p className="eval-id">{group.id}</p>
+      <p className="eval-gold-line">
+        Gold: {group.gold.map((g, i) => <strong key={i} className="eval-gold-answer">{g}</strong>)}
+      </p>
+      <div className="eval-table-scroll">
+        <table className="eval-table" data-testid="question-answers">
+          <thead>
+            <tr>
+              <th>workflow</th>
+              <th>answer</th>
+              <th className="num">judged</th>
+              <th className="num">EM</th>
+              <th className="num">F1</th>
+              <th className="num">Recall@5</th>
+              <th className="num">LLM calls</th>
+              <th className="num">tokens</th>
+              <th className="num">latency ms</th>
+              <th>status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ran.map((id) => {
+              const row = group.rows.get(id)!;
+              const verdict = verdictOf(data, row);
+              return (
+                <tr key={id}>
+                  <th scope="row">{id}</th>
+                  <td>{row.prediction || <i>no answer</i>}</td>
+                  <td className="num">{verdict === undefined ? '—' : verdict === 1 ? '✓ yes' : '✗ no'}</td>
+                  <td className="num">{row.metrics.em}</td>
+                  <td className="num">{rate(row.metrics.f1)}</td>
+                  <td className="num">{rate(row.metrics.recall_at_5 ?? null)}</td>
+                  <td className="num">{count1(row.usage?.llmCalls).replace(/\.0$/, '')}</td>
+                  <td className="num">{tokens(rowTokens(row), row.usage?.estimated === true)}</td>
+                  <td className="num">{whole(row.latencyMs)}</td>
+                  <td>
+                    {row.status}
+                    {row.stopReason ? ` (${row.stopReason})` : ''}
+                    {row.error ? `: ${row.error}` : ''}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <fieldset className="eval-pick">
+        <legend>Replay side by side</legend>
+        {ran.map((id) => (
+          <label key={id}>
+            <input type="checkbox" checked={picked.includes(id)} onChange={() => toggle(id)} data-testid="side-by-side-pick" value={id} /> {id}
+          </label>
+        ))}
+      </fieldset>
+      <div className="eval-side-by-side" data-testid="side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, columns.length)}, minmax(340px, 1fr))` }}>
+        {columns.length === 0 ? <p className="eval-empty">Pick workflows above to replay their runs.</p> : columns.map((row) => <ReplayColumn key={row.workflow} row={row} loadTrace={loadTrace} />)}
+      </div>
+    </div>
+  );
+}

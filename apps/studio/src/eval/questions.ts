@@ -1,0 +1,50 @@
+import { verdictKey, type EvalData, type EvalRow } from './types';
+
+/** One question of the eval with each workflow's row. */
+export interface QuestionGroup {
+  id: string;
+  text: string;
+  gold: string[];
+  rows: Map<string, EvalRow>;
+}
+
+/** The rows grouped by question, in the order the questions first appear in results.jsonl. */
+export function groupQuestions(rows: readonly EvalRow[]): QuestionGroup[] {
+  const groups = new Map<string, QuestionGroup>();
+  for (const row of rows) {
+    let group = groups.get(row.questionId);
+    if (!group) {
+      group = { id: row.questionId, text: row.question, gold: row.gold, rows: new Map() };
+      groups.set(row.questionId, group);
+    }
+    group.rows.set(row.workflow, row);
+  }
+  return [...groups.values()];
+}
+
+/** The judge's verdict on a row: 1, 0, or undefined when it was not judged. */
+export const verdictOf = (data: EvalData, row: EvalRow): 0 | 1 | undefined => data.verdicts?.[verdictKey(row.workflow, row.questionId)];
+
+/** Whether a row counts as right: the judge's verdict when there is one, else EM. */
+export const isRight = (data: EvalData, row: EvalRow): boolean => (verdictOf(data, row) ?? row.metrics.em) === 1;
+
+export type Outcome = 'all' | 'none-right' | 'split' | 'all-right';
+
+/** Which questions a filter keeps: the text matches (question, id, gold, any answer) and the outcome fits. */
+export function filterQuestions(data: EvalData, groups: readonly QuestionGroup[], text: string, outcome: Outcome): QuestionGroup[] {
+  const needle = text.trim().toLowerCase();
+  return groups.filter((g) => {
+    if (needle) {
+      const haystack = [g.id, g.text, ...g.gold, ...[...g.rows.values()].map((r) => r.prediction)].join('\n').toLowerCase();
+      if (!haystack.includes(needle)) return false;
+    }
+    if (outcome === 'all') return true;
+    const right = [...g.rows.values()].map((r) => isRight(data, r));
+    const count = right.filter(Boolean).length;
+    if (outcome === 'none-right') return count === 0;
+    if (outcome === 'all-right') return count === right.length;
+    return count > 0 && count < right.length;
+  });
+}
+
+export const rowTokens = (row: EvalRow): number => (row.usage?.promptTokens ?? 0) + (row.usage?.completionTokens ?? 0);
