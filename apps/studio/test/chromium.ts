@@ -1,0 +1,45 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/**
+ * A Chromium for the browser tests: `CHROMIUM_PATH`, else the system's, else Debian's `chromium`
+ * package installed with apt-get (the tests' set-up does it, so CI on a fresh machine passes;
+ * `playwright install` cannot work here, with no network beyond the package registries).
+ */
+export function ensureChromium(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): string {
+  const given = process.env['CHROMIUM_PATH'];
+  if (given) {
+    if (!existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist`);
+    return given;
+  }
+  const found = CANDIDATES.find((path) => existsSync(path));
+  if (found) return found;
+  log('browser tests: no Chromium on this machine; installing Debian\'s chromium package (apt-get, a few minutes)');
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const apt = (args: string[]) => {
+    const [command, argv] = asRoot ? ['apt-get', args] : ['sudo', ['-n', 'apt-get', ...args]];
+    const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (result.status !== 0) throw new Error(`browser tests: ${command} ${argv.join(' ')} failed (exit ${result.status}): ${result.stderr?.slice(-800)}\nInstall Chromium yourself, or set CHROMIUM_PATH.`);
+  };
+  apt(['update']);
+  apt(['install', '-y', '--no-install-recommends', 'chromium']);
+  const installed = CANDIDATES.find((path) => existsSync(path));
+  if (!installed) throw new Error('browser tests: apt-get installed chromium but no binary was found at /usr/bin/chromium');
+  log(`browser tests: ${execFileSync(installed, ['--version'], { encoding: 'utf8' }).trim()}`);
+  return installed;
+}
+
+/**
+ * Headless Chromium with the flags this machine needs: no sandbox (tests run as root), and no
+ * background networking (its connections are refused here, many at a time).
+ */
+export function launchChromium(executablePath = ensureChromium()): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}

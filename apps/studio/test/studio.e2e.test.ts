@@ -1,0 +1,222 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { TraceEvent } from '@multihop/core';
+import { main } from '@multihop/runner';
+import type { StudioEval, StudioRunSummary, StudioWorkflow } from '@multihop/runner/studio';
+import { launchChromium } from './chromium';
+
+/**
+ * The studio end to end: the real `multihop studio` (a child process, as a user starts it),
+ * the built web app, and Chromium driving it. Runs use the offline model (a deterministic
+ * lexical stand-in), on hotpotqa-train questions.
+ */
+const studioDir = resolve(__dirname, '..');
+const bin = resolve(studioDir, '..', 'runner', 'bin', 'multihop.js');
+const work = mkdtempSync(join(tmpdir(), 'multihop-studio-e2e-'));
+const db = join(work, 'db');
+const evalDir = join(work, 'evals', 'hotpot-train');
+const shots = process.env['STUDIO_SCREENSHOTS'];
+/** A shared question both live runs answer (hotpotqa-train's first: a comparison of two magazines). */
+let questionId = '';
+
+let child: ChildProcess;
+let url = '';
+let token = '';
+let browser: Browser;
+let page: Page;
+let workflows: StudioWorkflow[] = [];
+
+const api = async <T>(path: string): Promise<T> => {
+  const response = await fetch(`${url}${path.replace(/^\//, '')}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+/** The trace of a run as the server streams it (the test's own connection, not the page's). */
+async function streamedTrace(runId: string): Promise<TraceEvent[]> {
+  const text = await (await fetch(`${url}api/runs/${runId}/events?token=${token}`)).text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('event: trace'))
+    .map((block) => JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as TraceEvent);
+}
+
+async function shot(name: string): Promise<void> {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+}
+
+beforeAll(async () => {
+  // The web app is built by this project's build target (test:int depends on it).
+  const quiet = { out: () => undefined, err: () => undefined };
+  mkdirSync(join(work, 'evals'), { recursive: true });
+  const code = await main(['eval', '--workflows', 'par2-rag,opera,single-turn-rag,hera', '--dataset', 'hotpotqa-train', '--limit', '6', '--setting', 'closed', '--out', evalDir, '--db', db], quiet);
+  expect(code).toBe(0);
+  const evaluated = readFileSync(join(evalDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean);
+  questionId = (JSON.parse(evaluated[0] as string) as { questionId: string }).questionId;
+
+  child = spawn(process.execPath, [bin, 'studio', '--port', '0', '--db', db], {
+    cwd: work,
+    env: { ...process.env, MULTIHOP_STUDIO_DIR: join(studioDir, 'dist'), MULTIHOP_MODEL: 'offline', LANCEDB_LOG: 'error' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const signed = await new Promise<string>((resolvePromise, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`multihop studio printed no URL in 60 s:\n${out}\n${stderr}`)), 60_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /multihop studio: (http:\/\/127\.0\.0\.1:\d+\/\?token=\w+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1] as string);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`multihop studio exited with ${code}:\n${stderr}`)));
+  });
+  const parsed = new URL(signed);
+  token = parsed.searchParams.get('token') ?? '';
+  url = `${parsed.origin}/`;
+  workflows = await api<StudioWorkflow[]>('/api/workflows');
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(signed);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    child.kill('SIGINT');
+    await new Promise((r) => child.once('exit', r));
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('multihop studio in Chromium', () => {
+  it('refuses the API without the token, and the page keeps it out of the address bar', async () => {
+    expect(page.url()).not.toContain('token=');
+    const statuses = await page.evaluate(async () => {
+      const without = await fetch('/api/workflows');
+      const wrong = await fetch('/api/workflows', { headers: { authorization: 'Bearer nope' } });
+      return [without.status, wrong.status];
+    });
+    expect(statuses).toEqual([401, 401]);
+    const withToken = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', `${url}api/info`], { encoding: 'utf8' });
+    if (withToken.status === 0) expect(withToken.stdout).toBe('401');
+  });
+
+  it('renders every workflow’s chart with all its nodes, laid out', async () => {
+    expect(workflows.length).toBeGreaterThanOrEqual(20);
+    for (const workflow of workflows) {
+      await page.goto(`${url}#/workflows/${encodeURIComponent(workflow.id)}`);
+      await page.waitForSelector(`[data-layout="done"][data-chart-id="${workflow.id}"]`, { timeout: 20_000 });
+      const shown = await page.$$eval('[data-testid="chart-node"]', (nodes) => nodes.map((n) => n.getAttribute('data-node-id')));
+      expect({ workflow: workflow.id, nodes: [...shown].sort() }).toEqual({ workflow: workflow.id, nodes: workflow.chart.nodes.map((n) => n.id).sort() });
+    }
+    await page.goto(`${url}#/workflows/par2-rag`);
+    await page.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
+    await page.click('[data-testid="chart-node"][data-node-id="esc"]');
+    await page.waitForSelector('[data-testid="node-panel"]');
+    expect(await page.textContent('[data-testid="node-panel"]')).toContain('par2.esc');
+    await shot('studio-chart');
+  });
+
+  for (const workflow of ['par2-rag', 'opera']) {
+    it(`runs ${workflow} live on a shared question: nodes light up in exactly the order of the run's trace`, async () => {
+      await page.goto(`${url}#/run?workflow=${workflow}&dataset=hotpotqa-train&id=${questionId}`);
+      await page.waitForSelector(`[data-layout="done"][data-chart-id="${workflow}"]`);
+      await page.click('[data-testid="run-start"]');
+      await page.waitForSelector('[data-testid="run-status"]:text-matches("done|ok|partial", "i")', { timeout: 60_000 });
+      const lit = (await page.getAttribute('[data-chart-id][data-lit-order]', 'data-lit-order')) ?? '';
+      const runs = await api<StudioRunSummary[]>('/api/runs');
+      const run = runs.find((r) => r.workflow === workflow);
+      expect(run).toBeDefined();
+      const trace = await streamedTrace(run!.runId);
+      const entered = trace.filter((e) => e.kind === 'enter').map((e) => e.node);
+      expect(entered.length).toBeGreaterThan(2);
+      expect(lit.split(',')).toEqual(entered);
+      const rows = await page.$$eval('[data-testid="event-row"]', (els) => els.map((el) => Number(el.getAttribute('data-seq'))));
+      expect(rows).toEqual(trace.map((e) => e.seq));
+      const timing = await page.evaluate(() => {
+        const w = window as unknown as { __studioRunClicked?: number; __studioFirstLit?: number };
+        return w.__studioFirstLit !== undefined && w.__studioRunClicked !== undefined ? w.__studioFirstLit - w.__studioRunClicked : null;
+      });
+      // Reported, not asserted: tests never assert wall-clock times.
+      process.stderr.write(`studio e2e: ${workflow}: ${Math.round(timing ?? -1)} ms from clicking Run to the first lit node (offline model, corpus ${workflow === 'par2-rag' ? 'opened by this run' : 'already open'})\n`);
+      expect(await page.textContent('[data-testid="run-answer"]')).toBeTruthy();
+      if (workflow === 'par2-rag') await shot('studio-live-run');
+    });
+  }
+
+  it('replays a saved trace forwards and backwards with the chart in the same state at each step', async () => {
+    const evaluation = await api<StudioEval>(`/api/eval?dir=${encodeURIComponent('evals/hotpot-train')}`);
+    const row = evaluation.rows.find((r) => r.workflow === 'par2-rag')!;
+    const file = join('evals', 'hotpot-train', row.trace);
+    const saved = JSON.parse(readFileSync(join(work, file), 'utf8')) as { trace: TraceEvent[] };
+    await page.goto(`${url}#/replay?path=${encodeURIComponent(file)}`);
+    await page.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
+    const n = saved.trace.length;
+    const states = async () => page.$$eval('[data-testid="chart-node"]', (nodes) => nodes.map((x) => `${x.getAttribute('data-node-id')}=${x.getAttribute('data-state')}`).join(' '));
+    await page.click('[data-testid="replay-first"]');
+    const forward: string[] = [];
+    for (let i = 0; i < n; i++) {
+      expect(await page.textContent('[data-testid="replay-position"]')).toContain(`${i + 1} / ${n}`);
+      const event = saved.trace[i]!;
+      if (event.kind === 'enter') expect(await page.getAttribute(`[data-testid="chart-node"][data-node-id="${event.node}"]`, 'data-state')).toBe('active');
+      forward.push(await states());
+      if (i < n - 1) await page.click('[data-testid="replay-next"]');
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      expect(await states()).toBe(forward[i]);
+      if (i > 0) await page.click('[data-testid="replay-prev"]');
+    }
+  });
+
+  it('shows an eval directory as plots: quality against cost with the Pareto front, metrics, breakdowns, comparisons', async () => {
+    await page.goto(`${url}#/evals`);
+    await page.waitForSelector('[data-testid="eval-item"]');
+    const listed = await page.$$eval('[data-testid="eval-item"]', (items) => items.map((i) => i.getAttribute('data-dir')));
+    expect(listed).toContain(join('evals', 'hotpot-train'));
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(join('evals', 'hotpot-train'))}`);
+    for (const plot of ['plot-pareto', 'plot-metrics', 'plot-breakdown', 'plot-comparisons']) {
+      await page.waitForSelector(`[data-testid="${plot}"] svg`, { timeout: 20_000 });
+    }
+    const labels = await page.$$eval('[data-testid="plot-pareto"] svg text', (texts) => texts.map((t) => t.textContent));
+    for (const workflow of ['par2-rag', 'opera', 'single-turn-rag', 'hera']) expect(labels).toContain(workflow);
+    const front = (await page.getAttribute('[data-testid="plot-pareto"]', 'data-front'))?.split(',') ?? [];
+    expect(front.length).toBeGreaterThan(0);
+    const summary = JSON.parse(readFileSync(join(evalDir, 'summary.json'), 'utf8')) as StudioEval['summary'];
+    // The front is what the summary says: no workflow off it is both cheaper and better than one on it.
+    for (const id of front) {
+      const a = summary.workflows[id]!;
+      for (const [other, b] of Object.entries(summary.workflows)) {
+        if (other === id) continue;
+        const quality = (s: typeof a) => s.correctness ?? s.em;
+        expect(b.tokens <= a.tokens && quality(b) >= quality(a) && (b.tokens < a.tokens || quality(b) > quality(a))).toBe(false);
+      }
+    }
+    await shot('studio-eval');
+    await page.click(`[data-testid="question-row"][data-question-id="${questionId}"]`);
+    await page.waitForSelector('[data-testid="question-detail"]');
+    await page.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
+  });
+
+  it('writes the same eval view as one HTML file that opens from disk with no server', async () => {
+    const out = join(work, 'report.html');
+    const code = await main(['report', evalDir, '--out', out], { out: () => undefined, err: () => undefined });
+    expect(code).toBe(0);
+    const offline = await browser.newPage();
+    const requests: string[] = [];
+    offline.on('request', (request) => requests.push(request.url()));
+    await offline.goto(`file://${out}`);
+    for (const plot of ['plot-pareto', 'plot-metrics']) await offline.waitForSelector(`[data-testid="${plot}"] svg`, { timeout: 20_000 });
+    expect(requests.filter((r) => !r.startsWith('file://') && !r.startsWith('data:'))).toEqual([]);
+    await offline.close();
+  });
+});
+
