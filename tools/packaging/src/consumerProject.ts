@@ -2,7 +2,7 @@ import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_proce
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { unwantedFiles, type PackReport } from './tarballContents';
-import { dependencyOrder, readJson, rootManifest, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
+import { dependencyOrder, readJson, rootManifest, workspacePackages, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
 
 /** Where the shared datasets live for a project outside the workspace: `../shared/datasets` beside the workspace root. */
 export const sharedDatasetsDir = (): string => process.env['MULTIHOP_DATASETS_DIR'] ?? resolve(workspaceRoot, '..', 'shared', 'datasets');
@@ -46,6 +46,13 @@ export function stagePackages(stage: string, packages: WorkspacePackage[]): Map<
     cpSync(pkg.dir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|dist|\.nx)$/.test(src) });
     if (existsSync(join(pkg.dir, 'node_modules'))) symlinkSync(join(pkg.dir, 'node_modules'), join(dir, 'node_modules'), 'dir');
     dirs.set(pkg.name, dir);
+  }
+  // The runner's prepack bundles the studio's web app (a private project it ships built), so the
+  // stage holds its sources too.
+  const studio = workspacePackages().find((p) => p.name === '@multihop/studio');
+  if (studio && dirs.has('@multihop/runner')) {
+    cpSync(studio.dir, join(stage, studio.root), { recursive: true, filter: (src) => !/[/\\](node_modules|dist|\.nx|test)$/.test(src) });
+    if (existsSync(join(studio.dir, 'node_modules'))) symlinkSync(join(studio.dir, 'node_modules'), join(stage, studio.root, 'node_modules'), 'dir');
   }
   const modules = join(stage, 'node_modules');
   mkdirSync(join(modules, '@multihop'), { recursive: true });

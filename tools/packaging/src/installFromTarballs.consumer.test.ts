@@ -3,6 +3,7 @@
 // against the installed type declarations and run it with plain node, and run the installed
 // `multihop` CLI. Nothing of the workspace is linked in: no @multihop/source condition, no
 // ts-register. Slow (a real npm install): its own Nx target, `test:consumer`.
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,37 @@ describe('the installed multihop CLI', () => {
     const r = run('npx', ['--no-install', 'multihop', 'workflows'], { cwd: app, env });
     if (r.status !== 0) throw new Error(describeRun('npx multihop workflows', r));
     for (const id of ['par2-rag', 'opera', 'direct', 'ircot', 'react']) expect(r.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+  }, 120_000);
+
+  it('serves the studio from the installed tarball (its built web app ships inside the runner)', async () => {
+    // The installed bin itself (not through npx), so the signal at the end reaches the server.
+    const child = spawn(process.execPath, [join(app, 'node_modules', '@multihop', 'runner', 'bin', 'multihop.js'), 'studio', '--port', '0'], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const signed = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL in 60 s\n${out}\n${err}`)), 60_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const match = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=(\w+)/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[0]);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`multihop studio exited with ${code}\n${err}`)));
+      });
+      const url = new URL(signed);
+      const page = await (await fetch(url.origin)).text();
+      expect(page).toContain('assets/studio.js');
+      expect((await fetch(`${url.origin}/assets/studio.js`)).status).toBe(200);
+      expect(err).not.toContain('building the web app');
+      const workflows = (await (await fetch(`${url.origin}/api/workflows`, { headers: { authorization: `Bearer ${url.searchParams.get('token')}` } })).json()) as Array<{ id: string }>;
+      expect(workflows.map((w) => w.id)).toEqual(expect.arrayContaining(['par2-rag', 'opera']));
+    } finally {
+      child.kill('SIGINT');
+    }
   }, 120_000);
 
   it('answers a HotpotQA question with PAR²-RAG on the offline model', () => {
