@@ -25,7 +25,7 @@ function forest(metric: string, rows: Comparison[], width: number): Element {
     width,
     height: 54 + rows.length * 30,
     marginLeft: 210,
-    marginRight: 150,
+    marginRight: 175,
     marginBottom: 40,
     style: { fontSize: '12px', fontFamily: 'inherit' },
     x: { domain: [lo - pad, hi + pad], grid: true, label: `Difference in ${metricLabel(metric)} (a − b, paired, 95% bootstrap interval) →` },

@@ -97,71 +97,77 @@ function MetricsTable({ summary }: { summary: EvalSummary }) {
   const ids = workflowIds(summary);
   const anyEstimated = Object.values(summary.workflows).some((w) => w.tokens_estimated);
   return (
-    <div className="eval-table-scroll">
-      <table className="eval-table eval-metrics" data-testid="metrics-table">
-        <thead>
-          <tr>
-            <th>workflow</th>
-            <th className="num">n</th>
-            {judged && <th className="num">Correct</th>}
-            {judged && <th className="num">Correct 95% CI</th>}
-            <th className="num">EM</th>
-            <th className="num">EM 95% CI</th>
-            <th className="num">F1</th>
-            <th className="num">Acc</th>
-            <th className="num">Recall@5</th>
-            <th className="num">NDCG@5</th>
-            <th className="num">All-Pass</th>
-            <th className="num" title="model calls per question (mean), the workflow's own">LLM calls/q</th>
-            <th className="num" title="prompt + completion tokens per question (mean); ≈ estimated">tokens/q</th>
-            <th className="num">retrieval calls/q</th>
-            <th className="num">latency p50 ms</th>
-            <th className="num">latency p95 ms</th>
-            <th className="num" title="runs by status">ok/partial/error</th>
-            <th>stopped early</th>
-            {judged && <th className="num" title="answers judged / judge errors (left out of Correct)">judged/errors</th>}
-            <th>method’s own measures</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ids.map((id) => {
-            const w = summary.workflows[id]!;
-            return (
-              <tr key={id} data-workflow={id}>
-                <th scope="row">{id}</th>
-                <td className="num">{w.n}</td>
-                {judged && <td className="num">{rate(w.correctness)}</td>}
-                {judged && <td className="num ci">{interval(w.correctness_ci95)}</td>}
-                <td className="num">{rate(w.em)}</td>
-                <td className="num ci">{interval(w.em_ci95)}</td>
-                <td className="num">{rate(w.f1)}</td>
-                <td className="num">{rate(w.acc)}</td>
-                <td className="num">{rate(w.recall_at_5)}</td>
-                <td className="num">{rate(w.ndcg_at_5)}</td>
-                <td className="num">{rate(w.all_pass)}</td>
-                <td className="num">{count1(w.llm_calls)}</td>
-                <td className="num">{tokens(w.tokens, w.tokens_estimated)}</td>
-                <td className="num">{count1(w.retrieval_calls)}</td>
-                <td className="num">{whole(w.latency_ms_p50)}</td>
-                <td className="num">{whole(w.latency_ms_p95)}</td>
-                <td className="num">{statusText(w)}</td>
-                <td>{stopsText(w)}</td>
-                {judged && (
+    <>
+      <div className="eval-table-scroll">
+        <table className="eval-table eval-metrics" data-testid="metrics-table">
+          <thead>
+            <tr>
+              <th>workflow</th>
+              <th className="num">n</th>
+              {judged && <th className="num">Correct (95% CI)</th>}
+              <th className="num">EM (95% CI)</th>
+              <th className="num">F1</th>
+              <th className="num">Acc</th>
+              <th className="num">Recall@5</th>
+              <th className="num">NDCG@5</th>
+              <th className="num">All-Pass</th>
+              <th className="num" title="model calls per question (mean), the workflow's own">LLM calls /q</th>
+              <th className="num" title="prompt + completion tokens per question (mean); ≈ estimated">tokens/q</th>
+              <th className="num">retrievals /q</th>
+              <th className="num">latency ms p50 / p95</th>
+              <th className="num" title="runs by status">ok/partial/error</th>
+              <th>stopped early</th>
+              {judged && <th className="num" title="answers judged / judge errors (left out of Correct)">judged/errors</th>}
+              <th>method’s own measures</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ids.map((id) => {
+              const w = summary.workflows[id]!;
+              return (
+                <tr key={id} data-workflow={id}>
+                  <th scope="row">{id}</th>
+                  <td className="num">{w.n}</td>
+                  {judged && (
+                    <td className="num">
+                      {rate(w.correctness)}
+                      <div className="ci">{interval(w.correctness_ci95)}</div>
+                    </td>
+                  )}
                   <td className="num">
-                    {w.judged ?? '—'}/{w.judge_errors ?? 0}
+                    {rate(w.em)}
+                    <div className="ci">{interval(w.em_ci95)}</div>
                   </td>
-                )}
-                <td>
-                  <MethodMeasures w={w} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                  <td className="num">{rate(w.f1)}</td>
+                  <td className="num">{rate(w.acc)}</td>
+                  <td className="num">{rate(w.recall_at_5)}</td>
+                  <td className="num">{rate(w.ndcg_at_5)}</td>
+                  <td className="num">{rate(w.all_pass)}</td>
+                  <td className="num">{count1(w.llm_calls)}</td>
+                  <td className="num">{tokens(w.tokens, w.tokens_estimated)}</td>
+                  <td className="num">{count1(w.retrieval_calls)}</td>
+                  <td className="num">
+                    {whole(w.latency_ms_p50)} / {whole(w.latency_ms_p95)}
+                  </td>
+                  <td className="num">{statusText(w)}</td>
+                  <td>{stopsText(w)}</td>
+                  {judged && (
+                    <td className="num">
+                      {w.judged ?? '—'}/{w.judge_errors ?? 0}
+                    </td>
+                  )}
+                  <td>
+                    <MethodMeasures w={w} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       {anyEstimated && <p className="eval-footnote">≈ estimated token counts: the provider reported no usage (about 4 characters per token).</p>}
       {summary.retrieval_metrics && <p className="eval-footnote">{summary.retrieval_metrics}</p>}
-    </div>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { rate, tokens } from './format';
+import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
 import { filterQuestions, groupQuestions, rowTokens, verdictOf, type Outcome } from './questions';
 import { Section } from './Section';
@@ -28,8 +28,8 @@ function AnswerCell({ data, row }: { data: EvalData; row: EvalRow | undefined })
       <div className="eval-answer-text" title={row.prediction}>
         {row.prediction || <i>no answer</i>}
       </div>
-      <div className="eval-answer-meta">
-        <Verdict value={verdictOf(data, row)} /> EM {row.metrics.em} · F1 {rate(row.metrics.f1)} · {tokens(rowTokens(row), row.usage?.estimated === true)} tok
+      <div className="eval-answer-meta" title="judged correct · EM · F1 · tokens (≈ estimated)">
+        <Verdict value={verdictOf(data, row)} /> EM {row.metrics.em} · F1 {row.metrics.f1.toFixed(2)} · {shortTokens(rowTokens(row), row.usage?.estimated === true)}
         {row.status !== 'ok' && <span className="eval-badge">{row.stopReason ?? row.status}</span>}
       </div>
     </td>
@@ -48,7 +48,7 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
   const current = selected ? groups.find((g) => g.id === selected) : undefined;
 
   return (
-    <Section id="questions" title="Questions" note={`${groups.length} questions × ${ids.length} workflows. Click a question for its gold answers and its runs replayed side by side.`}>
+    <Section id="questions" title="Questions" note={`${groups.length} questions × ${ids.length} workflows. Each cell: the answer, then ✓/✗ judged, EM, F1 and tokens. Click a question for its gold answers and its runs replayed side by side.`}>
       {current && <QuestionDetail data={data} group={current} workflows={ids} loadTrace={loadTrace} onClose={() => onSelect(undefined)} />}
       {selected && !current && <p className="eval-error">No question {selected} in this eval.</p>}
       <div className="eval-controls">

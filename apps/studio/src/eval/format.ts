@@ -46,3 +46,7 @@ export const METRIC_LABELS: Record<string, string> = {
 };
 
 export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key;
+
+/** Tokens in a narrow cell: 852, 17.7k; ≈ when estimated. */
+export const shortTokens = (value: number, estimated: boolean): string =>
+  `${estimated ? '≈' : ''}${value >= 1000 ? `${(value / 1000).toFixed(value >= 10000 ? 0 : 1)}k` : Math.round(value)}`;
