@@ -1,9 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <h1>multihop studio</h1>;
-}
+import '@xyflow/react/dist/style.css';
+import './styles.css';
+import { App } from './App';
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
