@@ -62,6 +62,14 @@ function heatmap(cells: readonly BreakdownCell[], metric: BreakdownMetric, ids: 
   });
 }
 
+/** Each workflow's overall figures as one column, for a dataset that records neither hops nor type. */
+export function overallCells(summary: EvalSummary): BreakdownCell[] {
+  return workflowIds(summary).map((workflow) => {
+    const w = summary.workflows[workflow]!;
+    return { group: 'all questions', workflow, n: w.n, correctness: w.correctness, em: w.em, f1: w.f1, recall_at_5: w.recall_at_5, ndcg_at_5: w.ndcg_at_5, all_pass: w.all_pass };
+  });
+}
+
 /** Every metric by hops and by question type, one heatmap per breakdown the dataset records. */
 export function BreakdownSection({ summary }: { summary: EvalSummary }) {
   const judged = isJudged(summary);
@@ -70,7 +78,7 @@ export function BreakdownSection({ summary }: { summary: EvalSummary }) {
   const breakdown = summary.breakdown ?? { hops: [], type: [] };
   const present = DIMENSIONS.filter((d) => (breakdown[d.key] ?? []).length > 0);
   const missing = DIMENSIONS.filter((d) => (breakdown[d.key] ?? []).length === 0);
-  const hasRetrieval = [...(breakdown.hops ?? []), ...(breakdown.type ?? [])].some((c) => c.recall_at_5 !== null && c.recall_at_5 !== undefined);
+  const hasRetrieval = [...(breakdown.hops ?? []), ...(breakdown.type ?? []), ...overallCells(summary)].some((c) => c.recall_at_5 !== null && c.recall_at_5 !== undefined);
   const render = useCallback(
     (width: number) => {
       const cells = summary.breakdown ?? { hops: [], type: [] };
@@ -80,6 +88,7 @@ export function BreakdownSection({ summary }: { summary: EvalSummary }) {
         const these = cells[d.key] ?? [];
         if (these.length) container.append(heatmap(these, metric, ids, d.axis, d.title, width));
       }
+      if (!container.childElementCount) container.append(heatmap(overallCells(summary), metric, ids, 'questions', 'All questions (no hop counts or types recorded)', width));
       return container;
     },
     [summary, metric, ids],
@@ -99,13 +108,16 @@ export function BreakdownSection({ summary }: { summary: EvalSummary }) {
           </select>
         </label>
       </div>
-      {present.length > 0 ? <PlotFigure render={render} testId="plot-breakdown" /> : <p className="eval-empty" data-testid="plot-breakdown">The dataset records neither hop counts nor question types.</p>}
-      {present.length > 0 &&
+      <PlotFigure render={render} testId="plot-breakdown" />
+      {present.length === 0 ? (
+        <p className="eval-footnote">The dataset records neither hop counts nor question types: the overall figures instead.</p>
+      ) : (
         missing.map((d) => (
           <p key={d.key} className="eval-footnote">
             {d.key === 'hops' ? 'The dataset records no hop counts.' : 'The dataset records no question types (the IRCoT HotpotQA file, for one, has none).'}
           </p>
-        ))}
+        ))
+      )}
     </Section>
   );
 }

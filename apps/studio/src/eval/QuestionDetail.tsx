@@ -25,11 +25,13 @@ function ReplayColumn({ row, loadTrace }: { row: EvalRow; loadTrace: TraceLoad }
   }, [row.trace, loadTrace]);
   return (
     <div className="eval-replay-column" data-workflow={row.workflow}>
-      <h4>
-        {row.workflow} <span className="eval-id">{row.trace}</span>
-      </h4>
+      {loaded.state !== 'ready' && <h4>{row.workflow}</h4>}
       {loaded.state === 'loading' && <p className="eval-empty">Loading the trace…</p>}
-      {loaded.state === 'error' && <p className="eval-error">Could not load the trace: {loaded.message}</p>}
+      {loaded.state === 'error' && (
+        <p className="eval-error">
+          Could not load {row.trace}: {loaded.message}
+        </p>
+      )}
       {loaded.state === 'ready' && (
         // The results rows carry the gold answers, not the gold passage ids.
         <TraceReplay replay={loaded.replay} gold={{ answers: row.gold, supportingIds: [] }} compact />
