@@ -143,10 +143,10 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       }
     });
 
+    // A manifest without `nodes` (a method just generated) is not checked here; the runner's
+    // catalogue test requires every installed method to declare them.
     const nodes = manifest.nodes;
-    if (!nodes) {
-      it.todo(`declares its chart nodes (manifest.nodes: the agent, a description and the prompts of each node)`);
-    } else {
+    if (nodes) {
       const charts = (): Array<{ workflow: string; settings: Record<string, unknown>; chart: Chart }> =>
         manifest.workflows.flatMap((entry) => settingsVariants(entry).map((settings) => ({ workflow: entry.id, settings, chart: entry.create(settings).chart() })));
 
