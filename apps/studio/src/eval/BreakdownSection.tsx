@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo, useState } from 'react';
-import { metricLabel, rate } from './format';
+import { metricLabel, offlineCaption, rate } from './format';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import { isJudged, workflowIds, type BreakdownCell, type EvalSummary } from './types';
@@ -26,7 +26,7 @@ interface Cell {
   value: number | null;
 }
 
-function heatmap(cells: readonly BreakdownCell[], metric: BreakdownMetric, ids: string[], axis: string, title: string, width: number): Element {
+function heatmap(cells: readonly BreakdownCell[], metric: BreakdownMetric, ids: string[], axis: string, title: string, width: number, caption: string | null): Element {
   const groups = groupOrder(cells);
   const data: Cell[] = cells.map((c) => {
     const value = (c as Record<string, unknown>)[metric];
@@ -35,6 +35,7 @@ function heatmap(cells: readonly BreakdownCell[], metric: BreakdownMetric, ids: 
   const cellWidth = Math.min(150, Math.max(80, (width - 140) / Math.max(1, groups.length)));
   return Plot.plot({
     title,
+    caption,
     width: Math.min(width, 140 + cellWidth * groups.length + 20),
     height: 60 + ids.length * 32,
     marginLeft: 130,
@@ -82,13 +83,14 @@ export function BreakdownSection({ summary }: { summary: EvalSummary }) {
   const render = useCallback(
     (width: number) => {
       const cells = summary.breakdown ?? { hops: [], type: [] };
+      const caption = offlineCaption(summary, metric === 'correctness') ?? null;
       const container = document.createElement('div');
       container.className = 'eval-plot-row';
       for (const d of DIMENSIONS) {
         const these = cells[d.key] ?? [];
-        if (these.length) container.append(heatmap(these, metric, ids, d.axis, d.title, width));
+        if (these.length) container.append(heatmap(these, metric, ids, d.axis, d.title, width, caption));
       }
-      if (!container.childElementCount) container.append(heatmap(overallCells(summary), metric, ids, 'questions', 'All questions (no hop counts or types recorded)', width));
+      if (!container.childElementCount) container.append(heatmap(overallCells(summary), metric, ids, 'questions', 'All questions (no hop counts or types recorded)', width, caption));
       return container;
     },
     [summary, metric, ids],

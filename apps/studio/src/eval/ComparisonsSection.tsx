@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo } from 'react';
-import { interval, metricLabel, pValue, signed } from './format';
+import { interval, metricLabel, offlineCaption, pValue, signed } from './format';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import type { EvalSummary } from './types';
@@ -16,13 +16,14 @@ export function byMetric(comparisons: readonly Comparison[]): Array<[string, Com
 
 const pairLabel = (c: Comparison) => `${c.a} − ${c.b}`;
 
-function forest(metric: string, rows: Comparison[], width: number): Element {
+function forest(metric: string, rows: Comparison[], width: number, caption: string | null): Element {
   const lo = Math.min(0, ...rows.map((r) => r.diff_ci95[0]));
   const hi = Math.max(0, ...rows.map((r) => r.diff_ci95[1]));
   const pad = (hi - lo || 1) * 0.08;
   return Plot.plot({
     title: `${metricLabel(metric)}: ${rows[0]?.a ?? ''} against each other workflow`,
     width,
+    caption,
     height: 54 + rows.length * 30,
     marginLeft: 210,
     marginRight: 175,
@@ -63,10 +64,10 @@ export function ComparisonsSection({ summary }: { summary: EvalSummary }) {
     (width: number) => {
       const container = document.createElement('div');
       container.className = 'eval-plot-stack';
-      for (const [metric, rows] of groups) container.append(forest(metric, rows, width));
+      for (const [metric, rows] of groups) container.append(forest(metric, rows, width, offlineCaption(summary, metric === 'correctness') ?? null));
       return container;
     },
-    [groups],
+    [groups, summary],
   );
   return (
     <Section

@@ -40,12 +40,19 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
           <dd>{workflowIds(summary).join(', ')}</dd>
         </div>
         <div>
+          <dt>created</dt>
+          <dd data-field="created">
+            <time dateTime={summary.created}>{created(summary.created)}</time>
+            {report && <span className="eval-sub"> · report generated {created(report.generated)}</span>}
+          </dd>
+        </div>
+        <div className="eval-fact-wide">
           <dt>model</dt>
           <dd data-field="model">
             {summary.offline && <span className="eval-offline-tag">offline model</span>} {summary.model}
           </dd>
         </div>
-        <div>
+        <div className="eval-fact-wide">
           <dt>judge</dt>
           <dd data-field="judge">
             {judge ? (
@@ -62,13 +69,6 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
             ) : (
               'not judged (EM/F1 only)'
             )}
-          </dd>
-        </div>
-        <div>
-          <dt>created</dt>
-          <dd data-field="created">
-            <time dateTime={summary.created}>{created(summary.created)}</time>
-            {report && <span className="eval-sub"> · report generated {created(report.generated)}</span>}
           </dd>
         </div>
       </dl>

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo } from 'react';
-import { count1, interval, measure, rate, tokens, whole } from './format';
+import { count1, interval, measure, offlineCaption, rate, tokens, whole } from './format';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import { isJudged, workflowIds, type EvalSummary, type WorkflowStats } from './types';
@@ -36,6 +36,7 @@ function IntervalChart({ summary }: { summary: EvalSummary }) {
     (width: number) =>
       Plot.plot({
         width,
+        caption: offlineCaption(summary, true) ?? null,
         height: 64 + ids.length * 34,
         marginLeft: 120,
         marginRight: 48,
@@ -59,7 +60,7 @@ function IntervalChart({ summary }: { summary: EvalSummary }) {
           Plot.text(data, { fx: 'metric', y: 'workflow', x: 'hi', text: (d: IntervalDatum) => rate(d.value), dx: 6, textAnchor: 'start', fill: '#57606a' }),
         ],
       }),
-    [data, ids],
+    [data, ids, summary],
   );
   return <PlotFigure render={render} testId="plot-metrics" />;
 }

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo, useState } from 'react';
-import { count1, metricLabel, rate, whole } from './format';
+import { count1, metricLabel, offlineCaption, rate, whole } from './format';
 import { placeLabels } from './labels';
 import { frontSteps, paretoFront, type ParetoPoint } from './pareto';
 import { PlotFigure } from './PlotFigure';
@@ -82,6 +82,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
       return Plot.plot({
         width,
         height,
+        caption: offlineCaption(summary, quality === 'correctness') ?? null,
         marginLeft: margin.left,
         marginRight: margin.right,
         marginTop: margin.top,
@@ -109,7 +110,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
         ],
       });
     },
-    [points, front, cost, ids, estimated, qualityName],
+    [points, front, cost, ids, estimated, qualityName, summary, quality],
   );
 
   return (

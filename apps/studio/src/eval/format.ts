@@ -50,3 +50,11 @@ export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key;
 /** Tokens in a narrow cell: 852, 17.7k; ≈ when estimated. */
 export const shortTokens = (value: number, estimated: boolean): string =>
   `${estimated ? '≈' : ''}${value >= 1000 ? `${(value / 1000).toFixed(value >= 10000 ? 0 : 1)}k` : Math.round(value)}`;
+
+/** The caption a plot of the offline model's figures carries, so a copied plot keeps its label. */
+export const offlineCaption = (summary: { offline: boolean; judge?: { offline: boolean } }, judged = false): string | undefined =>
+  summary.offline
+    ? `Offline model’s figures (a deterministic lexical stand-in, not a language model)${judged && summary.judge?.offline ? '; correctness from the offline lexical judge' : ''}.`
+    : judged && summary.judge?.offline
+      ? 'Correctness from the offline lexical judge, not a language model.'
+      : undefined;
