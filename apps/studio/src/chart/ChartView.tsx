@@ -7,7 +7,6 @@ import {
   Position,
   ReactFlow,
   ReactFlowProvider,
-  useNodesInitialized,
   useReactFlow,
   type Edge,
   type EdgeProps,
@@ -94,6 +93,7 @@ function ChartCanvas({
   const [layout, setLayout] = useState<{ key: string; layout: ChartLayout } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [fittedKey, setFittedKey] = useState<string | undefined>();
+  const [container, setContainer] = useState<HTMLDivElement | null>(null);
 
   useEffect(() => {
     let current = true;
@@ -125,6 +125,13 @@ function ChartCanvas({
         position: { x: item.x, y: item.y },
         width: item.width,
         height: item.height,
+        // Sizes and handles are known from the layout: given here, React Flow keeps them across
+        // every re-render with new run state instead of waiting to measure the DOM again.
+        measured: { width: item.width, height: item.height },
+        handles: [
+          { type: 'target' as const, position: Position.Top, x: item.width / 2, y: 0, width: 1, height: 1 },
+          { type: 'source' as const, position: Position.Bottom, x: item.width / 2, y: item.height, width: 1, height: 1 },
+        ],
         style: { width: item.width, height: item.height },
         ...(parent ? { parentId: parent, extent: 'parent' as const } : {}),
         ...(item.compound ? { zIndex: -1 } : {}),
@@ -156,10 +163,17 @@ function ChartCanvas({
     });
   }, [placed, takenSet, latestEdge]);
 
-  const height = placed ? Math.max(compact ? 140 : 220, Math.min(maxHeight, placed.height + 24)) : compact ? 160 : Math.min(maxHeight, 360);
+  const width = useContainerWidth(container);
+  // As tall as the chart drawn at the zoom that fits its width, within [minimum, maxHeight].
+  const height = placed
+    ? Math.round(Math.max(compact ? 120 : 220, Math.min(maxHeight, placed.height * Math.min(1, (width - 32) / Math.max(1, placed.width)) + 32)))
+    : compact
+      ? 160
+      : Math.min(maxHeight, 360);
 
   return (
     <div
+      ref={setContainer}
       className={`chart-view${compact ? ' chart-compact' : ''}`}
       style={{ height }}
       data-testid={testId}
@@ -183,7 +197,7 @@ function ChartCanvas({
         minZoom={0.2}
         maxZoom={2}
       >
-        <FitOnLayout layout={placed} onFitted={() => setFittedKey(chartKey)} />
+        <FitOnLayout layout={placed} container={container} onFitted={() => setFittedKey(chartKey)} />
         {compact ? null : <Controls showInteractive={false} position="top-right" />}
         <Background gap={18} size={1} color="#e4e7eb" />
       </ReactFlow>
@@ -191,16 +205,47 @@ function ChartCanvas({
   );
 }
 
-/** Fits the view once the laid-out nodes are measured, then reports the layout done. */
-function FitOnLayout({ layout, onFitted }: { layout: ChartLayout | undefined; onFitted: () => void }) {
-  const initialised = useNodesInitialized();
+function useContainerWidth(container: HTMLDivElement | null): number {
+  const [width, setWidth] = useState(800);
+  useEffect(() => {
+    if (!container) return;
+    setWidth(container.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(container.clientWidth));
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, [container]);
+  return width;
+}
+
+/**
+ * Fits the laid-out chart into the container (never zooming past 1), again whenever the
+ * container's size changes, then reports the layout done.
+ */
+function FitOnLayout({ layout, container, onFitted }: { layout: ChartLayout | undefined; container: HTMLDivElement | null; onFitted: () => void }) {
   const flow = useReactFlow();
   useEffect(() => {
-    if (!layout || !initialised) return;
-    void flow.fitView({ padding: 0.06, maxZoom: 1 }).then(() => onFitted());
-    // onFitted is a fresh closure each render; the layout and the measurement are what matter.
+    if (!layout || !container) return;
+    let frame = 0;
+    const fit = (): void => {
+      const width = container.clientWidth;
+      const height = container.clientHeight;
+      if (!width || !height) return;
+      const pad = 16;
+      const zoom = Math.min(1, (width - 2 * pad) / Math.max(1, layout.width), (height - 2 * pad) / Math.max(1, layout.height));
+      void flow.setViewport({ x: (width - layout.width * zoom) / 2, y: Math.max(pad, (height - layout.height * zoom) / 2), zoom });
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => onFitted());
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(container);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+    // onFitted is a fresh closure each render; the layout and the container are what matter.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [layout, initialised, flow]);
+  }, [layout, container, flow]);
   return null;
 }
 

@@ -100,11 +100,14 @@ async function computeLayout(chart: Chart): Promise<ChartLayout> {
     .filter(({ edge }) => ids.has(edge.from) && ids.has(edge.to))
     .map(({ edge, index }) => {
       const text = edgeText(edge);
+      // Label and guard on two lines: narrow labels keep the layered layout from spreading out.
+      const lines = [edge.label, edge.guard ? `[${edge.guard}]` : undefined].filter((line): line is string => Boolean(line));
+      const width = Math.round(Math.max(0, ...lines.map((line) => line.length)) * 5.9 + 10);
       return {
         id: `e${index}`,
         sources: [edge.from],
         targets: [edge.to],
-        ...(text ? { labels: [{ id: `e${index}-label`, text, width: Math.round(text.length * 6.3 + 10), height: 18 }] } : {}),
+        ...(text ? { labels: [{ id: `e${index}-label`, text, width, height: lines.length * 14 + 2 }] } : {}),
       };
     });
   const graph: ElkNode = {
@@ -116,14 +119,15 @@ async function computeLayout(chart: Chart): Promise<ChartLayout> {
       'elk.json.edgeCoords': 'ROOT',
       'elk.edgeRouting': 'ORTHOGONAL',
       'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '46',
-      'elk.layered.spacing.edgeNodeBetweenLayers': '18',
-      'elk.spacing.nodeNode': '34',
-      'elk.spacing.edgeNode': '18',
-      'elk.spacing.edgeEdge': '12',
-      'elk.spacing.edgeLabel': '4',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '44',
+      'elk.layered.spacing.edgeNodeBetweenLayers': '12',
+      'elk.layered.spacing.edgeEdgeBetweenLayers': '8',
+      'elk.spacing.nodeNode': '24',
+      'elk.spacing.edgeNode': '12',
+      'elk.spacing.edgeEdge': '8',
+      'elk.spacing.edgeLabel': '3',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
       'elk.padding': '[top=12,left=12,bottom=12,right=12]',
     },
     children: (childrenOf.get(undefined) ?? []).map(toElk),

@@ -52,6 +52,9 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
   const [workflowId, setWorkflowId] = useState(
     () => workflows.find((w) => w.id === initialWorkflow)?.id ?? workflows.find((w) => w.id === 'par2-rag')?.id ?? workflows[0]?.id ?? '',
   );
+  useEffect(() => {
+    if (initialWorkflow && workflows.some((w) => w.id === initialWorkflow)) setWorkflowId(initialWorkflow);
+  }, [initialWorkflow, workflows]);
   const workflow = workflows.find((w) => w.id === workflowId);
   const [source, setSource] = useState<'dataset' | 'text'>('dataset');
   const [dataset, setDataset] = useState(() => (info.datasets.includes('hotpotqa-dev') ? 'hotpotqa-dev' : (info.datasets[0] ?? '')));
