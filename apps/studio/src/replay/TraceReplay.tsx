@@ -59,7 +59,7 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
       </header>
       <div className="replay-controls" onKeyDown={onKey}>
         <button type="button" data-testid="replay-first" onClick={() => go(0)} disabled={at === 0} title="first event (Home)">
-          ⏮
+          |◀
         </button>
         <button type="button" data-testid="replay-prev" onClick={() => go(at - 1)} disabled={at === 0} title="previous event (←)">
           ◀
@@ -77,7 +77,7 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
           ▶
         </button>
         <button type="button" data-testid="replay-last" onClick={() => go(n - 1)} disabled={at >= n - 1} title="last event (End)">
-          ⏭
+          ▶|
         </button>
         <span className="replay-position" data-testid="replay-position">
           {n ? at + 1 : 0} / {n}

@@ -62,6 +62,20 @@ export function EventDetail({ event, gold }: { event: TraceEvent; gold?: StudioG
       return <Retrieval data={event.data} gold={gold} />;
     case 'decision':
       return <Decision data={event.data} />;
+    case 'transition': {
+      const { from, to, guard, label } = transitionOf(event);
+      return (
+        <div className="event-detail">
+          <div className="kv">
+            <span>
+              edge <b>{from ?? '?'} → {to ?? '?'}</b>
+            </span>
+            {label ? <span>label <b>{label}</b></span> : null}
+            {guard ? <span>guard <b>[{guard}]</b></span> : null}
+          </div>
+        </div>
+      );
+    }
     case 'error':
       return (
         <div className="event-detail event-error">
