@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { TraceEvent } from '@multihop/core';
 import { main } from '@multihop/runner';
+import { sharedDatasetsDir } from '@multihop/testing';
 import type { StudioEval, StudioRunSummary, StudioWorkflow } from '@multihop/runner/studio';
 import { launchChromium } from './chromium';
 
@@ -61,7 +62,8 @@ beforeAll(async () => {
 
   child = spawn(process.execPath, [bin, 'studio', '--port', '0', '--db', db], {
     cwd: work,
-    env: { ...process.env, MULTIHOP_STUDIO_DIR: join(studioDir, 'dist'), MULTIHOP_MODEL: 'offline', LANCEDB_LOG: 'error' },
+    // The server runs in a directory of its own, as a user's would: the datasets are named for it.
+    env: { ...process.env, MULTIHOP_STUDIO_DIR: join(studioDir, 'dist'), MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), MULTIHOP_MODEL: 'offline', LANCEDB_LOG: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -99,6 +101,7 @@ afterAll(async () => {
 
 describe('multihop studio in Chromium', () => {
   it('refuses the API without the token, and the page keeps it out of the address bar', async () => {
+    await page.waitForSelector('[data-testid="nav-workflows"]');
     expect(page.url()).not.toContain('token=');
     const statuses = await page.evaluate(async () => {
       const without = await fetch('/api/workflows');
@@ -114,8 +117,8 @@ describe('multihop studio in Chromium', () => {
     expect(workflows.length).toBeGreaterThanOrEqual(20);
     for (const workflow of workflows) {
       await page.goto(`${url}#/workflows/${encodeURIComponent(workflow.id)}`);
-      await page.waitForSelector(`[data-layout="done"][data-chart-id="${workflow.id}"]`, { timeout: 20_000 });
-      const shown = await page.$$eval('[data-testid="chart-node"]', (nodes) => nodes.map((n) => n.getAttribute('data-node-id')));
+      await page.waitForSelector(`[data-testid="chart"][data-layout="done"][data-chart-id="${workflow.id}"]`, { timeout: 20_000 });
+      const shown = await page.$$eval('[data-testid="chart"] [data-testid="chart-node"]', (nodes) => nodes.map((n) => n.getAttribute('data-node-id')));
       expect({ workflow: workflow.id, nodes: [...shown].sort() }).toEqual({ workflow: workflow.id, nodes: workflow.chart.nodes.map((n) => n.id).sort() });
     }
     await page.goto(`${url}#/workflows/par2-rag`);
@@ -128,11 +131,16 @@ describe('multihop studio in Chromium', () => {
 
   for (const workflow of ['par2-rag', 'opera']) {
     it(`runs ${workflow} live on a shared question: nodes light up in exactly the order of the run's trace`, async () => {
-      await page.goto(`${url}#/run?workflow=${workflow}&dataset=hotpotqa-train&id=${questionId}`);
+      await page.goto(`${url}#/run?workflow=${workflow}`);
+      await page.reload();
       await page.waitForSelector(`[data-layout="done"][data-chart-id="${workflow}"]`);
+      // The form as a user fills it: the dataset, then the question found by its id.
+      await page.selectOption('[data-testid="run-dataset"]', 'hotpotqa-train');
+      await page.fill('[data-testid="run-question-search"]', questionId);
+      await page.click(`[data-testid="question-option"][data-question-id="${questionId}"]`);
       await page.click('[data-testid="run-start"]');
-      await page.waitForSelector('[data-testid="run-status"]:text-matches("done|ok|partial", "i")', { timeout: 60_000 });
-      const lit = (await page.getAttribute('[data-chart-id][data-lit-order]', 'data-lit-order')) ?? '';
+      await page.waitForSelector('[data-testid="run-status"][data-phase="done"]', { timeout: 60_000 });
+      const lit = (await page.getAttribute(`[data-testid="chart"][data-chart-id="${workflow}"]`, 'data-lit-order')) ?? '';
       const runs = await api<StudioRunSummary[]>('/api/runs');
       const run = runs.find((r) => r.workflow === workflow);
       expect(run).toBeDefined();
@@ -162,7 +170,8 @@ describe('multihop studio in Chromium', () => {
     await page.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
     const n = saved.trace.length;
     const states = async () => page.$$eval('[data-testid="chart-node"]', (nodes) => nodes.map((x) => `${x.getAttribute('data-node-id')}=${x.getAttribute('data-state')}`).join(' '));
-    await page.click('[data-testid="replay-first"]');
+    // It opens at the first step; stepping from there:
+    expect(await page.isDisabled('[data-testid="replay-first"]')).toBe(true);
     const forward: string[] = [];
     for (let i = 0; i < n; i++) {
       expect(await page.textContent('[data-testid="replay-position"]')).toContain(`${i + 1} / ${n}`);
@@ -208,7 +217,9 @@ describe('multihop studio in Chromium', () => {
 
   it('writes the same eval view as one HTML file that opens from disk with no server', async () => {
     const out = join(work, 'report.html');
+    process.env['MULTIHOP_STUDIO_DIR'] = join(studioDir, 'dist');
     const code = await main(['report', evalDir, '--out', out], { out: () => undefined, err: () => undefined });
+    delete process.env['MULTIHOP_STUDIO_DIR'];
     expect(code).toBe(0);
     const offline = await browser.newPage();
     const requests: string[] = [];
