@@ -6,7 +6,7 @@ import type { Judgement } from '../eval/judging';
 import type { ResultRow } from '../eval/ResultsLog';
 import { findWorkflow } from '../workflows';
 import { PathRefused, type Roots } from './paths';
-import type { StudioEval, StudioEvalListing, StudioEvalRow, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
+import type { StudioEval, StudioEvalListing, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
 
 const SKIP = new Set(['node_modules', '.git', '.nx', 'traces', 'cache', 'dist']);
 const DEPTH = 4;
@@ -63,7 +63,7 @@ export function readEval(roots: Roots, requested: string): StudioEval {
     if (judge && j.judge !== judge) continue;
     if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
   }
-  return { dir: roots.display(dir), summary, rows: rows as unknown as StudioEvalRow[], verdicts };
+  return { dir: roots.display(dir), summary, rows, verdicts };
 }
 
 /** One run of an eval, by its trace file (relative to the eval directory), with its chart. */

@@ -7,6 +7,8 @@
  * `{ error: string }` naming the field or path at fault.
  */
 import type { Chart, RunResult, TraceEvent } from '@multihop/core';
+import type { ResultRow } from '../eval/ResultsLog';
+import type { Summary } from '../eval/summarize';
 
 /** GET /api/info */
 export interface StudioInfo {
@@ -184,65 +186,11 @@ export interface StudioReplay {
   chart: Chart;
 }
 
-/** The parts of summary.json the studio reads (the runner's Summary; fields may grow). */
-export interface StudioEvalSummary {
-  dataset: string;
-  setting: string;
-  model: string;
-  offline: boolean;
-  n: number;
-  offset: number;
-  created: string;
-  judge?: { model: string; label: string; offline: boolean };
-  workflows: Record<
-    string,
-    {
-      n: number;
-      correctness: number | null;
-      correctness_ci95: [number, number] | null;
-      em: number;
-      em_ci95: [number, number];
-      f1: number;
-      acc: number;
-      recall_at_5: number | null;
-      ndcg_at_5: number | null;
-      all_pass: number | null;
-      llm_calls: number;
-      tokens: number;
-      tokens_estimated: boolean;
-      retrieval_calls: number;
-      latency_ms_p50: number;
-      latency_ms_p95: number;
-      status: { ok: number; partial: number; error: number };
-      stop_reasons: Record<string, number>;
-      method_metrics: Record<string, number>;
-      method_aggregates: Record<string, number>;
-    }
-  >;
-  comparisons: Array<{ metric: string; a: string; b: string; n: number; diff: number; diff_ci95: [number, number]; p_value: number }>;
-  breakdown: {
-    hops: Array<{ group: string; workflow: string; n: number; correctness: number | null; em: number; f1: number; recall_at_5: number | null }>;
-    type: Array<{ group: string; workflow: string; n: number; correctness: number | null; em: number; f1: number; recall_at_5: number | null }>;
-  };
-  settings?: Record<string, Record<string, unknown>>;
-}
+/** summary.json as `multihop eval` writes it (see eval/summarize.ts). */
+export type StudioEvalSummary = Summary;
 
-/** One line of results.jsonl, as the studio reads it. */
-export interface StudioEvalRow {
-  workflow: string;
-  questionId: string;
-  question: string;
-  prediction: string;
-  gold: string[];
-  status: 'ok' | 'partial' | 'error';
-  stopReason?: string;
-  error?: string;
-  metrics: { em: number; f1: number; acc: number; recall_at_5?: number | null; [key: string]: unknown };
-  usage: { llmCalls: number; promptTokens: number; completionTokens: number; [key: string]: unknown };
-  latencyMs: number;
-  /** The trace file, relative to the eval directory. */
-  trace: string;
-}
+/** One line of results.jsonl (see eval/ResultsLog.ts). */
+export type StudioEvalRow = ResultRow;
 
 /**
  * What `multihop report DIR` embeds in its single HTML file as `window.__MULTIHOP_REPORT__`:

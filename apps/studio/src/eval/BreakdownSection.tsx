@@ -29,7 +29,7 @@ interface Cell {
 function heatmap(cells: readonly BreakdownCell[], metric: BreakdownMetric, ids: string[], axis: string, title: string, width: number, caption: string | null): Element {
   const groups = groupOrder(cells);
   const data: Cell[] = cells.map((c) => {
-    const value = (c as Record<string, unknown>)[metric];
+    const value = (c as unknown as Record<string, unknown>)[metric];
     return { group: c.group, workflow: c.workflow, n: c.n, value: typeof value === 'number' ? value : null };
   });
   const cellWidth = Math.min(150, Math.max(80, (width - 140) / Math.max(1, groups.length)));
