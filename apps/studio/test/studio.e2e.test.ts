@@ -129,7 +129,7 @@ describe('multihop studio in Chromium', () => {
     await shot('studio-chart');
   });
 
-  for (const workflow of ['par2-rag', 'opera']) {
+  for (const workflow of ['par2-rag', 'opera', 'hera']) {
     it(`runs ${workflow} live on a shared question: nodes light up in exactly the order of the run's trace`, async () => {
       await page.goto(`${url}#/run?workflow=${workflow}`);
       await page.reload();
@@ -157,6 +157,12 @@ describe('multihop studio in Chromium', () => {
       // Reported, not asserted: tests never assert wall-clock times.
       process.stderr.write(`studio e2e: ${workflow}: ${Math.round(timing ?? -1)} ms from clicking Run to the first lit node (offline model, corpus ${workflow === 'par2-rag' ? 'opened by this run' : 'already open'})\n`);
       expect(await page.textContent('[data-testid="run-answer"]')).toBeTruthy();
+      if (workflow === 'hera') {
+        // HERA's orchestrator picks a topology per question: drawn as soon as it is decided.
+        await page.waitForSelector('[data-testid="topology"][data-diagram="topology"] [data-testid="topology-chart"][data-layout="done"]');
+        const topology = trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'topology');
+        expect(topology).toBeDefined();
+      }
       if (workflow === 'par2-rag') await shot('studio-live-run');
     });
   }

@@ -12,7 +12,7 @@ export async function reportCommand(io: Io, dir: string | undefined, out: string
   const assets = studioAssets({ log: (line) => io.err(line) });
   let built;
   try {
-    built = buildReport(assets, dir);
+    built = await buildReport(assets, dir);
   } catch (error) {
     if (error instanceof PathRefused) throw new ConfigError(`report: ${error.message}`);
     throw error;

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chart } from '@multihop/core';
+import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
 import type { Judgement } from '../eval/judging';
 import type { ResultRow } from '../eval/ResultsLog';
@@ -64,6 +65,21 @@ export function readEval(roots: Roots, requested: string): StudioEval {
     if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
   }
   return { dir: roots.display(dir), summary, rows, verdicts };
+}
+
+/**
+ * The gold passage ids of the eval's questions, read from its dataset (results.jsonl keeps the
+ * gold answers only). Absent when the dataset cannot be read here: replays then mark no hit gold.
+ */
+export async function goldPassages(evaluation: StudioEval, load: (name: string) => Promise<Dataset>): Promise<Record<string, string[]> | undefined> {
+  let dataset: Dataset;
+  try {
+    dataset = await load(evaluation.summary.dataset);
+  } catch {
+    return undefined;
+  }
+  const wanted = new Set(evaluation.rows.map((r) => r.questionId));
+  return Object.fromEntries(dataset.questions.filter((q) => wanted.has(q.id)).map((q) => [q.id, q.supportingIds]));
 }
 
 /** One run of an eval, by its trace file (relative to the eval directory), with its chart. */

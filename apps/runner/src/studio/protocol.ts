@@ -170,6 +170,8 @@ export interface StudioEval {
   rows: StudioEvalRow[];
   /** Judge verdicts by `${workflow}\u0000${questionId}` → correct 0/1, where the eval was judged. */
   verdicts: Record<string, 0 | 1>;
+  /** Gold supporting passage ids by question id, when the eval's dataset can be read here: replays mark gold hits with them. */
+  supportingIds?: Record<string, string[]>;
 }
 
 /** A trace file as `eval` writes it (traces/…) or `run --json` prints it: the RunResult, with the run's settings and model. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@multihop/core';
-import { chartOf, readEval } from './evals';
+import { loadDataset } from '@multihop/datasets';
+import { chartOf, goldPassages, readEval } from './evals';
 import { Roots } from './paths';
 import type { StudioReport, StudioTraceFile } from './protocol';
 
@@ -10,10 +11,12 @@ import type { StudioReport, StudioTraceFile } from './protocol';
  * stylesheet inlined, and the eval (summary, rows, verdicts, every trace and each workflow's
  * chart) embedded as `window.__MULTIHOP_REPORT__`. It opens from disk with no server and no network.
  */
-export function buildReport(assets: string, dir: string, generated = new Date().toISOString()): { html: string; report: StudioReport } {
+export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport }> {
   const roots = new Roots([dir]);
   const evaluation = readEval(roots, '.');
   evaluation.dir = dir;
+  const supportingIds = await goldPassages(evaluation, (name) => loadDataset(name));
+  if (supportingIds) evaluation.supportingIds = supportingIds;
   const evalDir = roots.dirs[0] as string;
   const traces: Record<string, StudioTraceFile> = {};
   for (const row of evaluation.rows) {

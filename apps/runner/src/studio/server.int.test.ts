@@ -212,6 +212,8 @@ describe('multihop studio server', () => {
     expect(opened.status).toBe(200);
     expect(opened.body.rows).toHaveLength(8);
     expect(Object.keys(opened.body.verdicts)).toHaveLength(8);
+    expect(Object.keys(opened.body.supportingIds ?? {})).toHaveLength(4);
+    expect(Object.values(opened.body.supportingIds ?? {}).every((ids) => ids.length >= 2)).toBe(true);
     expect(opened.body.summary.workflows['par2-rag']?.n).toBe(4);
     const row = opened.body.rows[0]!;
     const replay = await json<StudioReplay>(`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent(row.trace)}`);
@@ -244,8 +246,11 @@ describe('multihop studio server', () => {
     expect((await fetch(`${server.url}..%2f..%2fetc%2fpasswd`)).status).toBe(404);
   });
 
-  it('writes the eval view as one self-contained HTML file with every trace and chart embedded', () => {
-    const { html, report } = buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
+  it('writes the eval view as one self-contained HTML file with every trace, chart and gold passage embedded', async () => {
+    const { html, report } = await buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
+    const dataset = await loadDataset('hotpotqa-train');
+    for (const [id, gold] of Object.entries(report.eval.supportingIds ?? {})) expect(gold).toEqual(dataset.questions.find((q) => q.id === id)?.supportingIds);
+    expect(Object.keys(report.eval.supportingIds ?? {})).toHaveLength(4);
     expect(Object.keys(report.traces)).toHaveLength(8);
     expect(Object.keys(report.charts).sort()).toEqual(['par2-rag', 'single-turn-rag']);
     expect(html).not.toContain('src="./assets/studio.js"');

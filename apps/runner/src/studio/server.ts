@@ -6,7 +6,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { loadDataset, NAMED_DATASETS } from '@multihop/datasets';
 import type { Dataset } from '@multihop/datasets';
 import { studioWorkflows } from './catalog';
-import { listEvals, readEval, readEvalTrace, readTrace } from './evals';
+import { goldPassages, listEvals, readEval, readEvalTrace, readTrace } from './evals';
 import { PathRefused, Roots } from './paths';
 import type { StudioInfo, StudioLimits, StudioQuestionPage, StudioWorkflow } from './protocol';
 import { RequestRefused, RunManager } from './runs';
@@ -67,6 +67,16 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
   let workflows: StudioWorkflow[] | undefined;
   const datasets = new Map<string, Promise<Dataset>>();
   let port = 0;
+  /** A named dataset, loaded once per server. */
+  const dataset = (name: string): Promise<Dataset> => {
+    let loading = datasets.get(name);
+    if (!loading) {
+      loading = loadDataset(name);
+      datasets.set(name, loading);
+      loading.catch(() => datasets.delete(name));
+    }
+    return loading;
+  };
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`]);
 
@@ -102,14 +112,7 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
     if (method === 'GET' && questions) {
       const name = decodeURIComponent(questions[1] as string);
       if (!Object.prototype.hasOwnProperty.call(NAMED_DATASETS, name)) return send(res, 404, { error: `dataset: no dataset "${name}"; known: ${Object.keys(NAMED_DATASETS).join(', ')}` });
-      let loading = datasets.get(name);
-      if (!loading) {
-        loading = loadDataset(name);
-        datasets.set(name, loading);
-        loading.catch(() => datasets.delete(name));
-      }
-      const dataset = await loading;
-      return send(res, 200, questionPage(dataset, url.searchParams));
+      return send(res, 200, questionPage(await dataset(name), url.searchParams));
     }
     if (method === 'GET' && path === '/api/runs') return send(res, 200, runs.list());
     if (method === 'POST' && path === '/api/runs') {
@@ -123,7 +126,12 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
       if (action === 'events' && method === 'GET') return streamRun(req, res, runs, runId);
     }
     if (method === 'GET' && path === '/api/evals') return send(res, 200, listEvals(roots));
-    if (method === 'GET' && path === '/api/eval') return send(res, 200, readEval(roots, url.searchParams.get('dir') ?? ''));
+    if (method === 'GET' && path === '/api/eval') {
+      const evaluation = readEval(roots, url.searchParams.get('dir') ?? '');
+      // Only the shared datasets: a path recorded in summary.json is not read from here.
+      const supportingIds = await goldPassages(evaluation, (name) => (Object.prototype.hasOwnProperty.call(NAMED_DATASETS, name) ? dataset(name) : Promise.reject(new Error(name))));
+      return send(res, 200, supportingIds ? { ...evaluation, supportingIds } : evaluation);
+    }
     if (method === 'GET' && path === '/api/eval/trace') return send(res, 200, readEvalTrace(roots, url.searchParams.get('dir') ?? '', url.searchParams.get('file') ?? ''));
     if (method === 'GET' && path === '/api/trace') return send(res, 200, readTrace(roots, url.searchParams.get('path') ?? ''));
     return send(res, 404, { error: `no API ${method} ${path}` });

@@ -10,7 +10,7 @@ export type TraceLoad = (file: string) => Promise<StudioReplay>;
 
 type Loaded = { state: 'loading' } | { state: 'ready'; replay: StudioReplay } | { state: 'error'; message: string };
 
-function ReplayColumn({ row, loadTrace }: { row: EvalRow; loadTrace: TraceLoad }) {
+function ReplayColumn({ row, loadTrace, supportingIds }: { row: EvalRow; loadTrace: TraceLoad; supportingIds: string[] }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   useEffect(() => {
     let live = true;
@@ -33,8 +33,8 @@ function ReplayColumn({ row, loadTrace }: { row: EvalRow; loadTrace: TraceLoad }
         </p>
       )}
       {loaded.state === 'ready' && (
-        // The results rows carry the gold answers, not the gold passage ids.
-        <TraceReplay replay={loaded.replay} gold={{ answers: row.gold, supportingIds: [] }} compact />
+        // Gold answers from the row; gold passage ids from the eval's dataset, when the server could read it.
+        <TraceReplay replay={loaded.replay} gold={{ answers: row.gold, supportingIds }} compact />
       )}
     </div>
   );
@@ -129,7 +129,7 @@ export function QuestionDetail({
         ))}
       </fieldset>
       <div className="eval-side-by-side" data-testid="side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, columns.length)}, minmax(340px, 1fr))` }}>
-        {columns.length === 0 ? <p className="eval-empty">Pick workflows above to replay their runs.</p> : columns.map((row) => <ReplayColumn key={row.workflow} row={row} loadTrace={loadTrace} />)}
+        {columns.length === 0 ? <p className="eval-empty">Pick workflows above to replay their runs.</p> : columns.map((row) => <ReplayColumn key={row.workflow} row={row} loadTrace={loadTrace} supportingIds={data.supportingIds?.[group.id] ?? []} />)}
       </div>
     </div>
   );
