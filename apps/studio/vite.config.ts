@@ -26,6 +26,6 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 4000,
-    rollupOptions: { output: { inlineDynamicImports: true, entryFileNames: 'assets/studio.js', assetFileNames: 'assets/[name][extname]' } },
+    rollupOptions: { output: { codeSplitting: false, entryFileNames: 'assets/studio.js', assetFileNames: 'assets/[name][extname]' } },
   },
 });

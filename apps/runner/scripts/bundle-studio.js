@@ -5,7 +5,7 @@
 // workspace has no current build of apps/studio.
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, rmSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 const runner = join(__dirname, '..');
 const app = join(runner, '..', 'studio');
@@ -16,7 +16,8 @@ if (!existsSync(join(app, 'vite.config.ts'))) {
   console.error(`bundle-studio: ${app} is not the studio's source; run prepack inside the multihop workspace`);
   process.exit(1);
 }
-const vite = require.resolve('vite/bin/vite.js', { paths: [app] });
+// vite's exports do not list its bin; its package.json is exported, and the bin sits beside it.
+const vite = join(dirname(require.resolve('vite/package.json', { paths: [app] })), 'bin', 'vite.js');
 const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 if (!existsSync(join(built, 'index.html'))) {

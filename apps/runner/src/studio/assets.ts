@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 
 /**
@@ -27,7 +27,9 @@ export function studioAssets(options: { log?: (line: string) => void; build?: bo
     // In the workspace the web app is built on first use, and again when its sources are newer.
     if (options.build !== false && (!existsSync(join(dist, 'index.html')) || newest(join(workspaceApp, 'src')) > statSync(join(dist, 'index.html')).mtimeMs)) {
       options.log?.('studio: building the web app (vite build, a few seconds; once per change of apps/studio)');
-      const built = spawnSync(process.execPath, [createRequire(join(workspaceApp, 'package.json')).resolve('vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+      // vite's exports do not list its bin; its package.json is exported, and the bin sits beside it.
+      const vite = join(dirname(createRequire(join(workspaceApp, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+      const built = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
         cwd: workspaceApp,
         stdio: ['ignore', 'pipe', 'pipe'],
         encoding: 'utf8',
