@@ -33,6 +33,8 @@ export interface StudioLimits {
   maxConcurrentRuns: number;
   /** Wall-time budget of a run started from the page. */
   runTimeoutMs: number;
+  /** Finished runs kept (with their traces) for the page to list and reconnect to; older ones are dropped. */
+  keptRuns: number;
 }
 
 /** One prompt an agent calls: its template as written, and the reply it must give. */

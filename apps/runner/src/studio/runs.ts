@@ -6,6 +6,7 @@ import { scoreRun } from '../eval/scoreRun';
 import { resolveModel, type RunnerModel } from '../model';
 import { findWorkflow } from '../workflows';
 import type { SettingAssignment } from '../workflowSettings';
+import { PathRefused, type Roots } from './paths';
 import type { StudioLimits, StudioRunDone, StudioRunRequest, StudioRunStarted, StudioRunSummary } from './protocol';
 
 /** A request the server refuses: the status and a message naming the field. */
@@ -33,6 +34,8 @@ export interface RunManagerOptions {
   /** The model runs use unless the request names one of `models`. */
   model?: string;
   db?: string;
+  /** Where a dataset or corpus file named by path may be: the page reads nothing outside them. */
+  roots: Roots;
 }
 
 /**
@@ -108,7 +111,7 @@ export class RunManager {
     const model = this.model(request.model === 'offline' ? 'offline' : request.model);
 
     const setting = request.question ? 'open' : (request.setting ?? 'closed');
-    const source = request.question ? await freeTextCorpus(request.corpus) : { dataset: request.dataset as string };
+    const source = request.question ? await freeTextCorpus(request.corpus, this.options.roots) : { dataset: datasetSource(request.dataset as string, this.options.roots) };
     const corpus = await this.corpus(source.dataset, source.corpus, setting);
     let query: Query;
     let gold: Question | undefined;
@@ -181,6 +184,9 @@ export class RunManager {
     live.done = done;
     for (const listener of live.listeners) listener({ done });
     live.listeners.clear();
+    // A long session keeps the latest finished runs (each holds its whole trace), not all of them.
+    const finished = [...this.runs.values()].filter((r) => r.done);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.options.limits.keptRuns))) this.runs.delete(old.started.runId);
   }
 
   /** Opened once per dataset, corpus and setting, and kept for the next run (ingest happens on the first). */
@@ -198,12 +204,27 @@ export class RunManager {
   }
 }
 
+/** A shared dataset by name, or a question file inside the studio's roots (refused elsewhere). */
+function datasetSource(given: string, roots: Roots): string {
+  return isDatasetName(given) ? given : confined(roots, given, 'dataset');
+}
+
 /** Free text searches hotpotqa-dev's pool unless the request names a dataset's pool or a corpus file (as `multihop run --question`). */
-async function freeTextCorpus(given: string | undefined): Promise<{ dataset?: string; corpus?: string }> {
+async function freeTextCorpus(given: string | undefined, roots: Roots): Promise<{ dataset?: string; corpus?: string }> {
   const name = given ?? 'hotpotqa-dev';
   if (isDatasetName(name)) return { dataset: name };
-  if (!(await isCorpusFile(name).catch(() => false))) throw new RequestRefused(400, `corpus: "${name}" is neither a dataset name nor a corpus file`);
-  return { corpus: name };
+  const path = confined(roots, name, 'corpus');
+  if (!(await isCorpusFile(path).catch(() => false))) throw new RequestRefused(400, `corpus: "${name}" is neither a dataset name nor a corpus file`);
+  return { corpus: path };
+}
+
+function confined(roots: Roots, path: string, field: string): string {
+  try {
+    return roots.resolve(path, field);
+  } catch (error) {
+    if (error instanceof PathRefused) throw new RequestRefused(error.status, error.message);
+    throw error;
+  }
 }
 
 function emptyResult(runId: string, started: StudioRunStarted): RunResult {

@@ -70,7 +70,7 @@ beforeAll(async () => {
   slowModel = await startOpenAICompatibleServer(() => ({ delayMs: 2_000, content: '{}' }));
   process.env['OPENAI_API_KEY'] = 'local';
   process.env['OPENAI_BASE_URL'] = slowModel.baseURL;
-  server = await startStudioServer({ assets, roots: [work], token: TOKEN, db, limits: { maxConcurrentRuns: 2, maxQuestionChars: 300, maxBodyBytes: 2048 } });
+  server = await startStudioServer({ assets, roots: [work], token: TOKEN, db, limits: { maxConcurrentRuns: 2, maxQuestionChars: 300, maxBodyBytes: 2048, keptRuns: 2 } });
 }, 180_000);
 
 afterAll(async () => {
@@ -150,6 +150,17 @@ describe('multihop studio server', () => {
     expect(again.events.map((e) => e.seq)).toEqual([events.length - 2, events.length - 1]);
     const runs = await json<Array<{ runId: string; state: string }>>('/api/runs');
     expect(runs.body.find((r) => r.runId === started.body.runId)?.state).toBe('done');
+
+    // A second finished run beyond keptRuns (2 here) drops the oldest, trace and all.
+    const more = [];
+    for (const q of dataset.questions.slice(1, 3)) {
+      const next = await json<StudioRunStarted>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'single-turn-rag', dataset: 'hotpotqa-train', id: q.id }) });
+      await readStream(next.body.runId);
+      more.push(next.body.runId);
+    }
+    const kept = await json<Array<{ runId: string }>>('/api/runs');
+    expect(kept.body.map((r) => r.runId).sort()).toEqual(more.sort());
+    expect((await api(`/api/runs/${started.body.runId}/events?token=${TOKEN}`)).status).toBe(404);
   });
 
   it('stops a run in flight, and bounds how many run at once', async () => {
@@ -195,6 +206,9 @@ describe('multihop studio server', () => {
       [{ workflow: 'par2-rag', question: 'Who?', settings: { hopBudget: 'many' } }, 400, /hopBudget/],
       [{ workflow: 'par2-rag', dataset: 'hotpotqa-train', id: 'no-such-id' }, 404, /no question "no-such-id"/],
       [{ workflow: 'par2-rag', question: 'Who?', setting: 'closed' }, 400, /runs open/],
+      [{ workflow: 'par2-rag', dataset: join(outside, 'secret.json'), id: 'x' }, 403, /dataset .* is outside the directories the studio may open/],
+      [{ workflow: 'par2-rag', question: 'Who?', corpus: '../../etc/hostname' }, 403, /corpus .* is outside/],
+      [{ workflow: 'par2-rag', question: 'Who?', corpus: 'link-out/secret.json' }, 403, /corpus .* leads outside/],
       [`{"workflow":"par2-rag","question":"${'x'.repeat(3000)}"}`, 413, /at most 2048/],
     ];
     for (const [body, status, message] of cases) {

@@ -38,7 +38,7 @@ export interface StudioServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_LIMITS: StudioLimits = { maxQuestionChars: 4000, maxBodyBytes: 64 * 1024, maxConcurrentRuns: 2, runTimeoutMs: 10 * 60 * 1000 };
+export const DEFAULT_LIMITS: StudioLimits = { maxQuestionChars: 4000, maxBodyBytes: 64 * 1024, maxConcurrentRuns: 2, runTimeoutMs: 10 * 60 * 1000, keptRuns: 100 };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,7 +62,7 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
   const limits: StudioLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const token = options.token ?? randomBytes(24).toString('hex');
   const roots = new Roots(options.roots);
-  const runs = new RunManager({ limits, ...(options.model ? { model: options.model } : {}), ...(options.db ? { db: options.db } : {}) });
+  const runs = new RunManager({ limits, roots, ...(options.model ? { model: options.model } : {}), ...(options.db ? { db: options.db } : {}) });
   const host = options.host ?? '127.0.0.1';
   let workflows: StudioWorkflow[] | undefined;
   const datasets = new Map<string, Promise<Dataset>>();
