@@ -35,7 +35,6 @@ export async function studioCommand(io: Io, options: StudioCommandOptions): Prom
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`--port ${options.port}: the port is in use; pick another or --port 0 for a free one`);
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ConfigError(`--eval: ${(error as Error).message}`);
     throw error;
   }
   if (options.host && !['127.0.0.1', 'localhost', '::1'].includes(options.host)) {

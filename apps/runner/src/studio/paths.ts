@@ -1,5 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { ConfigError } from '@multihop/core';
 
 /** A path the page asked for that the server will not open: outside every root, or not there. */
 export class PathRefused extends Error {
@@ -19,7 +20,9 @@ export class PathRefused extends Error {
 export class Roots {
   readonly dirs: string[];
 
-  constructor(dirs: readonly string[]) {
+  /** `what` names where each directory came from, for the error when one is not there (`--eval`). */
+  constructor(dirs: readonly string[], what: (dir: string) => string = (dir) => dir) {
+    for (const dir of dirs) if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${what(dir)}: no such directory`);
     this.dirs = [...new Set(dirs.map((d) => realpathSync(resolve(d))))];
   }
 

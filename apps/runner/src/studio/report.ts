@@ -12,7 +12,7 @@ import type { StudioReport, StudioTraceFile } from './protocol';
  * chart) embedded as `window.__MULTIHOP_REPORT__`. It opens from disk with no server and no network.
  */
 export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport }> {
-  const roots = new Roots([dir]);
+  const roots = new Roots([dir], (d) => `report ${d}`);
   const evaluation = readEval(roots, '.');
   evaluation.dir = dir;
   const supportingIds = await goldPassages(evaluation, (name) => loadDataset(name));

@@ -61,7 +61,7 @@ const TYPES: Record<string, string> = {
 export async function startStudioServer(options: StudioServerOptions): Promise<StudioServer> {
   const limits: StudioLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const token = options.token ?? randomBytes(24).toString('hex');
-  const roots = new Roots(options.roots);
+  const roots = new Roots(options.roots, (dir) => (dir === options.roots[0] ? dir : `--eval ${dir}`));
   const runs = new RunManager({ limits, roots, ...(options.model ? { model: options.model } : {}), ...(options.db ? { db: options.db } : {}) });
   const host = options.host ?? '127.0.0.1';
   let workflows: StudioWorkflow[] | undefined;

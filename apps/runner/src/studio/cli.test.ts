@@ -1,0 +1,47 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../../test/cli';
+
+// A stand-in build of the page, so these tests never run vite: what is tested is the CLI's answers.
+const dir = mkdtempSync(join(tmpdir(), 'multihop-studio-cli-'));
+const assets = join(dir, 'assets');
+mkdirSync(assets);
+writeFileSync(join(assets, 'index.html'), '<!doctype html><title>multihop studio</title><script type="module" src="./studio.js"></script>');
+writeFileSync(join(assets, 'studio.js'), '');
+process.env['MULTIHOP_STUDIO_DIR'] = assets;
+
+describe('multihop studio and multihop report: what a new user meets, through the CLI', () => {
+  it('studio names what is wrong with --port and --eval, and a port in use', async () => {
+    expect(await cli('studio', '--port', 'abc')).toMatchObject({ code: 2, err: expect.stringContaining('--port must be an integer, got "abc"') });
+    expect(await cli('studio', '--port', '70000')).toMatchObject({ code: 2, err: expect.stringContaining('--port must be 0–65535, got 70000') });
+    expect(await cli('studio', '--port', '0', '--eval', join(dir, 'no-such-dir'))).toMatchObject({ code: 2, err: expect.stringContaining(`--eval ${join(dir, 'no-such-dir')}: no such directory`) });
+    const busy: Server = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = String((busy.address() as { port: number }).port);
+      expect(await cli('studio', '--port', port)).toMatchObject({ code: 2, err: expect.stringContaining(`--port ${port}: the port is in use; pick another or --port 0 for a free one`) });
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('report needs an eval directory, and says when a directory is not one', async () => {
+    expect(await cli('report')).toMatchObject({ code: 2, err: expect.stringContaining('usage: multihop report <eval dir> [--out FILE.html]') });
+    expect(await cli('report', join(dir, 'missing'))).toMatchObject({ code: 2, err: expect.stringContaining(`report ${join(dir, 'missing')}: no such directory`) });
+    const notEval = join(dir, 'not-an-eval');
+    mkdirSync(notEval);
+    expect(await cli('report', notEval)).toMatchObject({ code: 2, err: expect.stringContaining('has no summary.json: not an eval directory, or its eval has not finished') });
+    // An eval directory with nothing run in it still has a summary; --out that is a directory is named.
+    writeFileSync(join(notEval, 'summary.json'), JSON.stringify({ dataset: 'hotpotqa-train', setting: 'closed', n: 0, workflows: {} }));
+    writeFileSync(join(notEval, 'results.jsonl'), '');
+    expect(await cli('report', notEval, '--out', dir)).toMatchObject({ code: 2, err: expect.stringContaining(`report: cannot write ${dir} (EISDIR)`) });
+  });
+
+  it('lists both commands in its usage', async () => {
+    const { out } = await cli('--help');
+    expect(out).toContain('multihop studio [--port N] [--open] [--eval DIR ...]');
+    expect(out).toContain('multihop report <eval dir> [--out FILE.html]');
+  });
+});
