@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -109,8 +109,6 @@ describe('multihop studio in Chromium', () => {
       return [without.status, wrong.status];
     });
     expect(statuses).toEqual([401, 401]);
-    const withToken = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', `${url}api/info`], { encoding: 'utf8' });
-    if (withToken.status === 0) expect(withToken.stdout).toBe('401');
   });
 
   it('renders every workflow’s chart with all its nodes, laid out', async () => {
