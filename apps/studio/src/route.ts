@@ -12,12 +12,16 @@ export interface Route {
 
 const PAGES: readonly Page[] = ['workflows', 'run', 'replay', 'evals'];
 
-export function parseRoute(hash: string): Route {
-  const body = hash.replace(/^#\/?/, '');
+/** Splits a hash into its path (`/evals`, without the `#`) and its parameters. */
+export function splitHash(hash: string): { path: string; params: URLSearchParams } {
+  const body = hash.replace(/^#/, '');
   const at = body.indexOf('?');
-  const path = at < 0 ? body : body.slice(0, at);
-  const params = new URLSearchParams(at < 0 ? '' : body.slice(at + 1));
-  const [head = '', ...rest] = path.split('/');
+  return { path: at < 0 ? body : body.slice(0, at), params: new URLSearchParams(at < 0 ? '' : body.slice(at + 1)) };
+}
+
+export function parseRoute(hash: string): Route {
+  const { path, params } = splitHash(hash);
+  const [head = '', ...rest] = path.replace(/^\//, '').split('/');
   const page = (PAGES as readonly string[]).includes(head) ? (head as Page) : 'workflows';
   const id = rest.length ? decodeURIComponent(rest.join('/')) : undefined;
   return { page, ...(id ? { id } : {}), params };
