@@ -35,8 +35,8 @@ export function App() {
 function ServedApp() {
   const client = useMemo(() => new StudioClient(), []);
   const route = useRoute();
-  const info = useLoaded(() => client.info(), client);
-  const workflows = useLoaded(() => client.workflows(), client);
+  const info = useLoaded(() => client.info(), [client]);
+  const workflows = useLoaded(() => client.workflows(), [client]);
   return (
     <div className="app">
       <header className="topbar">

@@ -1,15 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
-import { embeddedReport, traceLoader, type StudioClient, type StudioEvalListing } from '../api/client';
+import { useMemo } from 'react';
+import { embeddedReport, traceLoader, type StudioClient } from '../api/client';
+import { useLoaded } from '../data';
 import './eval.css';
 import { EvalList } from './EvalList';
 import { EvalView } from './EvalView';
 import { useEvalLocation } from './hash';
 import type { TraceLoad } from './QuestionDetail';
 import type { EvalData } from './types';
-
-type Loading<T> = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; value: T } | { state: 'error'; message: string };
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A trace loader that asks once per file. */
 function cachedLoader(load: TraceLoad): TraceLoad {
@@ -47,36 +44,9 @@ function ReportEval() {
 /** The eval browser against the studio server: the listing, and the eval the address names. */
 function ServerEvals({ client }: { client: StudioClient }) {
   const [location, navigate] = useEvalLocation();
-  const [listing, setListing] = useState<Loading<StudioEvalListing>>({ state: 'loading' });
-  const [data, setData] = useState<Loading<EvalData>>({ state: 'idle' });
   const dir = location.dir;
-
-  useEffect(() => {
-    let live = true;
-    client.evals().then(
-      (value) => live && setListing({ state: 'ready', value }),
-      (error: unknown) => live && setListing({ state: 'error', message: messageOf(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client]);
-
-  useEffect(() => {
-    if (!dir) {
-      setData({ state: 'idle' });
-      return;
-    }
-    let live = true;
-    setData({ state: 'loading' });
-    client.eval(dir).then(
-      (value) => live && setData({ state: 'ready', value: value as EvalData }),
-      (error: unknown) => live && setData({ state: 'error', message: messageOf(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, dir]);
+  const listing = useLoaded(() => client.evals(), [client]);
+  const data = useLoaded(dir ? () => client.eval(dir).then((value) => value as EvalData) : undefined, [client, dir]);
 
   const loadTrace = useMemo(() => (dir ? cachedLoader(traceLoader(client, dir)) : undefined), [client, dir]);
 
@@ -88,14 +58,14 @@ function ServerEvals({ client }: { client: StudioClient }) {
         {listing.state === 'ready' && <EvalList listing={listing.value} {...(dir ? { current: dir } : {})} onOpen={(next) => navigate({ dir: next })} />}
       </aside>
       <main className="eval-main">
-        {data.state === 'idle' && <p className="eval-empty">Pick an eval directory to see its figures, plots and questions.</p>}
-        {data.state === 'loading' && <p className="eval-empty">Loading {dir}…</p>}
-        {data.state === 'error' && (
+        {!dir && <p className="eval-empty">Pick an eval directory to see its figures, plots and questions.</p>}
+        {dir && data.state === 'loading' && <p className="eval-empty">Loading {dir}…</p>}
+        {dir && data.state === 'error' && (
           <p className="eval-error">
             Could not open {dir}: {data.message}
           </p>
         )}
-        {data.state === 'ready' && loadTrace && (
+        {dir && data.state === 'ready' && loadTrace && (
           <EvalView
             key={data.value.dir}
             data={data.value}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StudioReplay } from '../api/client';
+import { useLoaded } from '../data';
 import { TraceReplay } from '../replay/TraceReplay';
 import { count1, rate, tokens, whole } from './format';
 import { rowTokens, verdictOf, type QuestionGroup } from './questions';
@@ -8,21 +9,8 @@ import type { EvalData, EvalRow } from './types';
 /** Loads one run's trace (a row's `trace` path): from the server, or from the report's embedded traces. */
 export type TraceLoad = (file: string) => Promise<StudioReplay>;
 
-type Loaded = { state: 'loading' } | { state: 'ready'; replay: StudioReplay } | { state: 'error'; message: string };
-
 function ReplayColumn({ row, loadTrace, supportingIds }: { row: EvalRow; loadTrace: TraceLoad; supportingIds: string[] }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  useEffect(() => {
-    let live = true;
-    setLoaded({ state: 'loading' });
-    loadTrace(row.trace).then(
-      (replay) => live && setLoaded({ state: 'ready', replay }),
-      (error: unknown) => live && setLoaded({ state: 'error', message: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [row.trace, loadTrace]);
+  const loaded = useLoaded(() => loadTrace(row.trace), [row.trace, loadTrace]);
   return (
     <div className="eval-replay-column" data-workflow={row.workflow}>
       {loaded.state !== 'ready' && <h4>{row.workflow}</h4>}
@@ -34,7 +22,7 @@ function ReplayColumn({ row, loadTrace, supportingIds }: { row: EvalRow; loadTra
       )}
       {loaded.state === 'ready' && (
         // Gold answers from the row; gold passage ids from the eval's dataset, when the server could read it.
-        <TraceReplay replay={loaded.replay} gold={{ answers: row.gold, supportingIds }} compact />
+        <TraceReplay replay={loaded.value} gold={{ answers: row.gold, supportingIds }} compact />
       )}
     </div>
   );

@@ -8,7 +8,7 @@ import { navigate, routeHash } from '../route';
 export function ReplayPage({ client, path }: { client: StudioClient; path: string | undefined }) {
   const [draft, setDraft] = useState(path ?? '');
   useEffect(() => setDraft(path ?? ''), [path]);
-  const replay = useLoaded(path ? () => client.trace(path) : undefined, path);
+  const replay = useLoaded(path ? () => client.trace(path) : undefined, [client, path]);
   return (
     <div className="replay-page">
       <form
