@@ -131,7 +131,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
         meter.recordCall(result.usage);
         budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
         if (!trace.isClosed) {
-          const shown = options.traceMessages ? { messages: renderedMessages(request), text: result.text } : {};
+          const shown = options.traceMessages ? { messages: result.messages ?? renderedMessages(request), text: result.text } : {};
           trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...shown });
         }
         return result;
@@ -267,7 +267,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   }
 }
 
-/** The messages a call sent, for a trace that shows them; a template that cannot render says why. */
+/** The messages of a call whose port did not return them (a port of the caller's own), rendered again; a template that cannot render says why. */
 function renderedMessages(request: ModelCallRequest<unknown>): Array<{ role: string; content: string }> {
   try {
     return request.prompt.render(request.vars);

@@ -113,7 +113,7 @@ export function createModel(options: ModelOptions): ModelPort {
             await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) }), response);
           }
           usage.latencyMs = Date.now() - started;
-          return { output: parsed.value, text: response.text, usage };
+          return { output: parsed.value, text: response.text, usage, messages };
         }
         issues = parsed.issues;
         messages = [

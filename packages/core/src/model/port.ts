@@ -60,6 +60,8 @@ export interface ModelCallResult<T> {
   /** The reply text the output was parsed from (the repaired one when a repair happened). */
   text: string;
   usage: CallUsage;
+  /** The messages the reply answered (with the repair round's, when one was needed); absent from ports that do not say. */
+  messages?: ChatMessage[];
 }
 
 /** The role-addressed, schema-checked model call every workflow makes. */
