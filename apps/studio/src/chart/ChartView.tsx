@@ -13,7 +13,7 @@ import {
   type Node,
   type NodeProps,
 } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Chart, ChartEdge, ChartNode } from './types';
 import { edgeKey } from '../trace/chartState';
 import { layoutChart, nodeCaption, type ChartLayout, type Point } from './layout';
@@ -249,15 +249,9 @@ function FitOnLayout({ layout, container, onFitted }: { layout: ChartLayout | un
   return null;
 }
 
-function stateTitle(data: StateNodeData): string {
-  const { node, state, visits } = data;
-  return `${node.label ?? node.id} (${node.kind}${visits ? `, entered ${visits}×` : ''}${state === 'active' ? ', active' : ''})`;
-}
-
-function StateNode({ data }: NodeProps<StateNodeType>) {
+/** The box of a chart node, leaf or compound: its state as classes and data attributes, its title, its two handles. */
+function NodeBox({ data, compound = false, children }: { data: StateNodeData; compound?: boolean; children: ReactNode }) {
   const { node, state, visits, selected } = data;
-  const { title, detail } = nodeCaption(node);
-  const round = node.kind === 'start' || node.kind === 'end';
   return (
     <div
       data-testid="chart-node"
@@ -265,10 +259,22 @@ function StateNode({ data }: NodeProps<StateNodeType>) {
       data-state={state}
       data-kind={node.kind}
       data-visits={visits}
-      className={`chart-node kind-${node.kind} state-${state}${selected ? ' is-selected' : ''}`}
-      title={stateTitle(data)}
+      className={`chart-node${compound ? ' chart-compound' : ''} kind-${node.kind} state-${state}${selected ? ' is-selected' : ''}`}
+      title={`${node.label ?? node.id} (${node.kind}${visits ? `, entered ${visits}×` : ''}${state === 'active' ? ', active' : ''})`}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="chart-handle" />
+      {children}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="chart-handle" />
+    </div>
+  );
+}
+
+function StateNode({ data }: NodeProps<StateNodeType>) {
+  const { node, visits } = data;
+  const { title, detail } = nodeCaption(node);
+  const round = node.kind === 'start' || node.kind === 'end';
+  return (
+    <NodeBox data={data}>
       {node.kind === 'choice' ? (
         <svg className="choice-shape" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
           <polygon points="0,50 14,0 86,0 100,50 86,100 14,100" vectorEffect="non-scaling-stroke" />
@@ -284,27 +290,15 @@ function StateNode({ data }: NodeProps<StateNodeType>) {
         </div>
       )}
       {visits > 1 ? <span className="visit-count">×{visits}</span> : null}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} className="chart-handle" />
-    </div>
+    </NodeBox>
   );
 }
 
 function CompoundNode({ data }: NodeProps<CompoundNodeType>) {
-  const { node, state, visits, selected } = data;
   return (
-    <div
-      data-testid="chart-node"
-      data-node-id={node.id}
-      data-state={state}
-      data-kind={node.kind}
-      data-visits={visits}
-      className={`chart-node chart-compound kind-${node.kind} state-${state}${selected ? ' is-selected' : ''}`}
-      title={stateTitle(data)}
-    >
-      <Handle type="target" position={Position.Top} isConnectable={false} className="chart-handle" />
-      <span className="compound-title">{nodeCaption(node).title}</span>
-      <Handle type="source" position={Position.Bottom} isConnectable={false} className="chart-handle" />
-    </div>
+    <NodeBox data={data} compound>
+      <span className="compound-title">{nodeCaption(data.node).title}</span>
+    </NodeBox>
   );
 }
 
