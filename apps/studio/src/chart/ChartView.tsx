@@ -15,25 +15,19 @@ import {
 } from '@xyflow/react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Chart, ChartEdge, ChartNode } from './types';
-import { edgeKey } from '../trace/chartState';
+import { edgeKey, emptyRunState, type ChartRunState } from '../trace/chartState';
 import { layoutChart, nodeCaption, type ChartLayout, type Point } from './layout';
 
 export type NodeState = 'active' | 'visited' | 'idle';
 
 export interface ChartViewProps {
   chart: Chart;
-  /** Node ids under way now. */
-  active?: readonly string[];
-  /** Times each node was entered. */
-  visited?: Readonly<Record<string, number>>;
-  /** Nodes passed through without an enter event (choice and end states), shown as visited. */
-  reached?: readonly string[];
-  /** Edges taken, as `from→to` keys. */
-  takenEdges?: readonly string[] | ReadonlySet<string>;
-  /** The edge taken last, emphasised. */
-  latestEdge?: string;
-  /** One node id per `enter` event, in arrival order (exposed as `data-lit-order`). */
-  litOrder?: readonly string[];
+  /**
+   * Where a run stands on the chart: active and visited nodes (and those only reached by a
+   * transition, shown as visited), taken edges with the latest emphasised, and the order nodes
+   * lit up (exposed as `data-lit-order`). Without it, the bare chart.
+   */
+  run?: ChartRunState;
   /** The node whose details are open. */
   selected?: string;
   onNodeClick?: (id: string) => void;
@@ -77,12 +71,7 @@ export function ChartView(props: ChartViewProps) {
 
 function ChartCanvas({
   chart,
-  active = [],
-  visited = {},
-  reached = [],
-  takenEdges = [],
-  latestEdge,
-  litOrder,
+  run = emptyRunState,
   selected,
   onNodeClick,
   compact = false,
@@ -109,9 +98,10 @@ function ChartCanvas({
   }, [chartKey]);
 
   const placed = layout?.key === chartKey ? layout.layout : undefined;
-  const activeSet = useMemo(() => new Set(active), [active]);
-  const reachedSet = useMemo(() => new Set(reached), [reached]);
-  const takenSet = useMemo(() => (takenEdges instanceof Set ? takenEdges : new Set(takenEdges as readonly string[])), [takenEdges]);
+  const { visits: visited, lastEdge: latestEdge } = run;
+  const activeSet = useMemo(() => new Set(run.active), [run.active]);
+  const reachedSet = useMemo(() => new Set(run.reached), [run.reached]);
+  const takenSet = useMemo(() => new Set(run.takenEdges), [run.takenEdges]);
 
   const nodes = useMemo<Array<StateNodeType | CompoundNodeType>>(() => {
     if (!placed) return [];
@@ -179,7 +169,7 @@ function ChartCanvas({
       data-testid={testId}
       data-chart-id={chart.id}
       data-layout={placed && fittedKey === chartKey ? 'done' : 'pending'}
-      data-lit-order={(litOrder ?? []).join(',')}
+      data-lit-order={run.litOrder.join(',')}
     >
       {error ? <p className="error">Layout failed: {error}</p> : null}
       <ReactFlow

@@ -241,12 +241,7 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
         {chart ? (
           <ChartView
             chart={chart}
-            active={state.active}
-            visited={state.visits}
-            reached={state.reached}
-            takenEdges={state.takenEdges}
-            {...(state.lastEdge ? { latestEdge: state.lastEdge } : {})}
-            litOrder={state.litOrder}
+            run={state}
             maxHeight={720}
           />
         ) : null}

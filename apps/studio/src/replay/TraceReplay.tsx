@@ -92,12 +92,7 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
         <div className="replay-chart">
           <ChartView
             chart={replay.chart}
-            active={state.active}
-            visited={state.visits}
-            reached={state.reached}
-            takenEdges={state.takenEdges}
-            {...(state.lastEdge ? { latestEdge: state.lastEdge } : {})}
-            litOrder={state.litOrder}
+            run={state}
             onNodeClick={jumpToNode}
             compact={compact}
             maxHeight={compact ? 420 : 680}

@@ -10,7 +10,7 @@ export function DecisionDiagramView({ events, upto, finished = false }: { events
   return (
     <section className="decision-diagram" data-testid="topology" data-diagram={diagram.kind}>
       <h3>{diagram.title}</h3>
-      <ChartView chart={diagram.chart} active={diagram.state.active} visited={diagram.state.visits} compact maxHeight={420} testId="topology-chart" />
+      <ChartView chart={diagram.chart} run={diagram.state} compact maxHeight={420} testId="topology-chart" />
     </section>
   );
 }
