@@ -21,13 +21,35 @@ export interface ChartRunState {
 
 export const emptyRunState: ChartRunState = { active: [], visits: {}, reached: [], takenEdges: [], litOrder: [] };
 
+/** Nodes entered and not yet exited (with how many times over, for parallel branches), and how often each was entered. */
+export interface NodeTally {
+  open: Map<string, number>;
+  visits: Record<string, number>;
+}
+
+export const nodeTally = (): NodeTally => ({ open: new Map(), visits: {} });
+
+/** Counts an `enter` or an `exit` of a node; other kinds change nothing. */
+export function tallyEvent(tally: NodeTally, id: string, kind: TraceEvent['kind']): void {
+  if (kind === 'enter') {
+    tally.open.set(id, (tally.open.get(id) ?? 0) + 1);
+    tally.visits[id] = (tally.visits[id] ?? 0) + 1;
+  } else if (kind === 'exit') {
+    const left = (tally.open.get(id) ?? 0) - 1;
+    if (left > 0) tally.open.set(id, left);
+    else tally.open.delete(id);
+  }
+}
+
+/** The nodes under way: none once the run is over. */
+export const activeNodes = (tally: NodeTally, finished: boolean): string[] => (finished ? [] : [...tally.open.keys()]);
+
 /**
  * The chart state after events[0..upto] (inclusive): a pure fold, so a replay can step backwards.
  * `finished` clears the active nodes (a run that is over has nothing under way).
  */
 export function chartStateAt(events: readonly TraceEvent[], upto: number = events.length - 1, finished = false): ChartRunState {
-  const open = new Map<string, number>();
-  const visits: Record<string, number> = {};
+  const tally = nodeTally();
   const reached = new Set<string>();
   const taken = new Set<string>();
   const litOrder: string[] = [];
@@ -36,19 +58,12 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
   for (let i = 0; i <= last; i++) {
     const event = events[i];
     if (!event) continue;
+    tallyEvent(tally, event.node, event.kind);
     switch (event.kind) {
       case 'enter':
-        open.set(event.node, (open.get(event.node) ?? 0) + 1);
-        visits[event.node] = (visits[event.node] ?? 0) + 1;
         reached.add(event.node);
         litOrder.push(event.node);
         break;
-      case 'exit': {
-        const count = (open.get(event.node) ?? 0) - 1;
-        if (count > 0) open.set(event.node, count);
-        else open.delete(event.node);
-        break;
-      }
       case 'transition': {
         const { from, to } = transitionOf(event);
         if (from && to) {
@@ -64,8 +79,8 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
     }
   }
   return {
-    active: finished ? [] : [...open.keys()],
-    visits,
+    active: activeNodes(tally, finished),
+    visits: tally.visits,
     reached: [...reached],
     takenEdges: [...taken],
     ...(lastEdge ? { lastEdge } : {}),

@@ -1,6 +1,6 @@
 import type { Chart, TraceEvent } from '../api/client';
 import type { ChartNode, ChartEdge } from '../chart/types';
-import type { ChartRunState } from './chartState';
+import { activeNodes, nodeTally, tallyEvent, type ChartRunState, type NodeTally } from './chartState';
 import { list, num, obj, str, strings } from './fields';
 
 /** A diagram built from a run's own decisions: HERA's chosen topology, MAO-ARAG's executor workflows. */
@@ -28,26 +28,8 @@ export function decisionDiagram(events: readonly TraceEvent[], upto: number = ev
   return undefined;
 }
 
-interface Tally {
-  open: Map<string, number>;
-  visits: Record<string, number>;
-}
-
-const tally = (): Tally => ({ open: new Map(), visits: {} });
-
-function count(t: Tally, id: string, kind: TraceEvent['kind']): void {
-  if (kind === 'enter') {
-    t.open.set(id, (t.open.get(id) ?? 0) + 1);
-    t.visits[id] = (t.visits[id] ?? 0) + 1;
-  } else if (kind === 'exit') {
-    const left = (t.open.get(id) ?? 0) - 1;
-    if (left > 0) t.open.set(id, left);
-    else t.open.delete(id);
-  }
-}
-
-const stateOf = (t: Tally, finished: boolean): ChartRunState => ({
-  active: finished ? [] : [...t.open.keys()],
+const stateOf = (t: NodeTally, finished: boolean): ChartRunState => ({
+  active: activeNodes(t, finished),
   visits: t.visits,
   reached: [],
   takenEdges: [],
@@ -80,10 +62,10 @@ function heraTopology(events: readonly TraceEvent[], finished: boolean): Decisio
     const id = String(step.step);
     if (!dependedOn.has(id)) edges.push({ from: `step:${id}`, to: '__end__', kind: 'always' });
   }
-  const t = tally();
+  const t = nodeTally();
   for (const event of events) {
     const step = event.data.step;
-    if ((event.kind === 'enter' || event.kind === 'exit') && step !== undefined && stepIds.has(String(step))) count(t, `step:${String(step)}`, event.kind);
+    if ((event.kind === 'enter' || event.kind === 'exit') && step !== undefined && stepIds.has(String(step))) tallyEvent(t, `step:${String(step)}`, event.kind);
   }
   const agents = strings(topology.selected_agents);
   return {
@@ -105,7 +87,7 @@ interface Slot {
 /** MAO-ARAG: the planner's executor workflow per question slot (top question, then sub-questions), lit as the executors run. */
 function maoWorkflows(events: readonly TraceEvent[], finished: boolean): DecisionDiagram {
   const slots = new Map<string, Slot>();
-  const t = tally();
+  const t = nodeTally();
   let current: Slot | undefined;
   for (const event of events) {
     if (event.kind === 'decision' && event.data.decision === 'workflow') {
@@ -122,7 +104,7 @@ function maoWorkflows(events: readonly TraceEvent[], finished: boolean): Decisio
     }
     if ((event.kind === 'enter' || event.kind === 'exit') && current) {
       const node = event.node;
-      if (current.agents.includes(node)) count(t, `${current.key}/${node}`, event.kind);
+      if (current.agents.includes(node)) tallyEvent(t, `${current.key}/${node}`, event.kind);
     }
   }
   const nodes: ChartNode[] = [{ id: '__start__', kind: 'start' }];
