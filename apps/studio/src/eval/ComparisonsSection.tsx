@@ -1,18 +1,12 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo } from 'react';
+import { groupBy } from '../groupBy';
 import { interval, metricLabel, offlineCaption, pValue, signed } from './format';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import type { EvalSummary } from './types';
 
 type Comparison = EvalSummary['comparisons'][number];
-
-/** The comparisons grouped by metric, in the summary's order. */
-export function byMetric(comparisons: readonly Comparison[]): Array<[string, Comparison[]]> {
-  const groups = new Map<string, Comparison[]>();
-  for (const c of comparisons) groups.set(c.metric, [...(groups.get(c.metric) ?? []), c]);
-  return [...groups];
-}
 
 const pairLabel = (c: Comparison) => `${c.a} − ${c.b}`;
 
@@ -59,7 +53,8 @@ function forest(metric: string, rows: Comparison[], width: number, caption: stri
 /** The first workflow against each other one: the paired difference, its interval, the permutation test's p. */
 export function ComparisonsSection({ summary }: { summary: EvalSummary }) {
   const comparisons = summary.comparisons ?? [];
-  const groups = useMemo(() => byMetric(summary.comparisons ?? []), [summary]);
+  // By metric, in the summary's order.
+  const groups = useMemo(() => groupBy(summary.comparisons ?? [], (c) => c.metric), [summary]);
   const render = useCallback(
     (width: number) => {
       const container = document.createElement('div');

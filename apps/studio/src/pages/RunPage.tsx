@@ -11,6 +11,7 @@ import type {
 } from '../api/client';
 import { ChartView } from '../chart/ChartView';
 import { errorText, type Loaded } from '../data';
+import { groupBy } from '../groupBy';
 import { chartStateAt } from '../trace/chartState';
 import { DecisionDiagramView } from '../trace/DecisionDiagramView';
 import { EventRow } from '../trace/EventView';
@@ -120,11 +121,7 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
     }
   };
 
-  const grouped = useMemo(() => {
-    const groups = new Map<string, StudioWorkflow[]>();
-    for (const w of workflows) groups.set(w.method.id, [...(groups.get(w.method.id) ?? []), w]);
-    return [...groups.entries()];
-  }, [workflows]);
+  const grouped = useMemo(() => groupBy(workflows, (w) => w.method.id), [workflows]);
 
   return (
     <div className="run-page">

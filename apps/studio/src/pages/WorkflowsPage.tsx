@@ -4,6 +4,7 @@ import { ChartView } from '../chart/ChartView';
 import { edgeText } from '../chart/layout';
 import type { ChartNode } from '../chart/types';
 import type { Loaded } from '../data';
+import { groupBy } from '../groupBy';
 import { routeHash } from '../route';
 import { SettingsTable } from './SettingsTable';
 
@@ -22,15 +23,7 @@ export function WorkflowsPage({ workflows, selectedId }: { workflows: Loaded<Stu
 }
 
 function WorkflowList({ workflows, selectedId }: { workflows: StudioWorkflow[]; selectedId: string | undefined }) {
-  const groups = useMemo(() => {
-    const byMethod = new Map<string, StudioWorkflow[]>();
-    for (const workflow of workflows) {
-      const list = byMethod.get(workflow.method.id) ?? [];
-      list.push(workflow);
-      byMethod.set(workflow.method.id, list);
-    }
-    return [...byMethod.entries()];
-  }, [workflows]);
+  const groups = useMemo(() => groupBy(workflows, (workflow) => workflow.method.id), [workflows]);
   return (
     <nav className="workflow-list" aria-label="workflows">
       {groups.map(([method, members]) => (
