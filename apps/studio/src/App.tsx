@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { embeddedReport, StudioClient, type StudioInfo, type StudioWorkflow } from './api/client';
+import { embeddedReport, StudioClient, type StudioInfo } from './api/client';
 import { useLoaded, type Loaded } from './data';
 import { EvalPage } from './eval/EvalPage';
 import { ReplayPage } from './pages/ReplayPage';
@@ -73,5 +73,3 @@ function ModelBadge({ info }: { info: Loaded<StudioInfo> }) {
     </span>
   );
 }
-
-export type WorkflowList = Loaded<StudioWorkflow[]>;

@@ -160,6 +160,3 @@ export function traceLoader(client: StudioClient | undefined, dir: string): (fil
   if (!client) throw new Error('no server and no embedded report');
   return (file) => client.evalTrace(dir, file);
 }
-
-/** The eval the page shows: the embedded report's, or one read from the server. */
-export type EvalData = StudioEval;

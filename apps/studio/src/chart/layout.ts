@@ -50,7 +50,7 @@ export function nodeCaption(node: ChartNode): { title: string; detail?: string }
 const CHAR_WIDTH = 7.2;
 
 /** The size a leaf node is drawn at, by kind and caption. */
-export function nodeSize(node: ChartNode): { width: number; height: number } {
+function nodeSize(node: ChartNode): { width: number; height: number } {
   if (node.kind === 'start') return { width: 22, height: 22 };
   if (node.kind === 'end') return { width: 30, height: 30 };
   const { title, detail } = nodeCaption(node);

@@ -8,7 +8,7 @@ import { workflowIds, type EvalData, type EvalRow } from './types';
 const PAGE = 100;
 
 /** ✓ / ✗ for the judge's verdict, or a dash when the row was not judged. */
-export function Verdict({ value }: { value: 0 | 1 | undefined }) {
+function Verdict({ value }: { value: 0 | 1 | undefined }) {
   if (value === undefined) return <span className="eval-verdict eval-verdict-none" title="not judged">—</span>;
   return value === 1 ? (
     <span className="eval-verdict eval-verdict-yes" title="judged correct">

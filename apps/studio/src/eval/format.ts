@@ -35,7 +35,7 @@ export const created = (iso: string | undefined): string => {
 };
 
 /** Display names of the summary's metric keys. */
-export const METRIC_LABELS: Record<string, string> = {
+const METRIC_LABELS: Record<string, string> = {
   correctness: 'Correct',
   em: 'EM',
   f1: 'F1',

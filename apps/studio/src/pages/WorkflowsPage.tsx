@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { StudioNodeInfo, StudioPrompt, StudioWorkflow } from '../api/client';
 import { ChartView } from '../chart/ChartView';
 import { edgeText } from '../chart/layout';
@@ -53,8 +53,8 @@ function WorkflowList({ workflows, selectedId }: { workflows: StudioWorkflow[]; 
 }
 
 function WorkflowDetail({ workflow }: { workflow: StudioWorkflow }) {
+  // The page keys this by the workflow's id: another workflow starts with no node open.
   const [node, setNode] = useState<string | undefined>();
-  useEffect(() => setNode(undefined), [workflow.id]);
   const chartNode = workflow.chart.nodes.find((candidate) => candidate.id === node);
   return (
     <div className="workflow-detail" data-testid="workflow-detail" data-workflow-id={workflow.id}>
