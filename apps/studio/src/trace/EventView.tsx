@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { StudioGold, TraceEvent } from '../api/client';
 import { transitionOf } from './chartState';
 import { brief, list, num, obj, pretty, str, strings, type Data } from './fields';
@@ -195,21 +195,22 @@ function Decision({ data }: { data: Data }) {
   );
 }
 
-/** A list row for one event: summary line, expandable detail (rendered only when open). */
-export function EventRow({
+/**
+ * A list row for one event: summary line, expandable detail (rendered only when open). Memoised:
+ * the Run page's list re-renders on every event that arrives, and its earlier rows do not change.
+ */
+export const EventRow = memo(function EventRow({
   event,
   gold,
-  defaultOpen = false,
   current,
   onSelect,
 }: {
   event: TraceEvent;
   gold?: StudioGold;
-  defaultOpen?: boolean;
   current?: boolean;
   onSelect?: () => void;
 }) {
-  const [open, setOpen] = useState(defaultOpen);
+  const [open, setOpen] = useState(false);
   const isGold = goldMatcher(gold);
   const expandable = event.kind !== 'exit' && event.kind !== 'transition' && (event.kind !== 'enter' || Object.keys(event.data).length > 0);
   const summary = eventSummary(event, isGold);
@@ -229,7 +230,7 @@ export function EventRow({
       )}
     </li>
   );
-}
+});
 
 function EventHead({ event, summary }: { event: TraceEvent; summary: string }) {
   return (
