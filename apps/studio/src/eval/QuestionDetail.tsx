@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { StudioReplay } from '../api/client';
 import { useLoaded } from '../data';
 import { TraceReplay } from '../replay/TraceReplay';
-import { count1, rate, tokens, whole } from './format';
+import { rate, tokens, whole } from './format';
 import { rowTokens, verdictOf, type QuestionGroup } from './questions';
 import type { EvalData, EvalRow } from './types';
 
@@ -94,7 +94,7 @@ export function QuestionDetail({
                   <td className="num">{row.metrics.em}</td>
                   <td className="num">{rate(row.metrics.f1)}</td>
                   <td className="num">{rate(row.metrics.recall_at_5 ?? null)}</td>
-                  <td className="num">{count1(row.usage?.llmCalls).replace(/\.0$/, '')}</td>
+                  <td className="num">{whole(row.usage?.llmCalls)}</td>
                   <td className="num">{tokens(rowTokens(row), row.usage?.estimated === true)}</td>
                   <td className="num">{whole(row.latencyMs)}</td>
                   <td>
