@@ -43,6 +43,10 @@ describe('multihop train', () => {
     const run = await cli('eval', '--workflows', 'hera', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '1', '--set', `hera.state=${state}`, '--out', out, '--db', db);
     expect(run.code).toBe(0);
     expect(await cli('evolve', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train')).toMatchObject({ code: 2, err: expect.stringContaining("par2-rag's method (par2-rag) learns nothing on this machine") });
+    expect(await cli('evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--out', join(dir, 'axes'), '--set', 'hera-evolve.axes=efficiency,speed')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown RoPE axis "speed"; axes: efficiency, thoroughness'),
+    });
   });
 
   it('says what is wrong with a train command', async () => {

@@ -5,6 +5,7 @@ import type * as Evolve from './evolve';
 // Loaded when training starts, not when the manifest is read.
 const evolve = (): typeof Evolve => require('./evolve');
 
+const splitAxes = (text: string): string[] => text.split(',').map((a) => a.trim()).filter(Boolean);
 const AXES = ['efficiency', 'thoroughness', 'risk sensitivity', 'error correction', 'heuristic injection'] as const;
 const int = (min: number, fallback: number, description: string) => z.number().int().min(min).default(fallback).describe(description);
 
@@ -15,7 +16,15 @@ export const heraEvolveSettingsSchema = z.object({
   groupSize: int(2, 4, 'G: topologies per question (Algorithm 2)'),
   temperature: z.number().min(0).max(2).default(0.9).describe("sampling temperature of the orchestrator's topology call in samples 1…G−1 (the paper: 0.9); sample 0 is greedy"),
   successF1: z.number().min(0).max(1).default(0.5).describe('a run succeeds at F1 ≥ this (mixed groups, utility, blame)'),
-  axes: z.string().default(AXES.join(',')).describe(`RoPE variant axes, comma-separated, of: ${AXES.join(', ')}`),
+  axes: z
+    .string()
+    .default(AXES.join(','))
+    // Checked with the other settings (so `--set hera-evolve.axes=...` is refused before anything runs, naming the axis).
+    .superRefine((text, ctx) => {
+      const unknown = splitAxes(text).find((a) => !(AXES as readonly string[]).includes(a));
+      if (unknown !== undefined) ctx.addIssue({ code: 'custom', message: `unknown RoPE axis "${unknown}"; axes: ${AXES.join(', ')}` });
+    })
+    .describe(`RoPE variant axes, comma-separated, of: ${AXES.join(', ')}`),
   maxRules: int(1, 4, 'K: most rules and principles in an evolved prompt'),
   bufferSize: int(1, 5, 'failures kept per agent for RoPE'),
   mutationPatience: int(1, 2, 'greedy runs at F1 = 0 in a row on a query profile before topology mutation'),
@@ -37,9 +46,7 @@ export const heraEvolveTrainer: LocalTrainer = {
   settings: heraEvolveSettingsSchema,
   async train(options) {
     const s = heraEvolveSettingsSchema.parse(options.settings);
-    const axes = s.axes.split(',').map((a) => a.trim()).filter(Boolean);
-    const unknown = axes.find((a) => !(AXES as readonly string[]).includes(a));
-    if (unknown) throw new Error(`hera-evolve: unknown RoPE axis "${unknown}"; axes: ${AXES.join(', ')}`);
+    const axes = splitAxes(s.axes);
     const { history, dir, library, prompts, diffs } = await evolve().evolveHera({
       model: options.model,
       modelId: options.modelId,
