@@ -4,6 +4,7 @@ import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
 import type * as Report from './commands/report';
+import type * as Resume from './commands/resume';
 import type * as Rollouts from './commands/rollouts';
 import type * as Run from './commands/run';
 import type * as Studio from './commands/studio';
@@ -20,6 +21,7 @@ const commands = {
   eval: (): typeof Eval => require('./commands/eval'),
   ingest: (): typeof Ingest => require('./commands/ingest'),
   report: (): typeof Report => require('./commands/report'),
+  resume: (): typeof Resume => require('./commands/resume'),
   rollouts: (): typeof Rollouts => require('./commands/rollouts'),
   run: (): typeof Run => require('./commands/run'),
   studio: (): typeof Studio => require('./commands/studio'),
@@ -36,6 +38,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop ingest --dataset <name|path> [--corpus FILE] [--layout L] [--setting closed|open] [--db DIR]
   multihop run --workflow <id> (--question "..." [--corpus <name|path>] | --dataset <name|path> --id <qid> [--corpus FILE])
                [--setting closed|open] [--set <id>.<setting>=<value> ...] [--model offline|openai:<model>] [--db DIR] [--json]
+               [--thread <id> [--checkpoints FILE|postgres://...]]
+  multihop resume <thread id> [--checkpoints FILE|postgres://...] [--json]
   multihop eval --workflows <id,...> --dataset <name|path> [--offset M] [--limit N] [--concurrency K]
                [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
                [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
@@ -87,6 +91,8 @@ const OPTIONS = {
   host: { type: 'string' },
   open: { type: 'boolean', default: false },
   eval: { type: 'string', multiple: true },
+  thread: { type: 'string' },
+  checkpoints: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -155,7 +161,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           layout: values.layout,
           skipInvalid: values['skip-invalid'],
           set: values.set ?? [],
+          thread: values.thread,
+          checkpoints: values.checkpoints,
         });
+      case 'resume':
+        return await commands.resume().resumeCommand(io, { thread: rest[0] ?? values.thread, checkpoints: values.checkpoints, json: values.json });
       case 'eval':
         return await commands.eval().evalCommand(io, { workflows: need('workflows', values.workflows), ...evaluation() });
       case 'sweep':

@@ -20,6 +20,10 @@ export interface RunCommandOptions {
   layout?: string;
   skipInvalid?: boolean;
   set?: string[];
+  /** Record the run's checkpoints under this thread id, so `multihop resume <id>` can continue it. */
+  thread?: string;
+  /** The checkpoint store: a SQLite file (default .multihop/checkpoints.sqlite) or a postgres:// URL. */
+  checkpoints?: string;
 }
 
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
