@@ -14,8 +14,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(/\s+/),
 );
 
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Lower-cased, accent-folded word tokens (letters and digits of any script), stop words kept. */
 export function tokens(text: string): string[] {
+  // ASCII text is its own NFKD form and has no combining marks, and its letters and digits are
+  // [a-z0-9] once lower-cased: the same tokens without the Unicode normalisation and regex (most passages).
+  if (!NON_ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
