@@ -10,6 +10,7 @@ import type * as Run from './commands/run';
 import type * as Studio from './commands/studio';
 import type * as Sweep from './commands/sweep';
 import type * as Train from './commands/train';
+import type * as Worker from './commands/worker';
 import type * as Workflows from './commands/workflows';
 import { processIo, type Io } from './io';
 import { parseSetting } from './setting';
@@ -27,6 +28,7 @@ const commands = {
   studio: (): typeof Studio => require('./commands/studio'),
   sweep: (): typeof Sweep => require('./commands/sweep'),
   train: (): typeof Train => require('./commands/train'),
+  worker: (): typeof Worker => require('./commands/worker'),
   workflows: (): typeof Workflows => require('./commands/workflows'),
 };
 
@@ -43,6 +45,8 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop eval --workflows <id,...> --dataset <name|path> [--offset M] [--limit N] [--concurrency K]
                [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
                [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
+               [--queue redis://HOST:PORT [--store postgres://...]]   (run the pairs on multihop worker processes)
+  multihop worker --queue redis://HOST:PORT [--concurrency K] [--rate-limit N/1s] [--stalled-after S] [--db DIR] [--idle-exit S]
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
   multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
@@ -93,6 +97,11 @@ const OPTIONS = {
   eval: { type: 'string', multiple: true },
   thread: { type: 'string' },
   checkpoints: { type: 'string' },
+  queue: { type: 'string' },
+  store: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'stalled-after': { type: 'string' },
+  'idle-exit': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -131,6 +140,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       layout: values.layout,
       skipInvalid: values['skip-invalid'],
       set: values.set ?? [],
+      queue: values.queue,
+      store: values.store,
     });
     switch (command) {
       case 'workflows':
@@ -170,6 +181,15 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await commands.eval().evalCommand(io, { workflows: need('workflows', values.workflows), ...evaluation() });
       case 'sweep':
         return await commands.sweep().sweepCommand(io, { workflow: need('workflow', values.workflow), params: values.param ?? [], ...evaluation() });
+      case 'worker':
+        return await commands.worker().workerCommand(io, {
+          queue: need('queue', values.queue),
+          concurrency: int('concurrency', values.concurrency),
+          rateLimit: values['rate-limit'],
+          stalledAfter: int('stalled-after', values['stalled-after']),
+          db: values.db,
+          idleExit: int('idle-exit', values['idle-exit']),
+        });
       case 'train': {
         const num = (name: string, value: string | undefined): number | undefined => {
           if (value === undefined) return undefined;

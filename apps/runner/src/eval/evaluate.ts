@@ -1,38 +1,20 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, goldAnswers, type Question, type RunResult, type Workflow } from '@multihop/core';
+import { ConfigError, type Question, type RunResult } from '@multihop/core';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog } from './judging';
 import { runPool } from './jsonl';
 import { Progress } from './Progress';
-import { ResultsLog, type ResultRow } from './ResultsLog';
-import { scoreRun } from './scoreRun';
+import { ResultsLog } from './ResultsLog';
+import { modelIdOf, runPair, writeTrace, type EvaluatedWorkflow } from './runPair';
 import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary } from './summarize';
-
-/** A file name for a question id: readable, and unique even when ids differ only in characters a file name cannot hold. */
-function traceName(questionId: string): string {
-  const safe = questionId.replace(/[^\w.-]+/g, '_');
-  return safe === questionId ? `${safe}.json` : `${safe}-${createHash('sha1').update(questionId).digest('hex').slice(0, 8)}.json`;
-}
 
 const shortHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 8);
 
-/** One workflow as an evaluation runs it: the id its rows carry, and its settings. */
-export interface EvaluatedWorkflow {
-  /** `par2-rag`, or for a sweep `par2-rag[hopBudget=7]`. */
-  id: string;
-  workflow: Workflow;
-  settings: Record<string, unknown>;
-  /** The settings the user changed from the paper's defaults (they name the default output directory). */
-  overrides: Record<string, unknown>;
-  /** The method's own per-question measures (the manifest entry's `score`). */
-  score?: (result: RunResult, question: Question) => Record<string, number>;
-  /** The method's measures over all of the workflow's runs (the manifest entry's `aggregate`). */
-  aggregate?: (results: readonly RunResult[]) => Record<string, number>;
-}
+export type { EvaluatedWorkflow } from './runPair';
 
 export interface EvaluationOptions {
   dataset: string;
@@ -51,6 +33,14 @@ export interface EvaluationOptions {
   corpus?: string;
   layout?: string;
   skipInvalid?: boolean;
+  /**
+   * `redis://HOST:PORT`: put the pairs on this BullMQ queue for `multihop worker` processes (on
+   * this or any machine) instead of running them here; this process follows their progress and
+   * writes the same files.
+   */
+  queue?: string;
+  /** With `queue`: `postgres://...`, the store workers on other machines record into; default: the output directory. */
+  store?: string;
 }
 
 /**
@@ -72,7 +62,8 @@ export async function evaluate(
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
   const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
-  const modelId = [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
+  if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
+  const modelId = modelIdOf(model);
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
   const overrides = Object.fromEntries(workflows.filter((w) => Object.keys(w.overrides).length).map((w) => [w.id, w.overrides]));
   const changed = Object.keys(overrides).length ? `-set-${shortHash(overrides)}` : '';
@@ -82,6 +73,13 @@ export async function evaluate(
       join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${modelId.replace(/[^\w.-]+/g, '_')}${changed}`),
   );
 
+  if (options.queue !== undefined) {
+    // Before the corpus is opened (an ingest can take minutes): a bad URL or a server that is down is one line now.
+    const { checkRedis, parseQueueUrl } = require('../queue/redis') as typeof import('../queue/redis');
+    const { parseStoreUrl } = require('../queue/store') as typeof import('../queue/store');
+    if (options.store !== undefined) parseStoreUrl(options.store);
+    await checkRedis(parseQueueUrl(options.queue));
+  }
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid });
   let log: ResultsLog | undefined;
   try {
@@ -106,7 +104,9 @@ export async function evaluate(
     }
     const total = questions.length * workflows.length;
     io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
-    io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
+    if (options.queue === undefined) {
+      io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
+    }
 
     let stopping = false;
     const onSigint = () => {
@@ -115,41 +115,60 @@ export async function evaluate(
       io.err(`\n${command}: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume`);
     };
     process.on('SIGINT', onSigint);
-    const progress = new Progress(pending.length, command);
-    /** Runs one question × workflow pair; its trace file is written before its results line. */
-    const runPair = async ({ workflow, question }: { workflow: EvaluatedWorkflow; question: Question }): Promise<void> => {
-      // The run gets the query; the gold stays here, with the scorer.
-      const query = { id: question.id, text: question.text, metadata: { dataset: corpus.dataset.name } };
-      const result = await workflow.workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query) });
-      const dir = workflow.id.replace(/[^\w.=,-]+/g, '_');
-      const traceFile = join('traces', dir, traceName(question.id));
-      mkdirSync(join(out, 'traces', dir), { recursive: true });
-      writeFileSync(join(out, traceFile), JSON.stringify({ ...result, settings: workflow.settings, model: model.describe }));
-      const row: ResultRow = {
-        workflow: workflow.id,
-        questionId: question.id,
-        question: question.text,
-        prediction: result.answer,
-        gold: goldAnswers(question),
-        status: result.status,
-        ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-        ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: result.error.code } : {}),
-        metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
-        usage: result.usage,
-        evidenceIds: result.evidenceIds,
-        latencyMs: result.usage.wallMs,
-        trace: traceFile,
-      };
-      results.append(row);
-      progress.tick(`${workflow.id} ${question.id}`);
-    };
+    const context = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name };
+    let failed = 0;
     try {
-      // Runs never throw (failures come back as results); an error here is the log or the disk.
-      await runPool(pending, options.concurrency, runPair, () => stopping);
+      if (options.queue === undefined) {
+        const progress = new Progress(pending.length, command);
+        // Runs never throw (failures come back as results); an error here is the log or the disk.
+        await runPool(
+          pending,
+          options.concurrency,
+          async ({ workflow, question }) => {
+            const { row, trace } = await runPair(context, workflow, question);
+            writeTrace(out, row.trace, trace); // the trace file is written before its results line
+            results.append(row);
+            progress.tick(`${workflow.id} ${question.id}`);
+          },
+          () => stopping,
+        );
+      } else {
+        const { dispatchPairs } = require('../queue/dispatch') as typeof import('../queue/dispatch');
+        const queued = await dispatchPairs({
+          io,
+          command,
+          queue: options.queue,
+          store: options.store,
+          out,
+          spec: {
+            dataset: existsSync(options.dataset) ? resolve(options.dataset) : options.dataset,
+            setting: options.setting,
+            ...(options.corpus ? { corpus: resolve(options.corpus) } : {}),
+            ...(options.layout ? { layout: options.layout } : {}),
+            ...(options.skipInvalid ? { skipInvalid: true } : {}),
+            ...(options.model ? { model: options.model } : {}),
+            modelId,
+            ...(options.cacheDir ? { cacheDir: resolve(options.cacheDir) } : {}),
+            ...(options.db ? { db: resolve(options.db) } : {}),
+          },
+          workflows,
+          questions,
+          results,
+          stopped: () => stopping,
+        });
+        failed = queued.failed.length;
+        for (const f of queued.failed.slice(0, 5)) io.err(`${command}: ${f.workflow} ${f.questionId} failed on the workers: ${f.reason}`);
+        if (failed > 5) io.err(`${command}: ... and ${failed - 5} more pairs failed; re-run the same command to queue them again`);
+        if (queued.byWorker.size) io.err(`${command}: run by ${queued.byWorker.size} worker${queued.byWorker.size === 1 ? '' : 's'}: ${[...queued.byWorker].map(([w, n]) => `${w} (${n})`).join(', ')}`);
+      }
 
-      const wanted = new Set(questions.map((q) => q.id));
-      const ids = new Set(workflows.map((w) => w.id));
-      const rows = results.rows.filter((r) => wanted.has(r.questionId) && ids.has(r.workflow));
+      // In question order, then workflow order: the summary (its seeded bootstrap intervals) must not
+      // depend on the order the pairs happened to finish in (K at a time, or on several workers).
+      const questionIndex = new Map(questions.map((q, i) => [q.id, i]));
+      const workflowIndex = new Map(workflows.map((w, i) => [w.id, i]));
+      const rows = results.rows
+        .filter((r) => questionIndex.has(r.questionId) && workflowIndex.has(r.workflow))
+        .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
       const judge = judgeModel(options, model, out);
       const judgements = new JudgeLog(out, judge.id);
       const toJudge = rows.filter((r) => !judgements.verdict(r));
@@ -177,7 +196,7 @@ export async function evaluate(
         if (runs.length) aggregates[workflow.id] = workflow.aggregate(runs);
       }
 
-      const summary = summarize(results.rows, {
+      const summary = summarize(rows, {
         dataset: corpus.dataset.name,
         setting: described.setting,
         corpus: described,
@@ -200,7 +219,7 @@ export async function evaluate(
     } finally {
       process.off('SIGINT', onSigint);
     }
-    return stopping ? 130 : 0;
+    return stopping ? 130 : failed ? 1 : 0;
   } finally {
     log?.close();
     corpus.close();

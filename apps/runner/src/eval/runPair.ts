@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
+import type { ResultRow } from './ResultsLog';
+import { scoreRun } from './scoreRun';
+
+/** One workflow as an evaluation runs it: the id its rows carry, and its settings. */
+export interface EvaluatedWorkflow {
+  /** `par2-rag`, or for a sweep `par2-rag[hopBudget=7]`. */
+  id: string;
+  workflow: Workflow;
+  settings: Record<string, unknown>;
+  /** The settings the user changed from the paper's defaults (they name the default output directory). */
+  overrides: Record<string, unknown>;
+  /** The method's own per-question measures (the manifest entry's `score`). */
+  score?: (result: RunResult, question: Question) => Record<string, number>;
+  /** The method's measures over all of the workflow's runs (the manifest entry's `aggregate`). */
+  aggregate?: (results: readonly RunResult[]) => Record<string, number>;
+}
+
+/** What every pair of one evaluation shares: the model, the corpus, the dataset's name. */
+export interface PairContext {
+  model: { port: ModelPort; describe: { default: string; roles: Record<string, string> } };
+  retrieverFor(query: { id: string; text: string; metadata?: Record<string, unknown> }): RetrieverPort;
+  dataset: string;
+}
+
+/** A finished pair: its results line and its trace (the file `row.trace` names, relative to the output directory). */
+export interface PairOutcome {
+  row: ResultRow;
+  trace: Record<string, unknown>;
+}
+
+/**
+ * Runs one question × workflow pair and scores it: the one place an evaluation runs a pair,
+ * whether in `multihop eval`'s own process or in a `multihop worker` taking it from a queue.
+ * The run gets the query (id, text, dataset name); the gold stays here, with the scorer. Runs
+ * never throw (failures come back as results). Nothing is written: the caller records the
+ * outcome (writeTrace, then the results line).
+ */
+export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question): Promise<PairOutcome> {
+  const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
+  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query) });
+  const row: ResultRow = {
+    workflow: workflow.id,
+    questionId: question.id,
+    question: question.text,
+    prediction: result.answer,
+    gold: goldAnswers(question),
+    status: result.status,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: result.error.code } : {}),
+    metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
+    usage: result.usage,
+    evidenceIds: result.evidenceIds,
+    latencyMs: result.usage.wallMs,
+    trace: traceFile(workflow.id, question.id),
+  };
+  return { row, trace: { ...result, settings: workflow.settings, model: context.model.describe } };
+}
+
+/** `traces/<workflow>/<question>.json`, relative to the output directory. */
+export function traceFile(workflowId: string, questionId: string): string {
+  return join('traces', workflowId.replace(/[^\w.=,-]+/g, '_'), traceName(questionId));
+}
+
+/** Writes a pair's trace file under `out`, whole or not at all (a kill mid-write leaves no torn file). */
+export function writeTrace(out: string, file: string, trace: unknown): void {
+  const target = join(out, file);
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(trace));
+  renameSync(temp, target);
+}
+
+/** A file name for a question id: readable, and unique even when ids differ only in characters a file name cannot hold. */
+function traceName(questionId: string): string {
+  const safe = questionId.replace(/[^\w.-]+/g, '_');
+  return safe === questionId ? `${safe}.json` : `${safe}-${createHash('sha1').update(questionId).digest('hex').slice(0, 8)}.json`;
+}
+
+/** The model a results directory is for: the default model and each per-role model (`offline`, `openai:gpt-4o;judge=offline`). */
+export function modelIdOf(model: { describe: { default: string; roles: Record<string, string> } }): string {
+  return [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
+}

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, type Question } from '@multihop/core';
+import type { Queue } from 'bullmq';
+import type { Io } from '../io';
+import { Progress } from '../eval/Progress';
+import type { ResultsLog } from '../eval/ResultsLog';
+import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
+import { JOB_ATTEMPTS, jobId, type EvalSpec, type PairJobData } from './jobs';
+import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, redactUrl } from './redis';
+import { openStore, pairKey, parseStoreUrl, type StoreSpec, type StoredPair } from './store';
+
+export interface DispatchOptions {
+  io: Io;
+  command: string;
+  /** --queue: redis://HOST:PORT. */
+  queue: string;
+  /** --store: postgres://...; absent: the results directory (workers on this machine). */
+  store?: string;
+  out: string;
+  spec: EvalSpec;
+  workflows: readonly EvaluatedWorkflow[];
+  questions: readonly Question[];
+  results: ResultsLog;
+  stopped: () => boolean;
+}
+
+export interface DispatchOutcome {
+  /** Pairs whose job failed for good (the processor threw on every attempt, or its workers kept dying). */
+  failed: Array<{ workflow: string; questionId: string; reason: string }>;
+  /** Pairs recorded in this eval's run, by the worker that ran them. */
+  byWorker: Map<string, number>;
+}
+
+const POLL_MS = 400;
+const STATE_CHECK_MS = 2000;
+const WORKERS_CHECK_MS = 5000;
+
+/**
+ * The queue side of an eval: puts every pair not yet in results.jsonl on the queue as a BullMQ
+ * job whose id is (eval id, workflow, question) — adding it again is a no-op, so a re-run or a
+ * second eval process never doubles a pair — then follows the shared store, moving each pair a
+ * worker recorded into results.jsonl and traces/ (this process is their only writer) and
+ * ticking the progress bar, until every pair is recorded or has failed for good.
+ */
+export async function dispatchPairs(options: DispatchOptions): Promise<DispatchOutcome> {
+  const { io, command, out, results } = options;
+  const url = parseQueueUrl(options.queue);
+  const storeSpec: StoreSpec = options.store ? parseStoreUrl(options.store) : { kind: 'dir', dir: out };
+  await checkRedis(url);
+  const store = await openStore(storeSpec);
+  const { Queue: BullQueue } = require('bullmq') as typeof import('bullmq');
+  const queue: Queue<PairJobData> = new BullQueue(QUEUE_NAME, { connection: connectionFor(url) });
+  queue.on('error', () => undefined);
+  const outcome: DispatchOutcome = { failed: [], byWorker: new Map() };
+  try {
+    const evalId = evalIdOf(out);
+    const all = new Map<string, { workflow: EvaluatedWorkflow; question: Question }>();
+    for (const question of options.questions) for (const workflow of options.workflows) all.set(pairKey(workflow.id, question.id), { workflow, question });
+
+    // Pairs the workers recorded while no eval was following (a killed or stopped eval): move them in first.
+    const stored = await store.keys(evalId);
+    const missing = [...stored].filter((k) => {
+      const pair = all.get(k);
+      return pair && !results.has(pair.workflow.id, pair.question.id);
+    });
+    for (const pair of await store.read(evalId, missing)) take(out, results, pair);
+
+    const pending = new Map<string, { workflow: EvaluatedWorkflow; question: Question }>();
+    for (const [key, pair] of all) if (!results.has(pair.workflow.id, pair.question.id)) pending.set(key, pair);
+    const total = all.size;
+    io.err(`      ${total - pending.size} of ${total} pairs already in ${out}; ${pending.size} to queue on ${redactUrl(url)} (eval ${evalId}), results in ${store.describe}`);
+
+    const jobOf = (key: string, pair: { workflow: EvaluatedWorkflow; question: Question }) => ({
+      name: 'pair',
+      data: {
+        version: 1 as const,
+        evalId,
+        eval: options.spec,
+        store: storeSpec,
+        workflow: { id: pair.workflow.id, base: pair.workflow.workflow.id, settings: pair.workflow.settings },
+        questionId: pair.question.id,
+      },
+      opts: {
+        jobId: jobId(evalId, key),
+        attempts: JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 7 * 86_400 },
+        removeOnFail: { age: 7 * 86_400 },
+      },
+    });
+    const enqueue = async (keys: readonly string[]) => {
+      const jobs = [];
+      for (const key of keys) {
+        const id = jobId(evalId, key);
+        const state = await queue.getJobState(id);
+        // Finished before (a retryable failure being run again, or another store): run it again.
+        if (state === 'completed' || state === 'failed') {
+          await store.forget(evalId, key);
+          await queue.remove(id);
+        } else if (state !== 'unknown') continue; // already queued or running: a worker will record it
+        jobs.push(jobOf(key, pending.get(key)!));
+      }
+      for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
+      return jobs.length;
+    };
+    // A stored result that is a retryable failure (provider down): dropped and queued again.
+    for (const key of pending.keys()) if (stored.has(key)) await store.forget(evalId, key);
+    const added = await enqueue([...pending.keys()]);
+    const workers = await queue.getWorkersCount();
+    io.err(`${command}: queued ${added} new jobs (${pending.size - added} were queued already); ${workers ? `${workers} worker${workers === 1 ? '' : 's'} connected` : `no worker connected yet: start \`multihop worker --queue ${redactUrl(url)}\` here or on any machine`}`);
+
+    const progress = new Progress(pending.size, command);
+    let lastStateCheck = Date.now();
+    let lastWorkersCheck = Date.now();
+    let lastWorkers = workers;
+    while (pending.size && !options.stopped()) {
+      await sleep(POLL_MS, options.stopped);
+      const recorded = await store.keys(evalId);
+      const fresh = [...pending.keys()].filter((k) => recorded.has(k));
+      for (const pair of await store.read(evalId, fresh)) {
+        take(out, results, pair);
+        const key = pairKey(pair.row.workflow, pair.row.questionId);
+        if (!pending.delete(key)) continue;
+        outcome.byWorker.set(pair.worker, (outcome.byWorker.get(pair.worker) ?? 0) + 1);
+        progress.tick(`${pair.row.workflow} ${pair.row.questionId} (${pair.worker})`);
+      }
+      if (Date.now() - lastStateCheck >= STATE_CHECK_MS && pending.size) {
+        lastStateCheck = Date.now();
+        const lost: string[] = [];
+        await Promise.all(
+          [...pending.keys()].map(async (key) => {
+            const id = jobId(evalId, key);
+            const state = await queue.getJobState(id);
+            if (state === 'failed') {
+              const job = await queue.getJob(id);
+              if (recorded.has(key) || !pending.has(key)) return;
+              const pair = pending.get(key)!;
+              pending.delete(key);
+              outcome.failed.push({ workflow: pair.workflow.id, questionId: pair.question.id, reason: job?.failedReason ?? 'failed' });
+              progress.tick(`${pair.workflow.id} ${pair.question.id} failed`);
+            } else if (state === 'unknown' || state === 'completed') {
+              // Removed from the queue (obliterated by hand), or completed into another store: queue it again.
+              const again = await store.keys(evalId);
+              if (!again.has(key)) lost.push(key);
+            }
+          }),
+        );
+        if (lost.length) await enqueue(lost);
+      }
+      if (Date.now() - lastWorkersCheck >= WORKERS_CHECK_MS) {
+        lastWorkersCheck = Date.now();
+        const now = await queue.getWorkersCount();
+        if ((now === 0) !== (lastWorkers === 0)) io.err(`\n${command}: ${now ? `${now} worker${now === 1 ? '' : 's'} connected` : 'no worker connected: the pairs wait on the queue'}`);
+        lastWorkers = now;
+      }
+    }
+    if (pending.size && options.stopped()) {
+      // Stop scheduling: pairs not yet taken leave the queue; a pair a worker is running finishes and is collected by the next run.
+      let removed = 0;
+      for (const key of pending.keys()) {
+        const id = jobId(evalId, key);
+        const state = await queue.getJobState(id);
+        if (state === 'waiting' || state === 'delayed' || state === 'prioritized') {
+          try {
+            await queue.remove(id);
+            removed++;
+          } catch {
+            // taken by a worker meanwhile
+          }
+        }
+      }
+      io.err(`${command}: took ${removed} waiting pairs off the queue; ${pending.size - removed} in flight on workers are recorded in the store for the next run`);
+    }
+    return outcome;
+  } finally {
+    await queue.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** Moves one recorded pair into the eval's directory: the trace first, then its results line. */
+function take(out: string, results: ResultsLog, pair: StoredPair): void {
+  if (results.has(pair.row.workflow, pair.row.questionId)) return;
+  writeTrace(out, pair.row.trace, pair.trace);
+  results.append(pair.row);
+}
+
+/** The eval's id on the queue and in the store: made once per results directory (queue.json), so a re-run continues the same jobs. */
+function evalIdOf(out: string): string {
+  const file = join(out, 'queue.json');
+  if (existsSync(file)) {
+    try {
+      const id = (JSON.parse(readFileSync(file, 'utf8')) as { evalId?: unknown }).evalId;
+      if (typeof id === 'string' && /^[\w-]+$/.test(id)) return id;
+    } catch {
+      // rewritten below
+    }
+    throw new InputError(`${file}: no eval id in it; delete it to start the queue side of this eval afresh`, { file });
+  }
+  const id = randomUUID().replace(/-/g, '').slice(0, 16);
+  writeFileSync(file, `${JSON.stringify({ evalId: id, createdAt: new Date().toISOString() }, null, 2)}\n`);
+  return id;
+}
+
+function sleep(ms: number, stopped: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (stopped() || Date.now() - started >= ms) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, Math.min(ms, 100));
+  });
+}

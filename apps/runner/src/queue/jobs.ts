@@ -1,0 +1,50 @@
+import type { Setting } from '../setting';
+import type { StoreSpec } from './store';
+
+/** How an eval's pairs are run: what every worker needs to run them as the eval process would. */
+export interface EvalSpec {
+  dataset: string;
+  setting: Setting;
+  corpus?: string;
+  layout?: string;
+  skipInvalid?: boolean;
+  /** The eval's --model (absent: each worker resolves MULTIHOP_MODEL / multihop.config.json, checked against modelId). */
+  model?: string;
+  /** The model the eval's results are for (`offline`, `openai:gpt-4o`, with per-role models); a worker resolving another refuses the job. */
+  modelId: string;
+  cacheDir?: string;
+  /** The eval's --db, absolute; a worker's own --db wins. */
+  db?: string;
+}
+
+/** One question × workflow pair of one eval: a BullMQ job's data. */
+export interface PairJobData {
+  version: 1;
+  evalId: string;
+  eval: EvalSpec;
+  store: StoreSpec;
+  workflow: {
+    /** The id its rows carry (`par2-rag`, `par2-rag[hopBudget=7]`). */
+    id: string;
+    /** The installed workflow it is built from (`par2-rag`). */
+    base: string;
+    /** Every setting it runs with (checked again by the workflow's schema in the worker). */
+    settings: Record<string, unknown>;
+  };
+  questionId: string;
+}
+
+/** What a finished job returns (kept in Redis with the job). */
+export interface PairJobResult {
+  worker: string;
+  /** False when the pair had been recorded already (by an attempt whose worker died after recording). */
+  recorded: boolean;
+}
+
+/** Idempotent by (eval id, workflow, question): adding a job whose id exists is a no-op. BullMQ ids cannot hold ':'. */
+export function jobId(evalId: string, key: string): string {
+  return `${evalId}-${key}`;
+}
+
+/** Retries of a job whose processor threw (a store or corpus failure, not a failed run: runs return their failures). */
+export const JOB_ATTEMPTS = 3;

@@ -1,0 +1,172 @@
+import { hostname } from 'node:os';
+import { ConfigError, type Question } from '@multihop/core';
+import type { Job, Worker } from 'bullmq';
+import type { Io } from '../io';
+import { openCorpus, type OpenedCorpus } from '../corpus';
+import { resolveModel } from '../model';
+import { modelIdOf, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { findWorkflow } from '../workflows';
+import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
+import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason, redactUrl } from './redis';
+import { openStore, type ResultStore, type StoreSpec } from './store';
+
+export interface WorkerOptions {
+  queue: string;
+  /** Pairs this worker runs at once. */
+  concurrency: number;
+  /** BullMQ's limiter, shared by every worker of the queue: at most `max` pairs start per `durationMs`. */
+  rateLimit?: { max: number; durationMs: number };
+  /** Seconds without a lock renewal after which a worker's job is taken to be lost (killed) and given to another worker. */
+  stalledAfter: number;
+  /** LanceDB directory; default: the eval's --db, else ./.multihop/lancedb. */
+  db?: string;
+  /** Stop after this many seconds with nothing to do (benchmarks and scripts); default: run until SIGINT/SIGTERM. */
+  idleExit?: number;
+}
+
+/** `N/DURATION` with DURATION `500ms`, `1s`, `1m` (or a bare number of seconds). */
+export function parseRateLimit(text: string | undefined): { max: number; durationMs: number } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m)?\s*$/.exec(text);
+  const max = match ? Number(match[1]) : NaN;
+  const amount = match ? Number(match[2] ?? 1) : NaN;
+  const durationMs = match ? amount * ({ ms: 1, s: 1000, m: 60_000 }[match[3] ?? 's'] ?? 1000) : NaN;
+  if (!match || !(max >= 1) || !(durationMs >= 1)) throw new ConfigError(`--rate-limit "${text}": give pairs per duration, e.g. 10/1s, 600/1m or 5/500ms`);
+  return { max, durationMs: Math.round(durationMs) };
+}
+
+interface EvalContext {
+  pair: PairContext;
+  questions: Map<string, Question>;
+  corpus: OpenedCorpus;
+}
+
+/**
+ * `multihop worker`: takes question × workflow pairs off the queue and runs each with runPair,
+ * as `multihop eval` does in its own process, then records it in the eval's store. Any number of
+ * workers, on any number of machines. The eval's corpus and model are opened once per eval and
+ * kept. A worker killed mid-pair stops renewing its lock; after --stalled-after seconds another
+ * worker takes the pair again. SIGINT/SIGTERM: take no new pair, finish the ones in flight, exit.
+ */
+export async function runWorker(io: Io, options: WorkerOptions): Promise<number> {
+  const url = parseQueueUrl(options.queue);
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
+  if (!Number.isFinite(options.stalledAfter) || options.stalledAfter < 2) throw new ConfigError(`--stalled-after must be at least 2 seconds, got ${options.stalledAfter}`);
+  await checkRedis(url);
+  const name = `${hostname()}:${process.pid}`;
+  const log = (text: string) => io.err(`worker ${name}: ${text}`);
+  const contexts = new Map<string, Promise<EvalContext>>();
+  const stores = new Map<string, Promise<ResultStore>>();
+  const workflows = new Map<string, EvaluatedWorkflow>();
+
+  const contextFor = (spec: EvalSpec): Promise<EvalContext> => {
+    const key = JSON.stringify(spec);
+    let context = contexts.get(key);
+    if (!context) {
+      context = openContext(spec, options);
+      contexts.set(key, context);
+      context.catch(() => contexts.delete(key));
+    }
+    return context;
+  };
+  const storeFor = (spec: StoreSpec): Promise<ResultStore> => {
+    const key = JSON.stringify(spec);
+    let store = stores.get(key);
+    if (!store) {
+      store = openStore(spec, 'the eval\'s --store');
+      stores.set(key, store);
+      store.catch(() => stores.delete(key));
+    }
+    return store;
+  };
+  const workflowFor = (spec: PairJobData['workflow']): EvaluatedWorkflow => {
+    const key = JSON.stringify(spec);
+    let found = workflows.get(key);
+    if (!found) {
+      const selected = findWorkflow(spec.base, Object.entries(spec.settings).map(([k, value]) => ({ target: spec.base, key: k, value, where: `the queued ${spec.id}` })));
+      if (JSON.stringify(selected.settings) !== JSON.stringify(spec.settings)) {
+        throw new ConfigError(`${spec.id}: this worker builds it with settings ${JSON.stringify(selected.settings)}, not the eval's ${JSON.stringify(spec.settings)} (another version of the method?)`);
+      }
+      found = { id: spec.id, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}) };
+      workflows.set(key, found);
+    }
+    return found;
+  };
+
+  const process_ = async (job: Job<PairJobData, PairJobResult>): Promise<PairJobResult> => {
+    const data = job.data;
+    if (data?.version !== 1) throw new Error(`job ${job.id}: not a multihop pair of this version (version ${String(data?.version)})`);
+    const [context, store] = await Promise.all([contextFor(data.eval), storeFor(data.store)]);
+    const question = context.questions.get(data.questionId);
+    if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
+    const workflow = workflowFor(data.workflow);
+    log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
+    const outcome = await runPair(context.pair, workflow, question);
+    const recorded = await store.record(data.evalId, { ...outcome, worker: name });
+    log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
+    return { worker: name, recorded };
+  };
+
+  const { Worker: BullWorker } = require('bullmq') as typeof import('bullmq');
+  const lockDuration = Math.round(options.stalledAfter * 1000);
+  const worker: Worker<PairJobData, PairJobResult> = new BullWorker(QUEUE_NAME, process_, {
+    connection: connectionFor(url),
+    name,
+    concurrency: options.concurrency,
+    ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
+    lockDuration,
+    stalledInterval: Math.max(1000, Math.round(lockDuration / 2)),
+    maxStalledCount: 2,
+    autorun: false,
+  });
+  worker.on('error', (error) => log(`queue error: ${reason(error)}`));
+  worker.on('failed', (job, error) => job && log(`failed ${job.data.workflow.id} ${job.data.questionId} (job ${job.id}, attempt ${job.attemptsMade}): ${reason(error)}`));
+
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string) => {
+    if (stopping) return;
+    log(`${why}: finishing the pairs in flight`);
+    stopping = worker.close();
+  };
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let idleTimer: NodeJS.Timeout | undefined;
+  if (options.idleExit !== undefined) {
+    const idleMs = options.idleExit * 1000;
+    const arm = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => stop(`idle for ${options.idleExit} s`), idleMs);
+    };
+    worker.on('active', () => clearTimeout(idleTimer));
+    worker.on('drained', arm);
+    arm();
+  }
+  log(`taking pairs from ${redactUrl(url)} (queue ${QUEUE_NAME}), ${options.concurrency} at a time${options.rateLimit ? `, at most ${options.rateLimit.max} per ${options.rateLimit.durationMs} ms across workers` : ''}`);
+  try {
+    await worker.run();
+    await stopping;
+  } finally {
+    clearTimeout(idleTimer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    for (const context of contexts.values()) await context.then((c) => c.corpus.close(), () => undefined);
+    for (const store of stores.values()) await store.then((s) => s.close(), () => undefined);
+  }
+  log('stopped');
+  return 0;
+}
+
+async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<EvalContext> {
+  const model = resolveModel(spec.model, { cacheDir: spec.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
+  const modelId = modelIdOf(model);
+  if (modelId !== spec.modelId) {
+    throw new ConfigError(`this worker's model is ${modelId}, the eval's is ${spec.modelId}: give the worker the same MULTIHOP_MODEL or multihop.config.json`);
+  }
+  const corpus = await openCorpus({ dataset: spec.dataset, setting: spec.setting, db: options.db ?? spec.db, corpus: spec.corpus, layout: spec.layout, skipInvalid: spec.skipInvalid });
+  return {
+    corpus,
+    questions: new Map(corpus.dataset.questions.map((q) => [q.id, q])),
+    pair: { model, retrieverFor: (query) => corpus.retrieverFor(query), dataset: corpus.dataset.name },
+  };
+}
