@@ -85,6 +85,16 @@ export class BudgetTracker {
     this.tokens += tokens;
   }
 
+  /**
+   * Counts what a resumed run already spent before this process (its restored checkpoints):
+   * model calls and their tokens, and the hops charged so far. Never throws: the work was done.
+   */
+  restoreSpent(spent: { calls?: number; tokens?: number; hops?: number }): void {
+    this.calls += spent.calls ?? 0;
+    this.tokens += spent.tokens ?? 0;
+    if (spent.hops !== undefined) this.hopCount = Math.max(this.hopCount, spent.hops);
+  }
+
   /** Throws if the run was aborted or its deadline passed. */
   check(): void {
     if (!this.signal.aborted) return;

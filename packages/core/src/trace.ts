@@ -30,6 +30,25 @@ export class TraceBus {
     return event;
   }
 
+  /**
+   * Puts back an event recorded by an earlier process of the same durable run (a resumed run's
+   * history): it keeps its time, gets this run's id and the next seq, and reaches listeners.
+   */
+  replay(event: TraceEvent): TraceEvent {
+    if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
+    const restored: TraceEvent = { ...event, runId: this.runId, seq: this.log.length };
+    this.log.push(restored);
+    for (const listener of this.listeners) {
+      try {
+        listener(restored);
+      } catch {
+        // as in emit
+      }
+    }
+    this.wake();
+    return restored;
+  }
+
   /** Subscribes to events emitted from now on; returns the unsubscribe function. */
   on(listener: TraceListener): () => void {
     this.listeners.add(listener);

@@ -2,12 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { BudgetTracker, type Budget } from './budget';
 import type { Chart } from './chart';
+import { callKeyOf, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta } from './durable';
 import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError } from './errors';
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
 import { toQuery, type Evidence, type Query, type RunResult, type TransitionData } from './types';
-import { UsageMeter } from './usage';
+import { UsageMeter, type CallUsage } from './usage';
 
 export interface RunOptions {
   model: ModelPort;
@@ -27,6 +28,11 @@ export interface RunOptions {
    * a viewer that shows them (the studio's live runs). Off by default: eval traces stay small.
    */
   traceMessages?: boolean;
+  /**
+   * Run under a durable thread (see DurableRunOptions): checkpoints go to its store as the run
+   * goes, and a thread that has some resumes from the latest instead of starting again.
+   */
+  durable?: DurableRunOptions;
 }
 
 /** The workflow contract (SPEC §3): every method and baseline is one of these. */
@@ -78,6 +84,8 @@ export interface RunContext {
   draft(answer: string): void;
   /** Adds retrieved passages to the run's evidence (deduplicated by id, first occurrence kept). */
   addEvidence(hits: SearchHit[], meta: { query: string; hop?: number }): Evidence[];
+  /** Set when the run is durable: the engine adapters checkpoint through it and resume from it. */
+  durable?: DurableContext;
 }
 
 export interface WorkflowDefinition {
@@ -120,19 +128,27 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const seen = new Set<string>();
   let draft = '';
   const here = (): string => currentNode.getStore() ?? definition.id;
+  const journal = options.durable ? new ThreadCalls(options.durable) : undefined;
 
   const model: ModelPort = {
     modelFor: (role) => options.model.modelFor(role),
     async call<T>(request: ModelCallRequest<T>): Promise<ModelCallResult<T>> {
       budget.beforeLlmCall();
       const role = request.role ?? request.prompt.role;
+      const node = here();
+      const key = journal ? journal.keyFor(node, request) : undefined;
       try {
-        const result = await options.model.call({ ...request, signal: request.signal ?? budget.signal });
+        const recorded = key ? await journal!.get(key) : undefined;
+        const result: ModelCallResult<T> = recorded
+          ? { output: recorded.output as T, text: recorded.text, usage: recorded.usage, ...(recorded.messages ? { messages: recorded.messages } : {}) }
+          : await options.model.call({ ...request, signal: request.signal ?? budget.signal });
+        if (key && !recorded) await journal!.put(key, result);
         meter.recordCall(result.usage);
         budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
         if (!trace.isClosed) {
           const shown = options.traceMessages ? { messages: result.messages ?? renderedMessages(request), text: result.text } : {};
-          trace.emit(here(), 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...shown });
+          const durableData = key ? { callKey: key, ...(recorded ? { replayed: true } : {}) } : {};
+          trace.emit(node, 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...shown, ...durableData });
         }
         return result;
       } catch (error) {
@@ -211,6 +227,20 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     draft(answer) {
       draft = answer;
     },
+    ...(options.durable
+      ? {
+          durable: durableContext(options.durable, {
+            trace,
+            evidence,
+            getDraft: () => draft,
+            setDraft: (d) => (draft = d),
+            seen,
+            meter,
+            budget,
+            journal: journal!,
+          }),
+        }
+      : {}),
     addEvidence(hits, meta) {
       const added: Evidence[] = [];
       for (const hit of hits) {
@@ -274,4 +304,111 @@ function renderedMessages(request: ModelCallRequest<unknown>): Array<{ role: str
   } catch (error) {
     return [{ role: 'system', content: `(the prompt could not be rendered again for the trace: ${error instanceof Error ? error.message : String(error)})` }];
   }
+}
+
+/** A durable run's model calls: keyed by node, prompt, messages and occurrence; read from and written to the thread's journal. */
+class ThreadCalls {
+  private readonly occurrences = new Map<string, number>();
+
+  constructor(private readonly durable: DurableRunOptions) {}
+
+  keyFor(node: string, request: ModelCallRequest<unknown>): string {
+    let messages: Array<{ role: string; content: string }>;
+    try {
+      messages = request.prompt.render(request.vars);
+    } catch {
+      messages = [{ role: 'vars', content: JSON.stringify(request.vars) ?? '' }];
+    }
+    const base = callKeyOf(node, request.prompt.id, messages);
+    const n = this.occurrences.get(base) ?? 0;
+    this.occurrences.set(base, n + 1);
+    return `${base}#${n}`;
+  }
+
+  /** A restored `llm` event's key counts as made, so the same call in this process gets the next occurrence. */
+  seen(key: string): void {
+    const hash = key.lastIndexOf('#');
+    if (hash < 0) return;
+    const base = key.slice(0, hash);
+    const n = Number(key.slice(hash + 1));
+    if (Number.isInteger(n)) this.occurrences.set(base, Math.max(this.occurrences.get(base) ?? 0, n + 1));
+  }
+
+  get(key: string): Promise<RecordedCall | undefined> {
+    return this.durable.calls.get(this.durable.threadId, key);
+  }
+
+  put<T>(key: string, result: ModelCallResult<T>): Promise<void> {
+    return this.durable.calls.put(this.durable.threadId, key, {
+      output: result.output,
+      text: result.text,
+      usage: result.usage,
+      ...(result.messages ? { messages: result.messages } : {}),
+    });
+  }
+}
+
+interface RunState {
+  trace: TraceBus;
+  evidence: Evidence[];
+  seen: Set<string>;
+  getDraft(): string;
+  setDraft(draft: string): void;
+  meter: UsageMeter;
+  budget: BudgetTracker;
+  journal: ThreadCalls;
+}
+
+/** ctx.durable: core's share of each checkpoint (capture) and of a resumption (restore). */
+function durableContext(options: DurableRunOptions, run: RunState): DurableContext {
+  let eventsTaken = 0;
+  let evidenceTaken = 0;
+  let resumed = false;
+  return {
+    threadId: options.threadId,
+    checkpointer: options.checkpointer,
+    get resumed() {
+      return resumed;
+    },
+    capture(upTo?: number): RunDelta {
+      const end = Math.max(eventsTaken, Math.min(upTo ?? run.trace.events.length, run.trace.events.length));
+      const delta: RunDelta = {
+        events: run.trace.events.slice(eventsTaken, end),
+        evidence: run.evidence.slice(evidenceTaken),
+        draft: run.getDraft(),
+        hops: run.budget.hops,
+      };
+      eventsTaken = end;
+      evidenceTaken = run.evidence.length;
+      return delta;
+    },
+    restore(deltas) {
+      if (resumed) throw new MultihopError('CHECKPOINT', `thread ${options.threadId}: a run is restored once`);
+      let hops = 0;
+      for (const delta of deltas) {
+        for (const event of delta.events) {
+          run.trace.replay(event);
+          if (event.kind === 'llm') {
+            const usage = event.data as unknown as CallUsage;
+            run.meter.recordCall(usage);
+            run.budget.restoreSpent({ calls: 1, tokens: (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0) });
+            if (typeof event.data['callKey'] === 'string') run.journal.seen(event.data['callKey']);
+          } else if (event.kind === 'retrieve') {
+            run.meter.recordRetrieval();
+          }
+        }
+        for (const item of delta.evidence) {
+          if (run.seen.has(item.id)) continue;
+          run.seen.add(item.id);
+          run.evidence.push(item);
+        }
+        run.setDraft(delta.draft);
+        hops = Math.max(hops, delta.hops);
+      }
+      run.budget.restoreSpent({ hops });
+      eventsTaken = run.trace.events.length;
+      evidenceTaken = run.evidence.length;
+      resumed = deltas.length > 0;
+    },
+  };
 }

@@ -104,7 +104,7 @@ export class WorkflowGraph<SD extends StateDefinition, Extras extends object = o
       }
     }
     for (const { name, options } of this.nodes) if (options.label) shape.labels[name] = options.label;
-    return new CompiledWorkflowGraph<SD, Extras>(graph.compile(), shape);
+    return new CompiledWorkflowGraph<SD, Extras>(graph.compile(), shape, (checkpointer) => graph.compile({ checkpointer }));
   }
 }
 
@@ -117,5 +117,5 @@ interface LooseStateGraph {
   addNode(name: string, node: unknown): LooseStateGraph;
   addEdge(from: string, to: string): LooseStateGraph;
   addConditionalEdges(from: string, path: unknown, pathMap: Record<string, string> | string[]): LooseStateGraph;
-  compile(): LangGraphCompiled;
+  compile(options?: { checkpointer?: unknown }): LangGraphCompiled;
 }

@@ -1,5 +1,6 @@
-import { MultihopError, RunAbortedError, type RunContext } from '@multihop/core';
+import { deltasOf, MultihopError, RunAbortedError, type RunContext } from '@multihop/core';
 import { createActor, type AnyStateMachine, type ContextFrom, type InputFrom, type MachineImplementationsFrom, type OutputFrom, type Snapshot } from 'xstate';
+import { SnapshotCheckpoints } from './SnapshotCheckpoints';
 import { TransitionTracer } from './TransitionTracer';
 
 /** What `machine.provide()` accepts for this machine: actors, guards, actions, delays. */
@@ -52,10 +53,42 @@ export async function runMachine<TMachine extends AnyStateMachine>(
   options: MachineRunOptions<TMachine>,
 ): Promise<MachineRunResult<TMachine>> {
   ctx.budget.check();
+  // A durable run (ctx.durable) checkpoints its snapshots, and resumes a thread from its latest;
+  // an explicit snapshot (a paused run handed back) is a resumption of its own and wins.
+  const durable = options.snapshot === undefined ? ctx.durable : undefined;
+  const checkpoints = durable ? SnapshotCheckpoints.of(durable) : undefined;
+  let snapshot = options.snapshot;
+  if (durable && checkpoints) {
+    const latest = await checkpoints.latest();
+    if (latest !== undefined) {
+      durable.restore(await deltasOf(durable.checkpointer as Parameters<typeof deltasOf>[0], durable.threadId));
+      snapshot = latest;
+    }
+  }
+  try {
+    return await runActor(machine, ctx, { ...options, ...(snapshot !== undefined ? { snapshot } : {}) }, checkpoints);
+  } finally {
+    await checkpoints?.flush();
+  }
+}
+
+async function runActor<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  ctx: RunContext,
+  options: MachineRunOptions<TMachine>,
+  checkpoints: SnapshotCheckpoints | undefined,
+): Promise<MachineRunResult<TMachine>> {
   const provided = (options.implementations ?? {}) as { guards?: Record<string, unknown> } & Record<string, unknown>;
   // The tracer reads the machine as the method defined it (states, transitions, guard names);
   // the actor runs a copy with this run's implementations and guards that report their outcome.
-  const t = new TransitionTracer(machine, (edge) => ctx.transition(edge));
+  // The trace's length right after the latest transition: a checkpoint taken at the next snapshot
+  // covers the events up to there; what the new state's invoked actor emitted after it is emitted
+  // again when a resumed actor restarts that invocation.
+  let cut = ctx.trace.events.length;
+  const t = new TransitionTracer(machine, (edge) => {
+    ctx.transition(edge);
+    cut = ctx.trace.events.length;
+  });
   const guards = t.wrapGuards({ ...(machine.implementations.guards as Record<string, unknown>), ...(provided.guards ?? {}) });
   const running = machine.provide({ ...provided, guards } as never) as AnyStateMachine;
   if (!options.snapshot) t.start();
@@ -68,6 +101,14 @@ export async function runMachine<TMachine extends AnyStateMachine>(
       inspect: t.inspect,
     });
     if (options.snapshot) t.resumeAt(actor.getSnapshot().value);
+    let persistedValue = options.snapshot ? JSON.stringify(actor.getSnapshot().value) : undefined;
+    const checkpoint = (snapshot: { value: unknown; status: string }): void => {
+      if (!checkpoints || !ctx.durable) return;
+      const value = JSON.stringify(snapshot.value);
+      if (value === persistedValue && snapshot.status !== 'done') return;
+      persistedValue = value;
+      checkpoints.save(JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown, ctx.durable.capture(cut));
+    };
 
     const settle = (end: () => void): void => {
       if (settled) return;
@@ -83,31 +124,35 @@ export async function runMachine<TMachine extends AnyStateMachine>(
       });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
+    const onSnapshot = (snapshot: ReturnType<typeof actor.getSnapshot>, restored = false): void => {
+      if (settled) return;
+      if (!restored) checkpoint(snapshot);
+      if (snapshot.status === 'done') {
+        const state = t.state;
+        if (options.failedStates?.includes(state)) {
+          settle(() => reject(t.caughtError ? t.caughtError.error : new MultihopError('XSTATE_FAILED', `machine "${machine.id}" ended in its failure state "${state}"`)));
+        } else {
+          settle(() => resolve({ status: 'done', state, context: snapshot.context, output: snapshot.output }));
+        }
+        return;
+      }
+      if (snapshot.status === 'active' && options.pauseWhen?.(t.state, snapshot.context)) {
+        const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown;
+        const state = t.state;
+        settle(() => {
+          actor.stop();
+          if (!ctx.trace.isClosed) ctx.trace.emit(state, 'decision', { decision: 'paused', state });
+          resolve({ status: 'paused', state, context: snapshot.context, snapshot: persisted });
+        });
+      }
+    };
     const subscription = actor.subscribe({
-      next: (snapshot) => {
-        if (settled) return;
-        if (snapshot.status === 'done') {
-          const state = t.state;
-          if (options.failedStates?.includes(state)) {
-            settle(() => reject(t.caughtError ? t.caughtError.error : new MultihopError('XSTATE_FAILED', `machine "${machine.id}" ended in its failure state "${state}"`)));
-          } else {
-            settle(() => resolve({ status: 'done', state, context: snapshot.context, output: snapshot.output }));
-          }
-          return;
-        }
-        if (snapshot.status === 'active' && options.pauseWhen?.(t.state, snapshot.context)) {
-          const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown;
-          const state = t.state;
-          settle(() => {
-            actor.stop();
-            if (!ctx.trace.isClosed) ctx.trace.emit(state, 'decision', { decision: 'paused', state });
-            resolve({ status: 'paused', state, context: snapshot.context, snapshot: persisted });
-          });
-        }
-      },
+      next: (snapshot) => onSnapshot(snapshot),
       error: (error) => settle(() => reject(error)),
     });
     actor.start();
+    // A thread that had already finished: its restored snapshot is done and no event will come.
+    if (actor.getSnapshot().status === 'done') onSnapshot(actor.getSnapshot(), true);
   });
 }
 

@@ -1,0 +1,68 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { CallJournal, DurableRunOptions, RecordedCall } from '@multihop/core';
+
+/** What a thread was started with and how it ended, as the store keeps it (the caller's JSON). */
+export interface ThreadRecord {
+  threadId: string;
+  /** The caller's description of the run (the runner keeps the command's options here). */
+  spec: unknown;
+  status: ThreadStatus;
+  /** The run's result once it ended, as the caller stored it. */
+  result?: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ThreadStatus = 'running' | 'done' | 'error';
+
+/**
+ * One place where durable runs keep their progress: LangGraph checkpoints (`saver`, which the
+ * XState adapter also stores snapshots through), each thread's completed model calls (`calls`)
+ * and each thread's record (`threads`). SQLite, Postgres and memory stores behave the same.
+ */
+export interface CheckpointStore {
+  /** Which store this is, for messages: the SQLite file, the Postgres URL without its password, or `memory`. */
+  readonly location: string;
+  readonly kind: 'sqlite' | 'postgres' | 'memory';
+  /** LangGraph's checkpoint saver over this store. */
+  readonly saver: BaseCheckpointSaver;
+  /** Completed model calls per thread. */
+  readonly calls: CallJournal;
+  /** `RunOptions.durable` for a run under `threadId` in this store. */
+  durable(threadId: string): DurableRunOptions;
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Records (or re-records) a thread as running with `spec`; a thread's creation time is kept. */
+  startThread(threadId: string, spec: unknown): Promise<void>;
+  /** Records how a thread's run ended. */
+  endThread(threadId: string, status: Exclude<ThreadStatus, 'running'>, result?: unknown): Promise<void>;
+  /** Every thread, most recently updated first. */
+  listThreads(): Promise<ThreadRecord[]>;
+  /** Removes a thread: its checkpoints, its calls and its record. */
+  deleteThread(threadId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The table statements both SQL backends share (types differ only where the dialects do). */
+export const TABLES = {
+  calls: 'multihop_calls',
+  threads: 'multihop_threads',
+} as const;
+
+/** A journal entry as stored: JSON text. */
+export function encodeCall(call: RecordedCall): string {
+  return JSON.stringify(call);
+}
+
+export function decodeCall(text: string, where: string): RecordedCall {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where}: a recorded model call is not JSON (${(error as Error).message})`);
+  }
+  const call = value as Partial<RecordedCall> | null;
+  if (!call || typeof call !== 'object' || typeof call.text !== 'string' || !call.usage || typeof call.usage !== 'object') {
+    throw new Error(`${where}: a recorded model call lacks text or usage`);
+  }
+  return call as RecordedCall;
+}

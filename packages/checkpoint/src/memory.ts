@@ -1,0 +1,48 @@
+import { MemorySaver } from '@langchain/langgraph-checkpoint';
+import type { RecordedCall } from '@multihop/core';
+import type { CheckpointStore, ThreadRecord } from './CheckpointStore';
+
+/** A store that lives as long as the process: for tests and for runs that need no durability across processes. */
+export function openMemoryStore(): CheckpointStore {
+  const saver = new MemorySaver();
+  const calls = new Map<string, RecordedCall>();
+  const threads = new Map<string, ThreadRecord>();
+  const at = (threadId: string, key: string): string => `${threadId}\u0000${key}`;
+  return {
+    location: 'memory',
+    kind: 'memory',
+    saver,
+    calls: {
+      async get(threadId, key) {
+        const call = calls.get(at(threadId, key));
+        return call ? (JSON.parse(JSON.stringify(call)) as RecordedCall) : undefined;
+      },
+      async put(threadId, key, call) {
+        calls.set(at(threadId, key), JSON.parse(JSON.stringify(call)) as RecordedCall);
+      },
+    },
+    durable(threadId) {
+      return { threadId, checkpointer: saver, calls: this.calls };
+    },
+    async getThread(threadId) {
+      return threads.get(threadId);
+    },
+    async startThread(threadId, spec) {
+      const now = new Date().toISOString();
+      threads.set(threadId, { threadId, spec, status: 'running', createdAt: threads.get(threadId)?.createdAt ?? now, updatedAt: now });
+    },
+    async endThread(threadId, status, result) {
+      const thread = threads.get(threadId);
+      if (thread) threads.set(threadId, { ...thread, status, ...(result !== undefined ? { result } : {}), updatedAt: new Date().toISOString() });
+    },
+    async listThreads() {
+      return [...threads.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    },
+    async deleteThread(threadId) {
+      await saver.deleteThread(threadId);
+      for (const key of [...calls.keys()]) if (key.startsWith(`${threadId}\u0000`)) calls.delete(key);
+      threads.delete(threadId);
+    },
+    async close() {},
+  };
+}

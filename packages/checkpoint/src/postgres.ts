@@ -1,0 +1,95 @@
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { ConfigError, type RecordedCall } from '@multihop/core';
+import pg from 'pg';
+import { decodeCall, encodeCall, TABLES, type CheckpointStore } from './CheckpointStore';
+import { threadOf } from './sqlite';
+
+/** A Postgres URL as messages show it: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+/**
+ * The shared store: LangGraph's PostgresSaver tables and the store's own two, in one database
+ * (one pool). Workers on several machines resume each other's threads through it.
+ */
+export async function openPostgresStore(url: string, options: { connectTimeoutMs?: number } = {}): Promise<CheckpointStore> {
+  const shown = redactUrl(url);
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000, max: 4 });
+  pool.on('error', () => {
+    // An idle client's connection dropped; the next query reconnects or fails with its own error.
+  });
+  const saver = new PostgresSaver(pool);
+  try {
+    await saver.setup();
+    await pool.query(`
+      CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
+      CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const e = error as NodeJS.ErrnoException;
+    throw new ConfigError(`checkpoint store ${shown}: cannot be opened (${e.code ? `${e.code}: ` : ''}${e.message || 'no answer'})`);
+  }
+  let closed = false;
+  return {
+    location: shown,
+    kind: 'postgres',
+    saver,
+    calls: {
+      async get(threadId, key) {
+        const { rows } = await pool.query<{ value: string }>(`SELECT value FROM ${TABLES.calls} WHERE thread_id = $1 AND key = $2`, [threadId, key]);
+        return rows[0] ? decodeCall(rows[0].value, `${shown} (thread ${threadId})`) : undefined;
+      },
+      async put(threadId: string, key: string, call: RecordedCall) {
+        await pool.query(
+          `INSERT INTO ${TABLES.calls} (thread_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (thread_id, key) DO UPDATE SET value = excluded.value`,
+          [threadId, key, encodeCall(call)],
+        );
+      },
+    },
+    durable(threadId) {
+      return { threadId, checkpointer: saver, calls: this.calls };
+    },
+    async getThread(threadId) {
+      const { rows } = await pool.query(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
+      return rows[0] ? threadOf(rows[0]) : undefined;
+    },
+    async startThread(threadId, spec) {
+      const now = new Date().toISOString();
+      await pool.query(
+        `INSERT INTO ${TABLES.threads} (thread_id, spec, status, result, created_at, updated_at) VALUES ($1, $2, 'running', NULL, $3, $3)
+         ON CONFLICT (thread_id) DO UPDATE SET spec = excluded.spec, status = 'running', result = NULL, updated_at = excluded.updated_at`,
+        [threadId, JSON.stringify(spec), now],
+      );
+    },
+    async endThread(threadId, status, result) {
+      await pool.query(`UPDATE ${TABLES.threads} SET status = $1, result = $2, updated_at = $3 WHERE thread_id = $4`, [
+        status,
+        result === undefined ? null : JSON.stringify(result),
+        new Date().toISOString(),
+        threadId,
+      ]);
+    },
+    async listThreads() {
+      const { rows } = await pool.query(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
+      return rows.map(threadOf);
+    },
+    async deleteThread(threadId) {
+      await saver.deleteThread(threadId);
+      await pool.query(`DELETE FROM ${TABLES.calls} WHERE thread_id = $1`, [threadId]);
+      await pool.query(`DELETE FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

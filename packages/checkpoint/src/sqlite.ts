@@ -1,0 +1,120 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { ConfigError, type RecordedCall } from '@multihop/core';
+import { decodeCall, encodeCall, TABLES, type CheckpointStore, type ThreadRecord, type ThreadStatus } from './CheckpointStore';
+
+/** The part of better-sqlite3's Database this store uses. */
+interface Database {
+  pragma(source: string): unknown;
+  exec(source: string): unknown;
+  prepare(source: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+  close(): void;
+}
+
+interface ThreadRow {
+  thread_id: string;
+  spec: string;
+  status: string;
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * The embedded store: one SQLite file holds LangGraph's checkpoint tables (SqliteSaver) and the
+ * store's own two tables, on one connection in WAL mode (a reader never blocks the writer).
+ */
+export function openSqliteStore(file: string): CheckpointStore {
+  const path = resolve(file);
+  try {
+    if (statSync(path).isDirectory()) throw new ConfigError(`checkpoint store ${path}: is a directory; give a file path (e.g. ${path}/checkpoints.sqlite)`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+  }
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`checkpoint store ${path}: cannot create its directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const BetterSqlite = require('better-sqlite3') as new (file: string) => Database;
+  let db: Database;
+  try {
+    db = new BetterSqlite(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 10000');
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
+      CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+  } catch (error) {
+    throw new ConfigError(`checkpoint store ${path}: cannot be opened as SQLite (${(error as Error).message}); delete it or give another --checkpoints path`);
+  }
+  const saver = new SqliteSaver(db as never);
+  const getCall = db.prepare(`SELECT value FROM ${TABLES.calls} WHERE thread_id = ? AND key = ?`);
+  const putCall = db.prepare(`INSERT OR REPLACE INTO ${TABLES.calls} (thread_id, key, value) VALUES (?, ?, ?)`);
+  const getThread = db.prepare(`SELECT * FROM ${TABLES.threads} WHERE thread_id = ?`);
+  const startThread = db.prepare(
+    `INSERT INTO ${TABLES.threads} (thread_id, spec, status, result, created_at, updated_at) VALUES (?, ?, 'running', NULL, ?, ?)
+     ON CONFLICT (thread_id) DO UPDATE SET spec = excluded.spec, status = 'running', result = NULL, updated_at = excluded.updated_at`,
+  );
+  const endThread = db.prepare(`UPDATE ${TABLES.threads} SET status = ?, result = ?, updated_at = ? WHERE thread_id = ?`);
+  const listThreads = db.prepare(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
+  const deleteCalls = db.prepare(`DELETE FROM ${TABLES.calls} WHERE thread_id = ?`);
+  const deleteThread = db.prepare(`DELETE FROM ${TABLES.threads} WHERE thread_id = ?`);
+  let closed = false;
+
+  return {
+    location: path,
+    kind: 'sqlite',
+    saver,
+    calls: {
+      async get(threadId, key) {
+        const row = getCall.get(threadId, key) as { value: string } | undefined;
+        return row ? decodeCall(row.value, `${path} (thread ${threadId})`) : undefined;
+      },
+      async put(threadId: string, key: string, call: RecordedCall) {
+        putCall.run(threadId, key, encodeCall(call));
+      },
+    },
+    durable(threadId) {
+      return { threadId, checkpointer: saver, calls: this.calls };
+    },
+    async getThread(threadId) {
+      const row = getThread.get(threadId) as ThreadRow | undefined;
+      return row ? threadOf(row) : undefined;
+    },
+    async startThread(threadId, spec) {
+      const now = new Date().toISOString();
+      startThread.run(threadId, JSON.stringify(spec), now, now);
+    },
+    async endThread(threadId, status, result) {
+      endThread.run(status, result === undefined ? null : JSON.stringify(result), new Date().toISOString(), threadId);
+    },
+    async listThreads() {
+      return (listThreads.all() as ThreadRow[]).map(threadOf);
+    },
+    async deleteThread(threadId) {
+      await saver.deleteThread(threadId);
+      deleteCalls.run(threadId);
+      deleteThread.run(threadId);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+export function threadOf(row: ThreadRow): ThreadRecord {
+  return {
+    threadId: row.thread_id,
+    spec: JSON.parse(row.spec) as unknown,
+    status: row.status as ThreadStatus,
+    ...(row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
