@@ -26,7 +26,10 @@ export interface CorpusManifest {
     /** Scalar index on question_id, for the closed setting's per-question prefilter. */
     questionIdIndex: boolean;
   };
+  /** Ingests that wrote to the corpus (re-ingesting an input it already holds writes nothing). */
   ingests: number;
+  /** Fingerprints of the inputs ingested (most recent last, up to 20): the same input again is a no-op. */
+  inputs?: string[];
   createdAt: string;
   updatedAt: string;
 }

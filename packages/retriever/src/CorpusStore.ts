@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ConfigError, InputError } from '@multihop/core';
 import type { CorpusPassage, Dataset } from '@multihop/datasets';
@@ -9,10 +10,18 @@ import { arrow, lancedb, type Connection, type Table } from './lance';
 import { LanceRetriever } from './LanceRetriever';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
+import { checkStorageOptions, type StorageOptions } from './storageOptions';
 
 export interface CorpusStoreOptions {
   /** A directory (embedded LanceDB) or any LanceDB URI (`s3://…`, `db://…`). Default: `.multihop/lancedb` in the working directory. */
   uri?: string;
+  /**
+   * Options of LanceDB's object store for a remote `uri` (credentials, `endpoint`, `region`,
+   * `allow_http`, `timeout`, …; see docs/retrieval.md). Checked before connecting: an unknown key
+   * or a value of the wrong form is an InputError naming the field. Without them, the store reads
+   * the provider's usual environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT`, …).
+   */
+  storageOptions?: StorageOptions;
 }
 
 export interface IngestOptions {
@@ -71,6 +80,8 @@ export interface ChunkRow {
 }
 
 const MANIFESTS = '_multihop_manifests';
+/** Input fingerprints a manifest remembers (most recent last). */
+const MAX_INPUTS = 20;
 const FTS = { column: 'search_text', stem: true, removeStopWords: true, language: 'English', withPosition: false } as const;
 // A closed corpus holds one row per (question, paragraph); the separator cannot occur in either id.
 const KEY_SEPARATOR = '\u241f';
@@ -97,7 +108,8 @@ export class CorpusStore {
 
   static async open(options: CorpusStoreOptions = {}): Promise<CorpusStore> {
     const uri = resolveUri(options.uri);
-    return new CorpusStore(await lancedb.connect(uri), uri);
+    const storageOptions = options.storageOptions ? checkStorageOptions(options.storageOptions) : undefined;
+    return new CorpusStore(await lancedb.connect(uri, storageOptions ? { storageOptions } : {}), uri);
   }
 
   /** Ingests a dataset's paragraphs in the open or closed setting. */
@@ -122,7 +134,9 @@ export class CorpusStore {
       rowsFor = (level) => dataset.passages.flatMap((p) => chunkRows(p, level, ''));
     }
     const batchSize = options.batchSize ?? 10_000;
-    return this.write(corpus, setting, levels, (level) => inBatches(rowsFor(level), batchSize), options, {
+    const rows = new Map(levels.map((level) => [level, rowsFor(level)] as const));
+    return this.write(corpus, setting, levels, (level) => inBatches(rows.get(level) ?? [], batchSize), options, {
+      fingerprint: fingerprint(setting, options.embedder, rows),
       source: dataset.source,
       dataset: dataset.name,
       layout: dataset.layout,
@@ -137,11 +151,18 @@ export class CorpusStore {
    */
   async ingestPassages(passages: Iterable<CorpusPassage> | (() => AsyncIterable<CorpusPassage[]>), options: IngestPassagesOptions): Promise<IngestReport> {
     const levels = options.levels ?? ['passage', 'sentence'];
-    const batchesFor =
-      typeof passages === 'function'
-        ? (level: ChunkLevel) => mapBatches(passages(), (batch) => batch.flatMap((p) => chunkRows(p, level, '')))
-        : (level: ChunkLevel) => inBatches([...passages].flatMap((p) => chunkRows(p, level, '')), options.batchSize ?? 10_000);
-    return this.write(options.corpus, 'open', levels, batchesFor, options, { source: options.source, questions: 0 });
+    if (typeof passages === 'function') {
+      // A stream is only known once read: it is always written (mergeInsert still adds no row twice).
+      const batchesFor = (level: ChunkLevel) => mapBatches(passages(), (batch) => batch.flatMap((p) => chunkRows(p, level, '')));
+      return this.write(options.corpus, 'open', levels, batchesFor, options, { source: options.source, questions: 0 });
+    }
+    const list = [...passages];
+    const rows = new Map(levels.map((level) => [level, list.flatMap((p) => chunkRows(p, level, ''))] as const));
+    return this.write(options.corpus, 'open', levels, (level) => inBatches(rows.get(level) ?? [], options.batchSize ?? 10_000), options, {
+      source: options.source,
+      questions: 0,
+      fingerprint: fingerprint('open', options.embedder, rows),
+    });
   }
 
   /** A retriever over one corpus; implements core's RetrieverPort. */
@@ -199,17 +220,24 @@ export class CorpusStore {
     levels: ChunkLevel[],
     batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
     options: IngestOptions,
-    meta: { source: string; dataset?: string; layout?: string; questions: number },
+    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string },
   ): Promise<IngestReport> {
     validateCorpusName(corpus);
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
     const started = performance.now();
+    if (previous && meta.fingerprint && previous.inputs?.includes(meta.fingerprint) && levels.every((l) => previous.levels.includes(l))) {
+      // These very rows were ingested into this corpus before: open it as it is, writing nothing
+      // (no table version, no manifest update), as every CLI start on an unchanged corpus does.
+      const none = Object.fromEntries(levels.map((level) => [level, 0])) as Partial<Record<ChunkLevel, number>>;
+      return { corpus, added: none, ingestMs: performance.now() - started, indexMs: 0, manifest: previous };
+    }
     const existing = new Set(await this.db.tableNames());
     // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
     const undo: Array<() => Promise<void>> = [];
     const added: Partial<Record<ChunkLevel, number>> = {};
     const tables: Partial<Record<ChunkLevel, Table>> = {};
+    let written: Table[] = [];
     try {
       for (const level of levels) {
         const name = tableName(corpus, level);
@@ -235,16 +263,14 @@ export class CorpusStore {
         for await (const rows of batchesFor(level)) {
           const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
           if (batch.length === 0) continue;
-          if (options.embedder) {
-            const vectors = await options.embedder.embed(batch.map((r) => r.search_text));
-            batch.forEach((r, j) => (r.vector = vectors[j]));
-          }
+          const vectors = options.embedder ? await embedFlat(options.embedder, batch.map((r) => r.search_text)) : undefined;
+          const data = arrowBatch(batch, vectors, options.embedder?.dimensions);
           if (fresh) {
             // A fresh table has nothing to collide with and rows are deduplicated above: plain appends are faster.
-            await table.add(batch as unknown as Record<string, unknown>[]);
+            await table.add(data);
             count += batch.length;
           } else {
-            const result = await table.mergeInsert('row_key').whenNotMatchedInsertAll().execute(batch as unknown as Record<string, unknown>[]);
+            const result = await table.mergeInsert('row_key').whenNotMatchedInsertAll().execute(data);
             count += result.numInsertedRows;
           }
         }
@@ -301,16 +327,23 @@ export class CorpusStore {
           questionIdIndex,
         },
         ingests: (previous?.ingests ?? 0) + 1,
+        inputs: meta.fingerprint ? [...(previous?.inputs ?? []).filter((f) => f !== meta.fingerprint), meta.fingerprint].slice(-MAX_INPUTS) : previous?.inputs,
         createdAt: previous?.createdAt ?? now,
         updatedAt: now,
       };
       const manifests = await this.manifestTable(true);
       await manifests.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
+      written = [...Object.values(tables), manifests];
       return { corpus, added, ingestMs, indexMs, manifest };
     } catch (cause) {
       // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);
       throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${(cause as Error).message}`, { cause });
+    } finally {
+      // The ingest succeeded: the versions it (and earlier ingests) left behind are of no further
+      // use, since restoring one is only for a failed ingest. Drop them, so a corpus keeps one version
+      // per table instead of one more per write, index build and manifest update.
+      for (const table of written) await table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
     }
   }
 
@@ -349,6 +382,61 @@ export function chunkRows(passage: CorpusPassage, level: ChunkLevel, questionId:
     const id = sentenceId(passage.id, i);
     return { row_key: key(id), id, passage_id: passage.id, title: passage.title, text, sentence: i, question_id: questionId, search_text: `${passage.title}. ${text}` };
   });
+}
+
+/**
+ * What identifies an ingest's input: the setting, the embedder and every row of every level (keys,
+ * ids, titles, texts, sentence indices, questions). The same input twice means nothing to write.
+ */
+function fingerprint(setting: CorpusSetting, embedder: Embedder | undefined, rows: ReadonlyMap<ChunkLevel, ChunkRow[]>): string {
+  const hash = createHash('sha256');
+  hash.update(`multihop-ingest-v1\0${setting}\0${embedder?.id ?? ''}\0`);
+  for (const [level, list] of rows) {
+    hash.update(`${level}\0${list.length}\0`);
+    for (const r of list) hash.update(`${r.row_key}\0${r.id}\0${r.passage_id}\0${r.sentence}\0${r.question_id}\0${r.title}\0${r.text}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/** The batch's vectors, row after row, as one Float32Array (what the vector column stores). */
+async function embedFlat(embedder: Embedder, texts: string[]): Promise<Float32Array> {
+  const fast = (embedder as { embedFloat32?: (texts: string[]) => Float32Array }).embedFloat32;
+  if (typeof fast === 'function') return fast.call(embedder, texts);
+  const vectors = await embedder.embed(texts);
+  const flat = new Float32Array(texts.length * embedder.dimensions);
+  vectors.forEach((v, i) => {
+    if (v.length !== embedder.dimensions) throw new ConfigError(`embedder ${embedder.id} returned a vector of ${v.length} numbers for a text; it declares ${embedder.dimensions} dimensions`);
+    flat.set(v, i * embedder.dimensions);
+  });
+  return flat;
+}
+
+/** Rows as Arrow columns in the chunk tables' schema: LanceDB takes them without converting each row. */
+function arrowBatch(rows: ChunkRow[], vectors: Float32Array | undefined, dimensions: number | undefined) {
+  const schema = chunkSchema(vectors ? dimensions : undefined);
+  const utf8 = (pick: (r: ChunkRow) => string) => arrow.vectorFromArray(rows.map(pick), new arrow.Utf8());
+  const columns: Record<string, InstanceType<typeof arrow.Vector>> = {
+    row_key: utf8((r) => r.row_key),
+    id: utf8((r) => r.id),
+    passage_id: utf8((r) => r.passage_id),
+    title: utf8((r) => r.title),
+    text: utf8((r) => r.text),
+    sentence: arrow.makeVector(Int32Array.from(rows, (r) => r.sentence)),
+    question_id: utf8((r) => r.question_id),
+    search_text: utf8((r) => r.search_text),
+  };
+  if (vectors && dimensions) {
+    const field = schema.fields.find((f) => f.name === 'vector')!;
+    const values = arrow.makeData({ type: new arrow.Float32(), length: vectors.length, data: vectors });
+    columns.vector = arrow.makeVector(arrow.makeData({ type: field.type, length: rows.length, nullCount: 0, child: values }));
+  }
+  const data = arrow.makeData({
+    type: new arrow.Struct(schema.fields),
+    length: rows.length,
+    nullCount: 0,
+    children: schema.fields.map((f) => columns[f.name]!.data[0]!),
+  });
+  return new arrow.Table(schema, new arrow.RecordBatch(schema, data));
 }
 
 function* inBatches<T>(items: T[], size: number): Iterable<T[]> {

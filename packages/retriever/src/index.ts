@@ -6,4 +6,5 @@ export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder'
 export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { sqlString } from './sqlString';
+export { checkStorageOptions, type StorageOptions } from './storageOptions';
 export { CorpusNotFoundError, IngestError, SearchError } from './errors';

@@ -8,6 +8,8 @@ export interface OpenDatasetCorpusOptions {
   setting?: CorpusSetting;
   /** The database: a directory or any LanceDB URI. Default `.multihop/lancedb` in the working directory. */
   uri?: string;
+  /** LanceDB object-store options for a remote `uri` (CorpusStoreOptions.storageOptions). */
+  storageOptions?: Record<string, string>;
   /** Passed to loadDataset (`limit`, `layout`, `corpus`, `skipInvalid`, ...); its `setting` defaults to this one's. */
   load?: LoadDatasetOptions;
   /** Passed to ingest (`levels`, `embedder`, ...); the corpus name defaults to datasetCorpusName(). */
@@ -48,7 +50,7 @@ export function datasetCorpusName(dataset: Dataset, setting: CorpusSetting): str
 export async function openDatasetCorpus(dataset: string | Dataset, options: OpenDatasetCorpusOptions = {}): Promise<DatasetCorpus> {
   const setting = options.setting ?? 'open';
   const loaded = typeof dataset === 'string' ? await loadDataset(dataset, { setting, ...options.load }) : dataset;
-  const store = await CorpusStore.open(options.uri ? { uri: options.uri } : {});
+  const store = await CorpusStore.open({ ...(options.uri ? { uri: options.uri } : {}), ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
   try {
     const report = await store.ingest(loaded, { corpus: datasetCorpusName(loaded, setting), ...options.ingest, setting });
     const retriever = await store.retriever(report.corpus, options.retriever);
