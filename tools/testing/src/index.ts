@@ -4,3 +4,4 @@ export { hotpotDevSample, sharedDatasetsDir, type SampleQuestion, type SamplePas
 export { describeMethodConformance, promptVarsFor } from './methodConformance';
 export { overlapRetriever } from './overlapRetriever';
 export { timed, questionStarting, type TimedCall } from './timedProvider';
+export { startRedis, startPostgres, isListening, type TestServer } from './servers';

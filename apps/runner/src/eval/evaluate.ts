@@ -76,9 +76,10 @@ export async function evaluate(
   if (options.queue !== undefined) {
     // Before the corpus is opened (an ingest can take minutes): a bad URL or a server that is down is one line now.
     const { checkRedis, parseQueueUrl } = require('../queue/redis') as typeof import('../queue/redis');
-    const { parseStoreUrl } = require('../queue/store') as typeof import('../queue/store');
-    if (options.store !== undefined) parseStoreUrl(options.store);
+    const { openStore, parseStoreUrl } = require('../queue/store') as typeof import('../queue/store');
+    const store = options.store !== undefined ? parseStoreUrl(options.store) : undefined;
     await checkRedis(parseQueueUrl(options.queue));
+    if (store) await (await openStore(store)).close();
   }
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid });
   let log: ResultsLog | undefined;

@@ -43,7 +43,8 @@ export function redactUrl(text: string): string {
 export async function checkRedis(url: string, option = '--queue'): Promise<void> {
   const { Redis } = require('ioredis') as typeof import('ioredis');
   const client = new Redis(url, { lazyConnect: true, connectTimeout: ANSWER_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  client.on('error', () => undefined);
+  let lastError: unknown;
+  client.on('error', (error) => (lastError = error));
   try {
     await withTimeout(
       (async () => {
@@ -53,7 +54,7 @@ export async function checkRedis(url: string, option = '--queue'): Promise<void>
       ANSWER_TIMEOUT_MS + 500,
     );
   } catch (error) {
-    throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server is not answering (${reason(error)})`);
+    throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server is not answering (${reason(lastError ?? error)})`);
   } finally {
     client.disconnect();
   }

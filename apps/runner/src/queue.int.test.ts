@@ -1,0 +1,180 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { sharedDatasetsDir, startPostgres, startRedis, type TestServer } from '@multihop/testing';
+import { main } from './cli';
+import type { ResultRow } from './eval/ResultsLog';
+import type { Summary } from './eval/summarize';
+
+// Distributed evaluation for real: redis-server and postgres (Debian's, installed by the set-up
+// when missing) on ports of their own, `multihop eval --queue` and two `multihop worker` child
+// processes of the real CLI, the offline model, LanceDB on disk, the shared HotpotQA dev sample.
+const bin = join(__dirname, '..', 'bin', 'multihop.js');
+const env = { ...process.env, MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), LANCEDB_LOG: 'error' };
+const temp = mkdtempSync(join(tmpdir(), 'multihop-queue-'));
+const db = join(temp, 'db');
+const PAIRS = ['--workflows', 'single-turn-rag,par2-rag', '--dataset', 'hotpotqa-dev', '--limit', '12', '--db', db];
+
+let redis: TestServer | undefined;
+let postgres: TestServer | undefined;
+let local: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  // The single-process eval of the same pairs with the same model (it also ingests the corpus).
+  local = mkdtempSync(join(temp, 'local-'));
+  const done = spawnSync(process.execPath, [bin, 'eval', ...PAIRS, '--out', local, '--concurrency', '2'], { env, encoding: 'utf8', timeout: 120_000 });
+  expect(done.status).toBe(0);
+}, 900_000); // a fresh CI machine installs redis-server and postgresql first
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all([redis?.stop(), postgres?.stop()]);
+  rmSync(temp, { recursive: true, force: true });
+});
+
+function rows(out: string): ResultRow[] {
+  return readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+}
+
+/** summary.json without what no two runs share: when it was written and how long each run took. */
+function comparable(out: string): Omit<Summary, 'created'> {
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Omit<Summary, 'created'> & { created?: string };
+  delete summary.created;
+  for (const w of Object.values(summary.workflows)) {
+    delete (w as Partial<typeof w>).latency_ms_p50;
+    delete (w as Partial<typeof w>).latency_ms_p95;
+  }
+  return summary;
+}
+
+/** A `multihop worker` child whose stderr (a line per started and recorded pair) is kept. */
+function startWorker(): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url, '--concurrency', '2', '--stalled-after', '3'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(child);
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
+  return { child, log: () => log, exited };
+}
+
+/** Pairs a worker's log shows started and not recorded: the ones it is running. */
+function inFlight(log: string): string[] {
+  const started = [...log.matchAll(/started (\S+ \S+) \(job/g)].map((m) => m[1]!);
+  const finished = new Set([...log.matchAll(/recorded (\S+ \S+) \(job/g)].map((m) => m[1]!));
+  return [...new Set(started)].filter((p) => !finished.has(p));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each([
+  ['a Postgres table', () => ['--store', postgres!.url]],
+  ['the results directory', () => []],
+])('multihop eval --queue with two workers, results in %s', (_label, store) => {
+  it('records every pair exactly once though a worker is SIGKILLed mid-pair, and summarises as a single-process eval does', async () => {
+    const out = mkdtempSync(join(temp, 'eval-'));
+    const a = startWorker();
+    const b = startWorker();
+    const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url, ...store()], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(evalRun);
+    let evalErr = '';
+    evalRun.stderr!.on('data', (chunk: Buffer) => (evalErr += chunk.toString('utf8')));
+    evalRun.stdout!.resume();
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    try {
+      // Freeze worker A while its log shows a pair started and not recorded, so the kill lands mid-pair.
+      let killedWith: string[] = [];
+      const deadline = Date.now() + 90_000;
+      while (killedWith.length === 0 && Date.now() < deadline) {
+        await sleep(10);
+        if (!/recorded/.test(a.log()) || inFlight(a.log()).length === 0) continue;
+        a.child.kill('SIGSTOP');
+        await sleep(300); // what it printed before it stopped reaches us
+        const running = inFlight(a.log());
+        if (running.length) {
+          a.child.kill('SIGKILL');
+          killedWith = running;
+        } else a.child.kill('SIGCONT');
+      }
+      expect(killedWith.length).toBeGreaterThan(0);
+      expect(await a.exited).toBeNull(); // killed by the signal
+      expect(await evalExit).toBe(0);
+
+      // The pairs A was running went to B (after A's lock lapsed) and were recorded once.
+      for (const pair of killedWith) expect(b.log()).toContain(`started ${pair} (job`);
+      const got = rows(out);
+      expect(got).toHaveLength(24);
+      expect(new Set(got.map((r) => `${r.workflow} ${r.questionId}`)).size).toBe(24);
+      expect(evalErr).toMatch(/run by 2 workers/);
+      if (store().length) {
+        const client = new Client({ connectionString: postgres!.url });
+        await client.connect();
+        try {
+          const evalId = (JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string }).evalId;
+          const stored = await client.query<{ n: string; pairs: string }>('SELECT count(*) AS n, count(DISTINCT (workflow, question_id)) AS pairs FROM multihop_eval_results WHERE eval_id = $1', [evalId]);
+          expect(stored.rows[0]).toEqual({ n: '24', pairs: '24' });
+        } finally {
+          await client.end();
+        }
+      }
+      expect(comparable(out)).toEqual(comparable(local));
+      // Every trace file is there, and the rows equal the single-process eval's but for timings.
+      const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
+      const byPair = (list: ResultRow[]) => new Map(list.map((r) => [`${r.workflow} ${r.questionId}`, strip(r)]));
+      expect(byPair(got)).toEqual(byPair(rows(local)));
+      for (const row of got) expect(() => readFileSync(join(out, row.trace))).not.toThrow();
+
+      // A re-run finds everything done and queues nothing.
+      const again = spawnSync(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url, ...store()], { env, encoding: 'utf8', timeout: 60_000 });
+      expect(again.status).toBe(0);
+      expect(again.stderr).toContain('24 of 24 pairs already in');
+      expect(again.stderr).toContain('queued 0 new jobs');
+    } finally {
+      for (const child of [a.child, b.child, evalRun]) child.kill('SIGKILL');
+    }
+    b.child.kill('SIGTERM');
+  }, 180_000);
+});
+
+describe('bad --queue and --store', () => {
+  const run = async (...argv: string[]) => {
+    let err = '';
+    const started = Date.now();
+    const code = await main(argv, { out: () => undefined, err: (t) => void (err += `${t}\n`) });
+    return { code, err, ms: Date.now() - started };
+  };
+  const closedPort = async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise((r) => server.close(r));
+    return port;
+  };
+
+  it('names the option and the URL in one line, within seconds', async () => {
+    const notUrl = await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--queue', 'localhost:6379');
+    expect(notUrl).toMatchObject({ code: 2, err: 'multihop: --queue "localhost:6379" is not a Redis URL (localhost://); give redis://HOST:PORT\n' });
+    const http = await run('worker', '--queue', 'http://127.0.0.1:6379');
+    expect(http.err).toMatch(/^multihop: --queue "http:\/\/127\.0\.0\.1:6379" is not a Redis URL/);
+    expect((await run('worker')).err).toMatch(/^multihop: worker needs --queue/);
+
+    const port = await closedPort();
+    const down = await run('worker', '--queue', `redis://127.0.0.1:${port}`);
+    expect(down.code).toBe(2);
+    expect(down.err).toMatch(new RegExp(`^multihop: --queue redis://127\\.0\\.0\\.1:${port}: the Redis server is not answering \\(.*ECONNREFUSED`));
+    expect(down.ms).toBeLessThan(10_000);
+    const evalDown = await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--db', db, '--queue', `redis://127.0.0.1:${port}`);
+    expect(evalDown.err).toContain(`--queue redis://127.0.0.1:${port}: the Redis server is not answering`);
+
+    const pgDown = await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--limit', '1', '--db', db, '--out', mkdtempSync(join(temp, 'pg-')), '--queue', redis!.url, '--store', `postgres://postgres@127.0.0.1:${port}/postgres`);
+    expect(pgDown.code).toBe(2);
+    expect(pgDown.err).toContain(`--store postgres://postgres@127.0.0.1:${port}/postgres: the Postgres server is not answering or refused the connection (`);
+    expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--queue', redis!.url, '--store', 'mysql://x')).err).toMatch(/^multihop: --store "mysql:\/\/x" is not a Postgres URL/);
+    expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--store', postgres!.url)).err).toMatch(/^multihop: --store is where queue workers record results: give it with --queue/);
+    expect((await run('worker', '--queue', redis!.url, '--rate-limit', 'fast')).err).toMatch(/^multihop: --rate-limit "fast": give pairs per duration/);
+  }, 60_000);
+});
