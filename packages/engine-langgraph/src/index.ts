@@ -7,3 +7,4 @@ export type { Router, FanOutRouter } from './NamedRouter';
 export { CompiledWorkflowGraph, type GraphShape, type InvokeOptions, type LangGraphCompiled } from './CompiledWorkflowGraph';
 export { defineGraphWorkflow, type GraphWorkflowDefinition } from './defineGraphWorkflow';
 export { chartWalkProblems } from './chartWalkProblems';
+export { RunDeltaSaver } from './RunDeltaSaver';

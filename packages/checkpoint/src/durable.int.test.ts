@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createModel, type ModelPort, type Question, type RunResult, type Workflow } from '@multihop/core';
+import { createOfflineProvider } from '@multihop/offline-model';
+import { opera } from '@multihop/opera';
+import { offlineHandlers as operaHandlers } from '@multihop/opera/offline';
+import { par2Rag } from '@multihop/par2-rag';
+import { offlineHandlers as par2Handlers } from '@multihop/par2-rag/offline';
+import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { openCheckpointStore } from './open';
+
+// A durable run cut short after k completed model calls (its signal aborts, as a crash would end
+// it, at a step's boundary or in the middle of one) and continued from a reopened SQLite file (as
+// a new process would): same answer, same trace, and only the calls not yet made are made.
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+const dir = mkdtempSync(join(tmpdir(), 'multihop-durable-'));
+let corpus: DatasetCorpus;
+
+beforeAll(async () => {
+  // Real LanceDB tables on disk: hotpotqa-train questions with their own paragraphs.
+  corpus = await openDatasetCorpus('hotpotqa-train', { setting: 'closed', uri: join(dir, 'lance'), load: { limit: 12 } });
+}, 60_000);
+afterAll(() => {
+  corpus?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The offline model behind a port that counts the calls that reach it, and can abort a run after the k-th. */
+function countingModel(): { port: ModelPort; calls: () => number; abortAfter(k: number, controller: AbortController): void } {
+  const base = createModel({ provider: createOfflineProvider({ handlers: [...par2Handlers, ...operaHandlers] }) });
+  let calls = 0;
+  let abortAt: { k: number; controller: AbortController } | undefined;
+  return {
+    port: {
+      modelFor: (role) => base.modelFor(role),
+      async call(request) {
+        const result = await base.call(request);
+        calls += 1;
+        if (abortAt && calls === abortAt.k) abortAt.controller.abort(new Error('killed'));
+        return result;
+      },
+    },
+    calls: () => calls,
+    abortAfter(k, controller) {
+      abortAt = { k, controller };
+    },
+  };
+}
+
+const shape = (result: RunResult): string[] => result.trace.map((e) => `${e.node}:${e.kind}`);
+
+async function reference(workflow: Workflow, question: Question): Promise<{ result: RunResult; calls: number }> {
+  const model = countingModel();
+  const result = await workflow.run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id) });
+  return { result, calls: model.calls() };
+}
+
+describe.each([
+  ['PAR²-RAG (LangGraph)', () => par2Rag()],
+  ['OPERA (XState)', () => opera()],
+])('%s: a run cut short resumes from its checkpoints', (_name, make) => {
+  it('gives the same answer and trace, making only the calls not made before the cut', async () => {
+    const workflow = make();
+    let tried = 0;
+    for (const question of corpus.dataset.questions) {
+      const ref = await reference(workflow, question);
+      if (ref.calls < 3) continue; // a cut needs calls on both sides
+      tried += 1;
+      for (const k of [1, ref.calls - 1]) {
+        const file = join(dir, `${workflow.id}-${question.id}-${k}.sqlite`);
+        const thread = `t-${question.id}-${k}`;
+        let store = await openCheckpointStore(file);
+        const first = countingModel();
+        const controller = new AbortController();
+        first.abortAfter(k, controller);
+        const cut = await workflow.run(question, { model: first.port, retriever: corpus.retriever.forQuestion(question.id), signal: controller.signal, durable: store.durable(thread) });
+        expect(cut.status).toBe('error');
+        expect(cut.stopReason).toBe('aborted');
+        expect(first.calls()).toBe(k);
+        await store.close();
+
+        store = await openCheckpointStore(file);
+        const second = countingModel();
+        const resumed = await workflow.run(question, { model: second.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable(thread) });
+        expect(resumed.answer).toBe(ref.result.answer);
+        expect(resumed.status).toBe(ref.result.status);
+        expect(second.calls()).toBe(ref.calls - k);
+        expect(shape(resumed)).toEqual(shape(ref.result));
+        expect(resumed.usage.llmCalls).toBe(ref.result.usage.llmCalls);
+        expect(resumed.usage.promptTokens).toBe(ref.result.usage.promptTokens);
+        expect(resumed.evidenceIds).toEqual(ref.result.evidenceIds);
+        // One llm event per call of the uninterrupted run: restored with its checkpoint, served again
+        // from the journal to a step that was cut short (marked replayed), or made now.
+        const llm = resumed.trace.filter((e) => e.kind === 'llm');
+        expect(llm).toHaveLength(ref.calls);
+        expect(llm.filter((e) => e.data['replayed'] === true).length).toBeLessThanOrEqual(k);
+
+        // A finished thread gives its result again without a call.
+        const third = countingModel();
+        const again = await workflow.run(question, { model: third.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable(thread) });
+        expect(third.calls()).toBe(0);
+        expect(again.answer).toBe(ref.result.answer);
+        await store.close();
+      }
+      if (tried === 3) break;
+    }
+    expect(tried).toBe(3);
+  }, 120_000);
+});
+
+it('a thread of one engine is refused by the other, by name', async () => {
+  const store = await openCheckpointStore('memory');
+  const question = corpus.dataset.questions[0]!;
+  const model = countingModel();
+  await par2Rag().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('shared') });
+  const other = await opera().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('shared') });
+  expect(other.status).toBe('error');
+  expect(other.error?.message).toMatch(/thread shared: its latest checkpoint holds no XState snapshot/);
+});
