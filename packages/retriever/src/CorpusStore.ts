@@ -49,7 +49,10 @@ export interface IngestReport {
   corpus: string;
   /** Rows this ingest added per level (0 on a re-run). */
   added: Partial<Record<ChunkLevel, number>>;
+  /** Reading, embedding and writing the rows (ms); embedMs of it was the embedder's. */
   ingestMs: number;
+  embedMs: number;
+  /** Compaction and index builds after the writes, once per ingest (ms). */
   indexMs: number;
   manifest: CorpusManifest;
 }
@@ -230,7 +233,7 @@ export class CorpusStore {
       // These very rows were ingested into this corpus before: open it as it is, writing nothing
       // (no table version, no manifest update), as every CLI start on an unchanged corpus does.
       const none = Object.fromEntries(levels.map((level) => [level, 0])) as Partial<Record<ChunkLevel, number>>;
-      return { corpus, added: none, ingestMs: performance.now() - started, indexMs: 0, manifest: previous };
+      return { corpus, added: none, ingestMs: performance.now() - started, embedMs: 0, indexMs: 0, manifest: previous };
     }
     const existing = new Set(await this.db.tableNames());
     // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
@@ -238,6 +241,7 @@ export class CorpusStore {
     const added: Partial<Record<ChunkLevel, number>> = {};
     const tables: Partial<Record<ChunkLevel, Table>> = {};
     let written: Table[] = [];
+    let embedMs = 0;
     try {
       for (const level of levels) {
         const name = tableName(corpus, level);
@@ -263,7 +267,9 @@ export class CorpusStore {
         for await (const rows of batchesFor(level)) {
           const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
           if (batch.length === 0) continue;
+          const embedStarted = performance.now();
           const vectors = options.embedder ? await embedFlat(options.embedder, batch.map((r) => r.search_text)) : undefined;
+          embedMs += performance.now() - embedStarted;
           const data = arrowBatch(batch, vectors, options.embedder?.dimensions);
           if (fresh) {
             // A fresh table has nothing to collide with and rows are deduplicated above: plain appends are faster.
@@ -334,7 +340,7 @@ export class CorpusStore {
       const manifests = await this.manifestTable(true);
       await manifests.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
       written = [...Object.values(tables), manifests];
-      return { corpus, added, ingestMs, indexMs, manifest };
+      return { corpus, added, ingestMs, embedMs, indexMs, manifest };
     } catch (cause) {
       // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { loadDataset } from '@multihop/datasets';
 import { lancedb } from './lance';
 import { openDatasetCorpus } from './openDatasetCorpus';
-import { tableName } from './CorpusStore';
+import { CorpusStore, tableName } from './CorpusStore';
 import { HashingEmbedder } from './HashingEmbedder';
 import { datasetsDir, tempDir } from '../test/sharedData';
 
@@ -84,14 +84,12 @@ describe('opening the same corpus again', () => {
 
 describe('a remote corpus URI', () => {
   it('refuses malformed storage options before connecting, naming the field', async () => {
-    const { CorpusStore } = await import('./CorpusStore');
     await expect(CorpusStore.open({ uri: 's3://bucket/db', storageOptions: { allowHttp: 'maybe' } })).rejects.toMatchObject({ location: { field: 'storageOptions.allowHttp' } });
   });
 
   it('hands the storage options to LanceDB: the S3 client calls the endpoint given', async () => {
     // Nothing listens on port 1: the error names the endpoint's URL, so it reached the object store.
     const storageOptions = { endpoint: 'http://127.0.0.1:1', allowHttp: 'true', awsAccessKeyId: 'k', awsSecretAccessKey: 's', region: 'us-east-1', clientMaxRetries: '0' };
-    const { openDatasetCorpus: open } = await import('./openDatasetCorpus');
-    await expect(open('musique-dev', { uri: 's3://bucket/db', storageOptions, load: { datasetsDir, limit: 1 } })).rejects.toThrow(/http:\/\/127\.0\.0\.1:1\/bucket/);
+    await expect(openDatasetCorpus('musique-dev', { uri: 's3://bucket/db', storageOptions, load: { datasetsDir, limit: 1 } })).rejects.toThrow(/http:\/\/127\.0\.0\.1:1\/bucket/);
   });
 });

@@ -2,8 +2,10 @@
  * `npm run bench:retrieval`: ingest throughput, query latency (wrapper vs the same query straight
  * on LanceDB), single-query retrieval quality and a synthetic scale run, all measured in one run.
  *
- * Flags: --scale-passages=N (default 1,000,000; 0 skips), --datasets=a,b, --queries=N (per
- * dataset, default all), --dir=path (default a temp dir, removed after), --json=file.
+ * Flags: --scale-passages=N (default 1,000,000; 0 skips), --compare-passages=N (project vs raw
+ * LanceDB ingest, default 200,000 synthetic passages; 0 skips), --vector-queries=N (1M vector
+ * index recall, default 50), --datasets=a,b, --queries=N (per dataset, default all), --dir=path
+ * (default a temp dir, removed after), --json=file.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { loadDataset, type CorpusPassage, type Dataset } from '@multihop/dataset
 import { retrievalScores, summarizeLatency } from '@multihop/metrics';
 import { LexicalReranker } from '@multihop/lexical';
 import { CorpusStore, HashingEmbedder, type LanceRetriever, type SearchMode } from '@multihop/retriever';
+import { compareIngest, embedderRate, vectorIndex, type IngestSide } from './retrievalIngest';
 
 type Table = Awaited<ReturnType<CorpusStore['table']>>;
 
@@ -26,6 +29,8 @@ const args = Object.fromEntries(
 const scalePassages = Number(args['scale-passages'] ?? 1_000_000);
 const datasetNames = (args.datasets ?? 'hotpotqa-dev,2wiki-dev,musique-dev').split(',');
 const queryLimit = args.queries ? Number(args.queries) : Infinity;
+const comparePassages = Number(args['compare-passages'] ?? 200_000);
+const vectorQueries = Number(args['vector-queries'] ?? 50);
 const K = [5, 10] as const;
 const MODES: SearchMode[] = ['bm25', 'vector', 'hybrid'];
 
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
     const report = await store.ingest(dataset, { corpus: `${name}-open`, levels: ['passage'], embedder });
     const passages = dataset.passages.length;
     ingestRows.push(
-      `| ${name} | ${passages} | ${(passages / (report.ingestMs / 1000)).toFixed(0)} | ${ms(report.ingestMs)} | ${ms(report.indexMs)} |`,
+      `| ${name} | ${passages} | ${(passages / ((report.ingestMs + report.indexMs) / 1000)).toFixed(0)} | ${ms(report.ingestMs)} | ${ms(report.embedMs)} | ${ms(report.indexMs)} |`,
     );
     const questions = dataset.questions.slice(0, queryLimit);
     const table = await store.table(`${name}-open`);
@@ -83,8 +88,12 @@ async function main(): Promise<void> {
   }
 
   console.log('## Ingest (open corpus, passage level, with the hashing embedder)\n');
-  console.log('| dataset | passages | passages/s | ingest ms | index build ms |\n|---|---|---|---|---|');
+  console.log('| dataset | passages | passages/s end to end | ingest ms | of it embed ms | index build ms |\n|---|---|---|---|---|---|');
   console.log(ingestRows.join('\n'));
+  const pooled = (await Promise.all(datasetNames.map((n) => loadDataset(n)))).flatMap((d) => d.passages);
+  const rate = embedderRate(pooled);
+  results.embedder = rate;
+  console.log(`\nHashing embedder alone, ${pooled.length} real passages, fresh embedder (best of 3): embed() ${rate.embed.toFixed(0)} passages/s, embedFloat32() (what ingest uses) ${rate.embedFloat32.toFixed(0)} passages/s`);
   console.log('\n## Query latency, k=10, raw question (ms; "LanceDB" = the same query straight on the table)\n');
   console.log('| dataset | mode | p50 | p95 | LanceDB p50 | LanceDB p95 | wrapper/LanceDB p50 |\n|---|---|---|---|---|---|---|');
   console.log(latencyRows.join('\n'));
@@ -92,16 +101,43 @@ async function main(): Promise<void> {
   console.log('| dataset | mode | R@5 | full R@5 | NDCG@5 | All-Pass@5 | R@10 | full R@10 | NDCG@10 | All-Pass@10 |\n|---|---|---|---|---|---|---|---|---|---|');
   console.log(qualityRows.join('\n'));
 
+  const pool = pooled;
+  if (comparePassages > 0) {
+    const passages: CorpusPassage[] = [];
+    for await (const batch of synthetic(pool, comparePassages)()) passages.push(...batch);
+    const { project, raw } = await compareIngest(dir, passages);
+    results.ingestCompare = { project, raw };
+    const row = (who: string, x: IngestSide) => {
+      const total = x.embedMs + x.writeMs + x.indexMs;
+      const per = (m: number) => (m > 0 ? (x.passages / (m / 1000)).toFixed(0) : '–');
+      return `| ${who} | ${x.passages.toLocaleString('en-US')} | ${(x.embedMs / 1000).toFixed(1)} (${per(x.embedMs)}/s) | ${(x.writeMs / 1000).toFixed(1)} (${per(x.writeMs)}/s) | ${(x.indexMs / 1000).toFixed(1)} | ${(total / 1000).toFixed(1)} | ${per(total)} |`;
+    };
+    console.log(`\n## Ingest, project vs raw LanceDB: the same ${comparePassages.toLocaleString('en-US')} synthetic passages, passage level, hashing embedder, 10k-row batches\n`);
+    console.log('"raw LanceDB" = rows as objects with `vector: number[]` from `embed()`, `table.add` per batch, then optimize + FTS index. The project hands LanceDB Arrow columns (vectors from `embedFloat32`). write = everything in the batch loop but the embedder.\n');
+    console.log('| side | passages | embed s (passages/s) | write s (rows/s) | index s | total s | passages/s end to end |\n|---|---|---|---|---|---|---|');
+    console.log(row('project (CorpusStore.ingestPassages)', project));
+    console.log(row('raw LanceDB', raw));
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+    console.log(`\nproject/raw time: embed ${ratio(project.embedMs, raw.embedMs)}, write ${ratio(project.writeMs, raw.writeMs)}, index ${ratio(project.indexMs, raw.indexMs)}, total ${ratio(project.embedMs + project.writeMs + project.indexMs, raw.embedMs + raw.writeMs + raw.indexMs)}`);
+  }
   if (scalePassages > 0) {
-    const pool = (await Promise.all(datasetNames.map((n) => loadDataset(n)))).flatMap((d) => d.passages);
     const questions = (await loadDataset(datasetNames[0] ?? 'hotpotqa-dev')).questions.slice(0, 300);
-    const scale = await scaleRun(store, dir, pool, questions, scalePassages);
+    const scale = await scaleRun(store, dir, pool, questions, scalePassages, embedder);
     results.scale = scale;
-    console.log(`\n## Scale: synthetic corpus of ${scalePassages.toLocaleString('en-US')} passages (vocabulary and lengths of the ${pool.length} real passages)\n`);
-    console.log('| passages | generate+ingest s | passages/s | index build s | size on disk | BM25 p50 ms | BM25 p95 ms |\n|---|---|---|---|---|---|---|');
+    console.log(`\n## Scale: synthetic corpus of ${scalePassages.toLocaleString('en-US')} passages (vocabulary and lengths of the ${pool.length} real passages), hashing embedder\n`);
+    console.log('| passages | generate+ingest s | of it embed s | passages/s | index build s (compaction + FTS) | size on disk | BM25 p50 ms | BM25 p95 ms |\n|---|---|---|---|---|---|---|---|');
     console.log(
-      `| ${scalePassages.toLocaleString('en-US')} | ${(scale.ingestMs / 1000).toFixed(1)} | ${(scalePassages / (scale.ingestMs / 1000)).toFixed(0)} | ${(scale.indexMs / 1000).toFixed(1)} | ${scale.diskMb.toFixed(0)} MB | ${ms(scale.p50)} | ${ms(scale.p95)} |`,
+      `| ${scalePassages.toLocaleString('en-US')} | ${(scale.ingestMs / 1000).toFixed(1)} | ${(scale.embedMs / 1000).toFixed(1)} | ${(scalePassages / ((scale.ingestMs + scale.indexMs) / 1000)).toFixed(0)} | ${(scale.indexMs / 1000).toFixed(1)} | ${scale.diskMb.toFixed(0)} MB | ${ms(scale.p50)} | ${ms(scale.p95)} |`,
     );
+    if (vectorQueries > 0) {
+      const v = await vectorIndex(await store.table('synthetic'), questions.slice(0, vectorQueries).map((q) => q.text), embedder);
+      results.vectorIndex = v;
+      console.log(`\n### Vector index at ${v.rows.toLocaleString('en-US')} rows: ${v.index}, cosine, k = 10, ${v.queries} real HotpotQA questions\n`);
+      console.log('| nprobes | build s | recall@10 vs exact | indexed p50 ms | indexed p95 ms | exact (flat) p50 ms | exact p95 ms | exact/indexed p50 |\n|---|---|---|---|---|---|---|---|');
+      for (const p of v.probes) {
+        console.log(`| ${p.nprobes} | ${(v.buildMs / 1000).toFixed(1)} | ${pct(p.recallAt10)}% | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(v.exactP50)} | ${ms(v.exactP95)} | ${(v.exactP50 / p.p50).toFixed(1)}× |`);
+      }
+    }
   }
   store.close();
   const peakMb = process.resourceUsage().maxRSS / 1024;
@@ -168,33 +204,10 @@ async function quality(retriever: LanceRetriever, questions: Question[]) {
  * Synthetic passages: titles and words drawn from the real passages' unigram distributions,
  * lengths from their length distribution, with a seeded generator so every run builds the same corpus.
  */
-async function scaleRun(store: CorpusStore, dir: string, pool: CorpusPassage[], questions: Question[], total: number) {
-  const random = mulberry32(20261122);
-  const words = new Map<string, number>();
-  const titleWords = new Map<string, number>();
-  const lengths: number[] = [];
-  for (const p of pool) {
-    const tokens = p.text.split(/\s+/).filter(Boolean);
-    lengths.push(tokens.length);
-    for (const t of tokens) words.set(t, (words.get(t) ?? 0) + 1);
-    for (const t of p.title.split(/\s+/)) titleWords.set(t, (titleWords.get(t) ?? 0) + 1);
-  }
-  const sampleWord = sampler(words, random);
-  const sampleTitle = sampler(titleWords, random);
+async function scaleRun(store: CorpusStore, dir: string, pool: CorpusPassage[], questions: Question[], total: number, embedder: HashingEmbedder) {
   const batchSize = 50_000;
-  async function* batches(): AsyncIterable<CorpusPassage[]> {
-    for (let start = 0; start < total; start += batchSize) {
-      const batch: CorpusPassage[] = [];
-      for (let i = start; i < Math.min(total, start + batchSize); i++) {
-        const length = lengths[Math.floor(random() * lengths.length)] ?? 50;
-        const text = Array.from({ length }, sampleWord).join(' ');
-        const title = `${sampleTitle()} ${sampleTitle()}`;
-        batch.push({ id: `syn-${i}`, title, text, sentences: [text] });
-      }
-      yield batch;
-    }
-  }
-  const report = await store.ingestPassages(batches, { corpus: 'synthetic', source: `synthetic:${total}`, levels: ['passage'], batchSize });
+  // The vector index is built (and timed) apart, by vectorIndex().
+  const report = await store.ingestPassages(synthetic(pool, total, batchSize), { corpus: 'synthetic', source: `synthetic:${total}`, levels: ['passage'], batchSize, embedder, vectorIndexMinRows: Infinity });
   const retriever = await store.retriever('synthetic');
   for (const q of questions.slice(0, 20)) await retriever.search(q.text, { k: 10 });
   const times: number[] = [];
@@ -205,7 +218,35 @@ async function scaleRun(store: CorpusStore, dir: string, pool: CorpusPassage[], 
   }
   const lat = summarizeLatency(times)!;
   const diskMb = Number(execFileSync('du', ['-sm', join(dir, 'synthetic__passage.lance')]).toString().split(/\s/)[0]);
-  return { ingestMs: report.ingestMs, indexMs: report.indexMs, diskMb, p50: lat.p50, p95: lat.p95 };
+  return { ingestMs: report.ingestMs, embedMs: report.embedMs, indexMs: report.indexMs, diskMb, p50: lat.p50, p95: lat.p95 };
+}
+
+/** The synthetic corpus's batches; every call starts the same seeded sequence again. */
+function synthetic(pool: CorpusPassage[], total: number, batchSize = 50_000): () => AsyncIterable<CorpusPassage[]> {
+  const words = new Map<string, number>();
+  const titleWords = new Map<string, number>();
+  const lengths: number[] = [];
+  for (const p of pool) {
+    const tokens = p.text.split(/\s+/).filter(Boolean);
+    lengths.push(tokens.length);
+    for (const t of tokens) words.set(t, (words.get(t) ?? 0) + 1);
+    for (const t of p.title.split(/\s+/)) titleWords.set(t, (titleWords.get(t) ?? 0) + 1);
+  }
+  return async function* batches(): AsyncIterable<CorpusPassage[]> {
+    const random = mulberry32(20261122);
+    const sampleWord = sampler(words, random);
+    const sampleTitle = sampler(titleWords, random);
+    for (let start = 0; start < total; start += batchSize) {
+      const batch: CorpusPassage[] = [];
+      for (let i = start; i < Math.min(total, start + batchSize); i++) {
+        const length = lengths[Math.floor(random() * lengths.length)] ?? 50;
+        const text = Array.from({ length }, sampleWord).join(' ');
+        const title = `${sampleTitle()} ${sampleTitle()}`;
+        batch.push({ id: `syn-${i}`, title, text, sentences: [text] });
+      }
+      yield batch;
+    }
+  };
 }
 
 function sampler(counts: Map<string, number>, random: () => number): () => string {
