@@ -1,4 +1,4 @@
-import { createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
+import { ConfigError, createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { methodOfflineHandlers } from './methods';
 
@@ -18,7 +18,12 @@ export interface RunnerModel extends ResolvedModel {
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
 export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number } = {}): RunnerModel {
-  const resolved = createModelFromEnv({ model: flag, offline: () => createOfflineProvider({ handlers: methodOfflineHandlers() }), openai: openaiProvider, ...options });
+  const resolved = createModelFromEnv({
+    model: flag,
+    offline: () => createOfflineProvider({ handlers: methodOfflineHandlers(), latencyMs: offlineLatencyMs() }),
+    openai: openaiProvider,
+    ...options,
+  });
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
@@ -28,4 +33,16 @@ export function resolveModel(flag: string | undefined, options: { cacheDir?: str
     : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
   return { ...resolved, label };
+}
+
+/**
+ * MULTIHOP_OFFLINE_LATENCY_MS: the offline model answers each call after this many milliseconds,
+ * standing in for a network model's latency (crash tests, queue benchmarks). Unset: at once.
+ */
+function offlineLatencyMs(): number {
+  const raw = process.env['MULTIHOP_OFFLINE_LATENCY_MS'];
+  if (raw === undefined || raw === '') return 0;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms < 0) throw new ConfigError(`MULTIHOP_OFFLINE_LATENCY_MS must be a number of milliseconds >= 0, got "${raw}"`);
+  return ms;
 }

@@ -96,6 +96,7 @@ describe.each([
         const llm = resumed.trace.filter((e) => e.kind === 'llm');
         expect(llm).toHaveLength(ref.calls);
         expect(llm.filter((e) => e.data['replayed'] === true).length).toBeLessThanOrEqual(k);
+        expect(llm.filter((e) => e.data['replayed'] !== true && e.data['restored'] !== true)).toHaveLength(second.calls());
 
         // A finished thread gives its result again without a call.
         const third = countingModel();

@@ -1,28 +1,29 @@
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
-import type { RecordedCall } from '@multihop/core';
+import type { CallJournal, RecordedCall } from '@multihop/core';
 import type { CheckpointStore, ThreadRecord } from './CheckpointStore';
 
 /** A store that lives as long as the process: for tests and for runs that need no durability across processes. */
 export function openMemoryStore(): CheckpointStore {
   const saver = new MemorySaver();
-  const calls = new Map<string, RecordedCall>();
+  const recorded = new Map<string, RecordedCall>();
   const threads = new Map<string, ThreadRecord>();
   const at = (threadId: string, key: string): string => `${threadId}\u0000${key}`;
+  const calls: CallJournal = {
+    async get(threadId, key) {
+      const call = recorded.get(at(threadId, key));
+      return call ? (JSON.parse(JSON.stringify(call)) as RecordedCall) : undefined;
+    },
+    async put(threadId, key, call) {
+      recorded.set(at(threadId, key), JSON.parse(JSON.stringify(call)) as RecordedCall);
+    },
+  };
   return {
     location: 'memory',
     kind: 'memory',
     saver,
-    calls: {
-      async get(threadId, key) {
-        const call = calls.get(at(threadId, key));
-        return call ? (JSON.parse(JSON.stringify(call)) as RecordedCall) : undefined;
-      },
-      async put(threadId, key, call) {
-        calls.set(at(threadId, key), JSON.parse(JSON.stringify(call)) as RecordedCall);
-      },
-    },
+    calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls: this.calls };
+      return { threadId, checkpointer: saver, calls };
     },
     async getThread(threadId) {
       return threads.get(threadId);
@@ -40,7 +41,7 @@ export function openMemoryStore(): CheckpointStore {
     },
     async deleteThread(threadId) {
       await saver.deleteThread(threadId);
-      for (const key of [...calls.keys()]) if (key.startsWith(`${threadId}\u0000`)) calls.delete(key);
+      for (const key of [...recorded.keys()]) if (key.startsWith(`${threadId}\u0000`)) recorded.delete(key);
       threads.delete(threadId);
     },
     async close() {},

@@ -1,5 +1,5 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { ConfigError, type RecordedCall } from '@multihop/core';
+import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
 import pg from 'pg';
 import { decodeCall, encodeCall, TABLES, type CheckpointStore } from './CheckpointStore';
 import { threadOf } from './sqlite';
@@ -38,24 +38,25 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
     throw new ConfigError(`checkpoint store ${shown}: cannot be opened (${e.code ? `${e.code}: ` : ''}${e.message || 'no answer'})`);
   }
   let closed = false;
+  const calls: CallJournal = {
+    async get(threadId, key) {
+      const { rows } = await pool.query<{ value: string }>(`SELECT value FROM ${TABLES.calls} WHERE thread_id = $1 AND key = $2`, [threadId, key]);
+      return rows[0] ? decodeCall(rows[0].value, `${shown} (thread ${threadId})`) : undefined;
+    },
+    async put(threadId: string, key: string, call: RecordedCall) {
+      await pool.query(
+        `INSERT INTO ${TABLES.calls} (thread_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (thread_id, key) DO UPDATE SET value = excluded.value`,
+        [threadId, key, encodeCall(call)],
+      );
+    },
+  };
   return {
     location: shown,
     kind: 'postgres',
     saver,
-    calls: {
-      async get(threadId, key) {
-        const { rows } = await pool.query<{ value: string }>(`SELECT value FROM ${TABLES.calls} WHERE thread_id = $1 AND key = $2`, [threadId, key]);
-        return rows[0] ? decodeCall(rows[0].value, `${shown} (thread ${threadId})`) : undefined;
-      },
-      async put(threadId: string, key: string, call: RecordedCall) {
-        await pool.query(
-          `INSERT INTO ${TABLES.calls} (thread_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (thread_id, key) DO UPDATE SET value = excluded.value`,
-          [threadId, key, encodeCall(call)],
-        );
-      },
-    },
+    calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls: this.calls };
+      return { threadId, checkpointer: saver, calls };
     },
     async getThread(threadId) {
       const { rows } = await pool.query(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { ConfigError, type RecordedCall } from '@multihop/core';
+import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
 import { decodeCall, encodeCall, TABLES, type CheckpointStore, type ThreadRecord, type ThreadStatus } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
@@ -65,21 +65,22 @@ export function openSqliteStore(file: string): CheckpointStore {
   const deleteThread = db.prepare(`DELETE FROM ${TABLES.threads} WHERE thread_id = ?`);
   let closed = false;
 
+  const calls: CallJournal = {
+    async get(threadId, key) {
+      const row = getCall.get(threadId, key) as { value: string } | undefined;
+      return row ? decodeCall(row.value, `${path} (thread ${threadId})`) : undefined;
+    },
+    async put(threadId: string, key: string, call: RecordedCall) {
+      putCall.run(threadId, key, encodeCall(call));
+    },
+  };
   return {
     location: path,
     kind: 'sqlite',
     saver,
-    calls: {
-      async get(threadId, key) {
-        const row = getCall.get(threadId, key) as { value: string } | undefined;
-        return row ? decodeCall(row.value, `${path} (thread ${threadId})`) : undefined;
-      },
-      async put(threadId: string, key: string, call: RecordedCall) {
-        putCall.run(threadId, key, encodeCall(call));
-      },
-    },
+    calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls: this.calls };
+      return { threadId, checkpointer: saver, calls };
     },
     async getThread(threadId) {
       const row = getThread.get(threadId) as ThreadRow | undefined;

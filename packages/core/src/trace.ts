@@ -32,11 +32,12 @@ export class TraceBus {
 
   /**
    * Puts back an event recorded by an earlier process of the same durable run (a resumed run's
-   * history): it keeps its time, gets this run's id and the next seq, and reaches listeners.
+   * history): it keeps its time and data, is marked `restored: true`, gets this run's id and the
+   * next seq, and reaches listeners.
    */
   replay(event: TraceEvent): TraceEvent {
     if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
-    const restored: TraceEvent = { ...event, runId: this.runId, seq: this.log.length };
+    const restored: TraceEvent = { ...event, runId: this.runId, seq: this.log.length, data: { ...event.data, restored: true } };
     this.log.push(restored);
     for (const listener of this.listeners) {
       try {

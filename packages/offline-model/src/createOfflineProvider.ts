@@ -16,6 +16,11 @@ export interface OfflineProviderOptions {
    * the built-ins answer replaces the built-in.
    */
   handlers?: readonly OfflineHandler<any>[];
+  /**
+   * Answers each call after this many milliseconds (aborted with the call), to stand in for a
+   * network model's latency in benchmarks and crash tests. The answers do not change. Default 0.
+   */
+  latencyMs?: number;
 }
 
 /**
@@ -37,9 +42,25 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Pro
           `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${[...handlers.keys()].sort().join(', ')} (pass a method's offlineHandlers from @multihop/<method>/offline)`,
         );
       }
+      if (options.latencyMs) await pause(options.latencyMs, request.signal);
       return { text: handler.reply(handler.answer(request.vars, request), request.promptId), model: 'offline' };
     },
   };
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** A model port served entirely by the offline model. */

@@ -1,5 +1,7 @@
 import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
+import { checkpointsLocation, openStore, type ThreadSpec } from '../threads';
+import { runCommand } from './run';
 
 export interface ResumeCommandOptions {
   thread?: string;
@@ -7,8 +9,26 @@ export interface ResumeCommandOptions {
   json: boolean;
 }
 
-/** `multihop resume <thread>`: continues a run recorded with `run --thread` (being built; see issue 14). */
-export async function resumeCommand(_io: Io, options: ResumeCommandOptions): Promise<number> {
-  if (!options.thread) throw new ConfigError('resume needs a thread id: multihop resume <thread id>');
-  throw new ConfigError('resume: durable runs are not wired yet in this commit');
+/**
+ * `multihop resume <thread>`: runs the thread's recorded `run` again under the same thread, so it
+ * continues from its last checkpoint: the steps already done are not run again and no model call
+ * already made is made again. A finished thread prints its result with no call.
+ */
+export async function resumeCommand(io: Io, options: ResumeCommandOptions): Promise<number> {
+  if (!options.thread) throw new ConfigError('resume needs a thread id: multihop resume <thread id> (threads are started with multihop run ... --thread <id>)');
+  const store = await openStore(options.checkpoints);
+  let spec: ThreadSpec;
+  try {
+    const thread = await store.getThread(options.thread);
+    if (!thread) {
+      const known = (await store.listThreads()).slice(0, 5).map((t) => `${t.threadId} (${(t.spec as ThreadSpec).workflow}, ${t.status})`);
+      throw new ConfigError(
+        `no thread "${options.thread}" in ${store.location}${known.length ? `; recent threads: ${known.join(', ')}` : ' (it has none)'}${options.checkpoints ? '' : '; give --checkpoints if the run used another store'}`,
+      );
+    }
+    spec = thread.spec as ThreadSpec;
+  } finally {
+    await store.close();
+  }
+  return runCommand(io, { ...spec, thread: options.thread, checkpoints: checkpointsLocation(options.checkpoints), json: options.json });
 }

@@ -1,4 +1,5 @@
 import { ConfigError, type Query, type Question } from '@multihop/core';
+import { openThread } from '../threads';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
@@ -53,7 +54,14 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
       gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
-    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query) });
+    const durable = options.thread ? await openThread(io, options, workflow.id) : undefined;
+    let result;
+    try {
+      result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options } : {}) });
+      await durable?.end(result);
+    } finally {
+      await durable?.close();
+    }
     io.out(
       options.json
         ? JSON.stringify({ ...result, model: model.describe }, null, 2)

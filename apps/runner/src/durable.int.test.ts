@@ -1,0 +1,107 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+
+// `multihop run --thread` killed with SIGKILL in the middle of a run, then `multihop resume`: the
+// same answer as an uninterrupted run, and no model call that had completed is made again. The
+// offline model answers each call after 250 ms (MULTIHOP_OFFLINE_LATENCY_MS) so the kill lands
+// mid-run; the kill waits until the thread's journal in the SQLite store holds K completed calls.
+
+const bin = join(__dirname, '..', 'bin', 'multihop.js');
+const register = require.resolve('@multihop/ts-register');
+const work = mkdtempSync(join(tmpdir(), 'multihop-resume-'));
+const store = join(work, 'checkpoints.sqlite');
+const env = { ...process.env, MULTIHOP_FROM_SOURCE: '1', LANCEDB_LOG: 'error', MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), MULTIHOP_CHECKPOINTS: store };
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// hotpotqa-train's 8th question ("Which publisher ... Two Dollar Radio"-style bridge question): the
+// offline model needs several calls on it with both workflows.
+const questionId = (require(join(sharedDatasetsDir(), 'hotpotqa', 'train-100.json')) as Array<{ _id: string }>)[7]!._id;
+const runArgs = (workflow: string) => ['run', '--workflow', workflow, '--dataset', 'hotpotqa-train', '--id', questionId, '--db', join(work, 'lance'), '--json'];
+
+interface RunJson {
+  answer: string;
+  status: string;
+  usage: { llmCalls: number };
+  trace: Array<{ node: string; kind: string; data: Record<string, unknown> }>;
+}
+
+function cli(args: string[], extra: Record<string, string> = {}): { status: number | null; json: RunJson; stderr: string } {
+  const run = spawnSync(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new Error(`multihop ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return { status: run.status, json: JSON.parse(run.stdout) as RunJson, stderr: run.stderr };
+}
+
+/** Completed model calls journalled for a thread (read-only, while the writer runs). */
+function journalled(thread: string): number {
+  const Database = require('better-sqlite3') as new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => {
+    prepare(sql: string): { get(...args: unknown[]): unknown };
+    close(): void;
+  };
+  try {
+    const db = new Database(store, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM multihop_calls WHERE thread_id = ?').get(thread) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0; // not created yet
+  }
+}
+
+async function killAfter(args: string[], thread: string, calls: number): Promise<{ signal: NodeJS.Signals | null; journalled: number }> {
+  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: 'ignore' });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  for (let i = 0; i < 600 && journalled(thread) < calls; i++) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGKILL');
+  return { signal: await exited, journalled: journalled(thread) };
+}
+
+describe.each([
+  ['par2-rag', 4],
+  ['opera', 3],
+])('%s killed mid-run, then resumed', (workflow, k) => {
+  it('ends with the uninterrupted answer and makes no completed call again', async () => {
+    const reference = cli(runArgs(workflow)).json;
+    expect(reference.usage.llmCalls).toBeGreaterThan(k);
+
+    const thread = `kill-${workflow}`;
+    const killed = await killAfter([...runArgs(workflow), '--thread', thread], thread, k);
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.journalled).toBeGreaterThanOrEqual(k);
+    expect(killed.journalled).toBeLessThan(reference.usage.llmCalls);
+
+    const resumed = cli(['resume', thread, '--json']);
+    expect(resumed.stderr).toContain(`thread ${thread}: continuing from its last checkpoint`);
+    expect(resumed.json.answer).toBe(reference.answer);
+    expect(resumed.json.status).toBe(reference.status);
+    expect(resumed.json.usage.llmCalls).toBe(reference.usage.llmCalls);
+    expect(resumed.json.trace.map((e) => `${e.node}:${e.kind}`)).toEqual(reference.trace.map((e) => `${e.node}:${e.kind}`));
+    // The calls this process made: neither restored from a checkpoint nor served from the journal.
+    const madeNow = resumed.json.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true && e.data['replayed'] !== true);
+    expect(madeNow).toHaveLength(reference.usage.llmCalls - killed.journalled);
+    expect(journalled(thread)).toBe(reference.usage.llmCalls);
+
+    // The thread is finished: resuming again answers from its checkpoints with no call at all.
+    const again = cli(['resume', thread, '--json']);
+    expect(again.stderr).toContain('already finished');
+    expect(again.json.answer).toBe(reference.answer);
+    expect(again.json.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true)).toHaveLength(0);
+  }, 180_000);
+});
+
+it('resume of an unknown thread names the store and the threads it has', () => {
+  const run = spawnSync(process.execPath, ['-r', register, bin, 'resume', 'no-such-thread'], { cwd: work, env, encoding: 'utf8' });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toContain(`no thread "no-such-thread" in ${store}`);
+});
+
+it('a thread id already used by another run is refused, naming that run', () => {
+  spawnSync(process.execPath, ['-r', register, bin, ...runArgs('par2-rag'), '--thread', 'taken'], { cwd: work, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['-r', register, bin, ...runArgs('opera'), '--thread', 'taken'], { cwd: work, env, encoding: 'utf8' });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toMatch(/thread "taken" in .* belongs to another run \(workflow par2-rag/);
+});

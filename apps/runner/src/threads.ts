@@ -1,0 +1,57 @@
+import { DEFAULT_CHECKPOINTS, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
+import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
+import type { Io } from './io';
+import type { RunCommandOptions } from './commands/run';
+
+/** What a thread records of the `run` that started it: enough for `multihop resume` to run it again. */
+export type ThreadSpec = Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'>;
+
+/** The checkpoint store a command uses: --checkpoints, else MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite. */
+export function checkpointsLocation(flag: string | undefined): string {
+  return flag ?? (process.env['MULTIHOP_CHECKPOINTS'] || DEFAULT_CHECKPOINTS);
+}
+
+export function openStore(flag: string | undefined): Promise<CheckpointStore> {
+  return openCheckpointStore(checkpointsLocation(flag));
+}
+
+/** The spec a thread is recorded with: the run's own options, nothing about where it is stored or printed. */
+export function threadSpec(options: RunCommandOptions): ThreadSpec {
+  const { thread: _thread, checkpoints: _checkpoints, json: _json, ...spec } = options;
+  return JSON.parse(JSON.stringify(spec)) as ThreadSpec;
+}
+
+/**
+ * `run --thread ID`: the thread's durable options, recorded under the run's spec. A new id starts
+ * a thread; an id already recorded for the same run continues it (as `resume` does); an id
+ * recorded for another run is refused, naming both, so two runs never share a history.
+ */
+export async function openThread(io: Io, options: RunCommandOptions, workflowId: string) {
+  const threadId = options.thread!;
+  if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
+  const store = await openStore(options.checkpoints);
+  try {
+    const spec = threadSpec(options);
+    const existing = await store.getThread(threadId);
+    if (existing && JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
+      const was = existing.spec as ThreadSpec;
+      throw new ConfigError(
+        `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
+      );
+    }
+    if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
+    await store.startThread(threadId, spec);
+    const durable: DurableRunOptions = store.durable(threadId);
+    return {
+      options: durable,
+      workflowId,
+      async end(result: RunResult) {
+        await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
+      },
+      close: () => store.close(),
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
