@@ -35,13 +35,13 @@ function cli(args: string[], extra: Record<string, string> = {}): { status: numb
 }
 
 /** Completed model calls journalled for a thread (read-only, while the writer runs). */
-function journalled(thread: string): number {
+function journalled(thread: string, file = store): number {
   const Database = require('better-sqlite3') as new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => {
     prepare(sql: string): { get(...args: unknown[]): unknown };
     close(): void;
   };
   try {
-    const db = new Database(store, { readonly: true, fileMustExist: true });
+    const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       return (db.prepare('SELECT count(*) AS n FROM multihop_calls WHERE thread_id = ?').get(thread) as { n: number }).n;
     } finally {
@@ -52,12 +52,12 @@ function journalled(thread: string): number {
   }
 }
 
-async function killAfter(args: string[], thread: string, calls: number): Promise<{ signal: NodeJS.Signals | null; journalled: number }> {
+async function killAfter(args: string[], thread: string, calls: number, file = store): Promise<{ signal: NodeJS.Signals | null; journalled: number }> {
   const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: 'ignore' });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  for (let i = 0; i < 600 && journalled(thread) < calls; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && journalled(thread, file) < calls; i++) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGKILL');
-  return { signal: await exited, journalled: journalled(thread) };
+  return { signal: await exited, journalled: journalled(thread, file) };
 }
 
 describe.each([
@@ -105,3 +105,30 @@ it('a thread id already used by another run is refused, naming that run', () => 
   expect(run.status).toBe(2);
   expect(run.stderr).toMatch(/thread "taken" in .* belongs to another run \(workflow par2-rag/);
 });
+
+it('eval: a pair killed mid-run resumes mid-run when the command runs again', async () => {
+  const evalArgs = (out: string) => ['eval', '--workflows', 'par2-rag', '--dataset', 'hotpotqa-train', '--offset', '7', '--limit', '1', '--setting', 'closed', '--concurrency', '1', '--db', join(work, 'lance'), '--out', out];
+  const pairTrace = (out: string) => {
+    const row = JSON.parse(require('node:fs').readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n')[0]) as { prediction: string; trace: string };
+    return { row, trace: JSON.parse(require('node:fs').readFileSync(join(out, row.trace), 'utf8')) as RunJson };
+  };
+  const plain = join(work, 'eval-plain');
+  expect(spawnSync(process.execPath, ['-r', register, bin, ...evalArgs(plain)], { cwd: work, env, encoding: 'utf8' }).status).toBe(0);
+  const reference = pairTrace(plain);
+
+  const out = join(work, 'eval-killed');
+  const thread = `par2-rag/${questionId}`;
+  const killed = await killAfter(evalArgs(out), thread, 4, join(out, 'checkpoints.sqlite'));
+  expect(killed.signal).toBe('SIGKILL');
+  expect(killed.journalled).toBeLessThan(reference.trace.usage.llmCalls);
+
+  const again = spawnSync(process.execPath, ['-r', register, bin, ...evalArgs(out)], { cwd: work, env, encoding: 'utf8' });
+  expect(again.status).toBe(0);
+  const resumed = pairTrace(out);
+  expect(resumed.row.prediction).toBe(reference.row.prediction);
+  expect(resumed.trace.usage.llmCalls).toBe(reference.trace.usage.llmCalls);
+  const madeNow = resumed.trace.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true && e.data['replayed'] !== true);
+  expect(madeNow).toHaveLength(reference.trace.usage.llmCalls - killed.journalled);
+  // Once recorded, the pair's thread is dropped from the eval's store.
+  expect(journalled(thread, join(out, 'checkpoints.sqlite'))).toBe(0);
+}, 180_000);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type Question, type RunResult } from '@multihop/core';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
@@ -9,7 +10,7 @@ import { JudgeLog } from './judging';
 import { runPool } from './jsonl';
 import { Progress } from './Progress';
 import { ResultsLog } from './ResultsLog';
-import { modelIdOf, runPair, writeTrace, type EvaluatedWorkflow } from './runPair';
+import { forgetPair, modelIdOf, runPair, writeTrace, type EvaluatedWorkflow, type PairContext } from './runPair';
 import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary } from './summarize';
 
 const shortHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 8);
@@ -116,10 +117,12 @@ export async function evaluate(
       io.err(`\n${command}: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume`);
     };
     process.on('SIGINT', onSigint);
-    const context = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name };
+    const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name };
     let failed = 0;
     try {
       if (options.queue === undefined) {
+        // Pairs checkpoint into the eval directory: one cut short by a crash resumes mid-run on the next run of the command.
+        if (pending.length) context.checkpoints = await openCheckpointStore(join(out, 'checkpoints.sqlite'));
         const progress = new Progress(pending.length, command);
         // Runs never throw (failures come back as results); an error here is the log or the disk.
         await runPool(
@@ -129,6 +132,7 @@ export async function evaluate(
             const { row, trace } = await runPair(context, workflow, question);
             writeTrace(out, row.trace, trace); // the trace file is written before its results line
             results.append(row);
+            await forgetPair(context, workflow.id, question.id);
             progress.tick(`${workflow.id} ${question.id}`);
           },
           () => stopping,
@@ -219,6 +223,7 @@ export async function evaluate(
       io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
     } finally {
       process.off('SIGINT', onSigint);
+      await context.checkpoints?.close();
     }
     return stopping ? 130 : failed ? 1 : 0;
   } finally {

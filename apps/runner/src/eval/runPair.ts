@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { CheckpointStore } from '@multihop/checkpoint';
 import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
 import type { ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
@@ -24,6 +25,23 @@ export interface PairContext {
   model: { port: ModelPort; describe: { default: string; roles: Record<string, string> } };
   retrieverFor(query: { id: string; text: string; metadata?: Record<string, unknown> }): RetrieverPort;
   dataset: string;
+  /**
+   * Where the pairs' runs checkpoint (the eval directory's checkpoints.sqlite, or the shared
+   * Postgres of queue workers): a pair cut short by a crash resumes mid-run when it runs again,
+   * without repeating a completed model call. Each pair's thread is dropped once its result is
+   * recorded (forgetPair).
+   */
+  checkpoints?: CheckpointStore;
+}
+
+/** A pair's durable thread: unique within one results store (one eval directory, or one eval id in a shared store). */
+export function pairThread(workflowId: string, questionId: string, evalId = ''): string {
+  return `${evalId ? `${evalId}/` : ''}${workflowId}/${questionId}`;
+}
+
+/** Drops a recorded pair's checkpoints and journal: call after its result is safely recorded. */
+export async function forgetPair(context: PairContext, workflowId: string, questionId: string, evalId?: string): Promise<void> {
+  await context.checkpoints?.deleteThread(pairThread(workflowId, questionId, evalId));
 }
 
 /** A finished pair: its results line and its trace (the file `row.trace` names, relative to the output directory). */
@@ -39,9 +57,10 @@ export interface PairOutcome {
  * never throw (failures come back as results). Nothing is written: the caller records the
  * outcome (writeTrace, then the results line).
  */
-export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question): Promise<PairOutcome> {
+export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string): Promise<PairOutcome> {
   const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
-  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query) });
+  const durable = context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
+  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query), ...(durable ? { durable } : {}) });
   const row: ResultRow = {
     workflow: workflow.id,
     questionId: question.id,

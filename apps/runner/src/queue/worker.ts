@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
-import { modelIdOf, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { forgetPair, modelIdOf, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason, redactUrl } from './redis';
@@ -79,6 +81,19 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     }
     return store;
   };
+  // Pairs checkpoint where the workers share them: the Postgres store, or the eval directory's
+  // SQLite file. A pair retried after its worker died resumes mid-run in the next worker.
+  const checkpointStores = new Map<string, Promise<CheckpointStore>>();
+  const checkpointsFor = (spec: StoreSpec): Promise<CheckpointStore> => {
+    const location = spec.kind === 'postgres' ? spec.url : join(spec.dir, 'checkpoints.sqlite');
+    let store = checkpointStores.get(location);
+    if (!store) {
+      store = openCheckpointStore(location);
+      checkpointStores.set(location, store);
+      store.catch(() => checkpointStores.delete(location));
+    }
+    return store;
+  };
   const workflowFor = (spec: PairJobData['workflow']): EvaluatedWorkflow => {
     const key = JSON.stringify(spec);
     let found = workflows.get(key);
@@ -96,13 +111,15 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   const process_ = async (job: Job<PairJobData, PairJobResult>): Promise<PairJobResult> => {
     const data = job.data;
     if (data?.version !== 1) throw new Error(`job ${job.id}: not a multihop pair of this version (version ${String(data?.version)})`);
-    const [context, store] = await Promise.all([contextFor(data.eval), storeFor(data.store)]);
+    const [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
+    const pair: PairContext = { ...context.pair, checkpoints };
     const question = context.questions.get(data.questionId);
     if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
     const workflow = workflowFor(data.workflow);
     log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
-    const outcome = await runPair(context.pair, workflow, question);
+    const outcome = await runPair(pair, workflow, question, data.evalId);
     const recorded = await store.record(data.evalId, { ...outcome, worker: name });
+    await forgetPair(pair, workflow.id, question.id, data.evalId);
     log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
     return { worker: name, recorded };
   };
@@ -152,6 +169,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     process.off('SIGTERM', onSignal);
     for (const context of contexts.values()) await context.then((c) => c.corpus.close(), () => undefined);
     for (const store of stores.values()) await store.then((s) => s.close(), () => undefined);
+    for (const store of checkpointStores.values()) await store.then((s) => s.close(), () => undefined);
   }
   log('stopped');
   return 0;
