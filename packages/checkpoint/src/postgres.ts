@@ -4,6 +4,9 @@ import pg from 'pg';
 import { decodeCall, encodeCall, TABLES, type CheckpointStore } from './CheckpointStore';
 import { threadOf } from './sqlite';
 
+/** The advisory lock key the store's set-up holds (any fixed 64-bit number; this one spells "mhckpt"). */
+const SETUP_LOCK = 0x6d68636b7074;
+
 /** A Postgres URL as messages show it: the password replaced. */
 export function redactUrl(url: string): string {
   try {
@@ -27,11 +30,23 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
   });
   const saver = new PostgresSaver(pool);
   try {
-    await saver.setup();
-    await pool.query(`
+    // Workers opening the same database at once would race on LangGraph's migrations and the
+    // CREATE TABLEs: one at a time, under an advisory lock held for the set-up.
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
+      try {
+        await saver.setup();
+        await client.query(`
       CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
       CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
         created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
   } catch (error) {
     await pool.end().catch(() => undefined);
     const e = error as NodeJS.ErrnoException;

@@ -42,11 +42,12 @@ export function openSqliteStore(file: string): CheckpointStore {
   let db: Database;
   try {
     db = new BetterSqlite(path);
+    // First, so that processes opening the same file at once (queue workers) wait for each other.
+    db.pragma('busy_timeout = 10000');
     db.pragma('journal_mode = WAL');
     // A committed checkpoint survives the process being killed; NORMAL skips the fsync per commit
     // that only a power cut would need (WAL keeps the file consistent either way).
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 10000');
     db.exec(`
       CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
       CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,

@@ -1,6 +1,8 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   BaseCheckpointSaver,
+  INTERRUPT,
+  RESUME,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
@@ -44,8 +46,18 @@ export class RunDeltaSaver extends BaseCheckpointSaver {
     };
   }
 
-  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    return this.inner.getTuple(config);
+  /**
+   * For a durable run resuming, the latest checkpoint without the writes of tasks that finished
+   * inside the step that was cut short (LangGraph's pending writes; interrupts and resume values
+   * stay). So the whole step runs again: its finished tasks get their model calls back from the
+   * journal, for nothing, and their trace events and evidence, which no checkpoint holds, are
+   * produced again in order.
+   */
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const tuple = await this.inner.getTuple(config);
+    const threadId = config.configurable?.['thread_id'] as string | undefined;
+    if (!tuple || threadId === undefined || config.configurable?.['checkpoint_ns'] || !this.runs.has(threadId)) return tuple;
+    return { ...tuple, pendingWrites: tuple.pendingWrites?.filter(([, channel]) => channel === INTERRUPT || channel === RESUME) ?? [] };
   }
 
   override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
