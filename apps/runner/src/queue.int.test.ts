@@ -78,6 +78,8 @@ describe.each([
     const out = mkdtempSync(join(temp, 'eval-'));
     const a = startWorker();
     const b = startWorker();
+    // Both ready before the pairs are queued (under load one may take seconds to load), so both get some.
+    while (!a.log().includes('taking pairs from') || !b.log().includes('taking pairs from')) await sleep(20);
     const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url, ...store()], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(evalRun);
     let evalErr = '';
@@ -88,7 +90,9 @@ describe.each([
       // Freeze worker A while its log shows a pair started and not recorded, so the kill lands mid-pair.
       let killedWith: string[] = [];
       const deadline = Date.now() + 90_000;
-      while (killedWith.length === 0 && Date.now() < deadline) {
+      let evalDone = false;
+      void evalExit.then(() => (evalDone = true));
+      while (killedWith.length === 0 && !evalDone && Date.now() < deadline) {
         await sleep(10);
         if (!/recorded/.test(a.log()) || inFlight(a.log()).length === 0) continue;
         a.child.kill('SIGSTOP');
@@ -99,7 +103,7 @@ describe.each([
           killedWith = running;
         } else a.child.kill('SIGCONT');
       }
-      expect(killedWith.length).toBeGreaterThan(0);
+      if (killedWith.length === 0) throw new Error(`worker A never had a pair in flight after one recorded:\n${a.log()}\n${b.log()}\n${evalErr}`);
       expect(await a.exited).toBeNull(); // killed by the signal
       expect(await evalExit).toBe(0);
 
@@ -120,11 +124,11 @@ describe.each([
           await client.end();
         }
       }
-      expect(comparable(out)).toEqual(comparable(local));
       // Every trace file is there, and the rows equal the single-process eval's but for timings.
       const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
-      const byPair = (list: ResultRow[]) => new Map(list.map((r) => [`${r.workflow} ${r.questionId}`, strip(r)]));
-      expect(byPair(got)).toEqual(byPair(rows(local)));
+      const expected = new Map(rows(local).map((r) => [`${r.workflow} ${r.questionId}`, strip(r)]));
+      for (const row of got) expect({ pair: `${row.workflow} ${row.questionId}`, killed: killedWith.includes(`${row.workflow} ${row.questionId}`), row: strip(row) }).toEqual({ pair: `${row.workflow} ${row.questionId}`, killed: killedWith.includes(`${row.workflow} ${row.questionId}`), row: expected.get(`${row.workflow} ${row.questionId}`) });
+      expect(comparable(out)).toEqual(comparable(local));
       for (const row of got) expect(() => readFileSync(join(out, row.trace))).not.toThrow();
 
       // A re-run finds everything done and queues nothing.
@@ -176,5 +180,32 @@ describe('bad --queue and --store', () => {
     expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--queue', redis!.url, '--store', 'mysql://x')).err).toMatch(/^multihop: --store "mysql:\/\/x" is not a Postgres URL/);
     expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--store', postgres!.url)).err).toMatch(/^multihop: --store is where queue workers record results: give it with --queue/);
     expect((await run('worker', '--queue', redis!.url, '--rate-limit', 'fast')).err).toMatch(/^multihop: --rate-limit "fast": give pairs per duration/);
+  }, 60_000);
+});
+
+describe('a worker whose model is not the eval’s', () => {
+  it('puts the pair back unspent and stops with a line naming both models; another worker runs it', async () => {
+    const out = mkdtempSync(join(temp, 'mixed-'));
+    const wrong = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url], { env: { ...env, MULTIHOP_MODEL: 'openai:another-model', OPENAI_API_KEY: 'unused' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(wrong);
+    let wrongLog = '';
+    wrong.stderr!.on('data', (chunk: Buffer) => (wrongLog += chunk.toString('utf8')));
+    const wrongExit = new Promise<number | null>((resolve) => wrong.once('exit', (code) => (children.delete(wrong), resolve(code))));
+    try {
+      while (!wrongLog.includes('taking pairs from')) await sleep(20);
+      const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'single-turn-rag', '--dataset', 'hotpotqa-dev', '--limit', '3', '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
+      children.add(evalRun);
+      const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+      expect(await wrongExit).toBe(2);
+      expect(wrongLog).toMatch(/cannot run the pairs of eval \w+: this worker's model is openai:another-model, the eval's is offline: give the worker the same MULTIHOP_MODEL or multihop\.config\.json; stopped, its pairs are back on the queue/);
+      const right = startWorker();
+      expect(await evalExit).toBe(0);
+      right.child.kill('SIGTERM');
+      expect(await right.exited).toBe(0);
+      expect(rows(out).map((r) => r.questionId).sort()).toEqual(rows(local).filter((r) => r.workflow === 'single-turn-rag').slice(0, 3).map((r) => r.questionId).sort());
+      expect(right.log()).not.toMatch(/failed/);
+    } finally {
+      wrong.kill('SIGKILL');
+    }
   }, 60_000);
 });

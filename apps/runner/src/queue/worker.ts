@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
-import { ConfigError, type Question } from '@multihop/core';
+import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus } from '../corpus';
@@ -108,14 +108,30 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     return found;
   };
 
-  const process_ = async (job: Job<PairJobData, PairJobResult>): Promise<PairJobResult> => {
+  let refused: string | undefined;
+  const process_ = async (job: Job<PairJobData, PairJobResult>, token?: string): Promise<PairJobResult> => {
     const data = job.data;
     if (data?.version !== 1) throw new Error(`job ${job.id}: not a multihop pair of this version (version ${String(data?.version)})`);
-    const [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
+    let context: EvalContext;
+    let store: ResultStore;
+    let checkpoints: CheckpointStore;
+    let workflow: EvaluatedWorkflow;
+    try {
+      [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
+      workflow = workflowFor(data.workflow);
+    } catch (error) {
+      if (!(error instanceof MultihopError)) throw error;
+      // This worker cannot serve the eval (another model, a store it cannot reach, a dataset it
+      // cannot load): the pair goes back to the queue, no attempt spent, for the other workers,
+      // and this worker stops rather than fail pair after pair.
+      refused ??= `cannot run the pairs of eval ${data.evalId}: ${error.message}`;
+      stop('refusing');
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     const pair: PairContext = { ...context.pair, checkpoints };
     const question = context.questions.get(data.questionId);
     if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
-    const workflow = workflowFor(data.workflow);
     log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
     const outcome = await runPair(pair, workflow, question, data.evalId);
     const recorded = await store.record(data.evalId, { ...outcome, worker: name });
@@ -124,7 +140,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     return { worker: name, recorded };
   };
 
-  const { Worker: BullWorker } = require('bullmq') as typeof import('bullmq');
+  const { Worker: BullWorker, WaitingError } = require('bullmq') as typeof import('bullmq');
   const lockDuration = Math.round(options.stalledAfter * 1000);
   const worker: Worker<PairJobData, PairJobResult> = new BullWorker(QUEUE_NAME, process_, {
     connection: connectionFor(url),
@@ -170,6 +186,10 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     for (const context of contexts.values()) await context.then((c) => c.corpus.close(), () => undefined);
     for (const store of stores.values()) await store.then((s) => s.close(), () => undefined);
     for (const store of checkpointStores.values()) await store.then((s) => s.close(), () => undefined);
+  }
+  if (refused) {
+    log(`${refused}; stopped, its pairs are back on the queue for other workers`);
+    return 2;
   }
   log('stopped');
   return 0;
