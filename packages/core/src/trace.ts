@@ -17,7 +17,20 @@ export class TraceBus {
 
   emit(node: string, kind: TraceKind, data: Record<string, unknown> = {}): TraceEvent {
     if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
-    const event: TraceEvent = { runId: this.runId, seq: this.log.length, at: Date.now(), node, kind, data };
+    return this.publish({ runId: this.runId, seq: this.log.length, at: Date.now(), node, kind, data });
+  }
+
+  /**
+   * Puts back an event recorded by an earlier process of the same durable run (a resumed run's
+   * history): it keeps its time and data, is marked `restored: true`, gets this run's id and the
+   * next seq, and reaches listeners.
+   */
+  replay(event: TraceEvent): TraceEvent {
+    if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
+    return this.publish({ ...event, runId: this.runId, seq: this.log.length, data: { ...event.data, restored: true } });
+  }
+
+  private publish(event: TraceEvent): TraceEvent {
     this.log.push(event);
     for (const listener of this.listeners) {
       try {
@@ -28,26 +41,6 @@ export class TraceBus {
     }
     this.wake();
     return event;
-  }
-
-  /**
-   * Puts back an event recorded by an earlier process of the same durable run (a resumed run's
-   * history): it keeps its time and data, is marked `restored: true`, gets this run's id and the
-   * next seq, and reaches listeners.
-   */
-  replay(event: TraceEvent): TraceEvent {
-    if (this.closed) throw new Error(`trace of run ${this.runId} is closed; no event may follow the run's end`);
-    const restored: TraceEvent = { ...event, runId: this.runId, seq: this.log.length, data: { ...event.data, restored: true } };
-    this.log.push(restored);
-    for (const listener of this.listeners) {
-      try {
-        listener(restored);
-      } catch {
-        // as in emit
-      }
-    }
-    this.wake();
-    return restored;
   }
 
   /** Subscribes to events emitted from now on; returns the unsubscribe function. */
