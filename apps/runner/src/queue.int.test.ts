@@ -53,7 +53,7 @@ function comparable(out: string): Omit<Summary, 'created'> {
 
 /** A `multihop worker` child whose stderr (a line per started and recorded pair) is kept. */
 function startWorker(): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url, '--concurrency', '2', '--stalled-after', '3'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url, '--concurrency', '2', '--stalled-after', '5'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));

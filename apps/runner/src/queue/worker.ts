@@ -108,6 +108,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     return found;
   };
 
+  const lockDuration = Math.round(options.stalledAfter * 1000);
   let refused: string | undefined;
   const process_ = async (job: Job<PairJobData, PairJobResult>, token?: string): Promise<PairJobResult> => {
     const data = job.data;
@@ -134,6 +135,10 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
     log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
     const outcome = await runPair(pair, workflow, question, data.evalId);
+    // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
+    if (token && (await job.extendLock(token, lockDuration)) !== 1) {
+      throw new Error(`lost the lock of ${workflow.id} ${question.id} (no renewal within ${options.stalledAfter} s): another worker runs it`);
+    }
     const recorded = await store.record(data.evalId, { ...outcome, worker: name });
     await forgetPair(pair, workflow.id, question.id, data.evalId);
     log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
@@ -141,7 +146,6 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   };
 
   const { Worker: BullWorker, WaitingError } = require('bullmq') as typeof import('bullmq');
-  const lockDuration = Math.round(options.stalledAfter * 1000);
   const worker: Worker<PairJobData, PairJobResult> = new BullWorker(QUEUE_NAME, process_, {
     connection: connectionFor(url),
     name,
