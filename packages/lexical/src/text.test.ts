@@ -5,6 +5,12 @@ describe('tokens, stem and terms', () => {
     expect(tokens('Émile Zola’s 1880 novel «Nana»')).toEqual(['emile', 'zola', 's', '1880', 'novel', 'nana']);
   });
 
+  it('gives ASCII text (its own shortcut) the tokens of the Unicode path', () => {
+    // One non-ASCII character sends a text down the Unicode path: the ASCII text's tokens must be the same.
+    const ascii = ["It's the 1990s' B-52s_remix, v2.0 (NYC)!", 'tab\there\nnew-line ~^`@#$%&*+=|\\/<>?[]{}"', 'ABC xyz 007 a1b2', String.fromCharCode(...Array.from({ length: 128 }, (_, i) => i))];
+    for (const text of ascii) expect(tokens(text)).toEqual(tokens(`${text} é`).slice(0, -1));
+  });
+
   it('folds plurals and verb forms to one stem, and leaves agent nouns alone', () => {
     expect(['films', 'film'].map(stem)).toEqual(['film', 'film']);
     expect(['directed', 'directing', 'directs'].map(stem)).toEqual(['direct', 'direct', 'direct']);
