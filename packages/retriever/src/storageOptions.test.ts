@@ -27,4 +27,13 @@ describe('checkStorageOptions', () => {
     expect(fieldOf({ client_max_retries: 'three' }).field).toBe('storageOptions.client_max_retries');
     expect(fieldOf(['x']).field).toBe('storageOptions');
   });
+
+  it('suggests the key meant, and says how to write a number or a missing value', () => {
+    expect(fieldOf({ allowhttp: 'true' })).toEqual({ field: 'storageOptions.allowhttp', message: expect.stringContaining('(did you mean allow_http?)') });
+    expect(fieldOf({ clientMaxRetries: 3 }).message).toBe('storageOptions.clientMaxRetries must be a string (LanceDB takes every option as one), got number: write "3"');
+    expect(fieldOf({ region: null }).message).toBe('storageOptions.region must be a string (LanceDB takes every option as one), got null');
+    // Provider keys pass unchecked by name, but a provider-prefixed boolean is still checked.
+    expect(checkStorageOptions({ aws_request_payer: 'true', google_service_account: '/k.json' })).toEqual({ aws_request_payer: 'true', google_service_account: '/k.json' });
+    expect(fieldOf({ aws_allow_http: 'on' }).field).toBe('storageOptions.aws_allow_http');
+  });
 });
