@@ -1,5 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { CallJournal, DurableRunOptions, RecordedCall } from '@multihop/core';
+import { MultihopError, type CallJournal, type DurableRunOptions, type RecordedCall } from '@multihop/core';
 
 /** What a thread was started with and how it ended, as the store keeps it (the caller's JSON). */
 export interface ThreadRecord {
@@ -42,11 +42,38 @@ export interface CheckpointStore {
   close(): Promise<void>;
 }
 
-/** The table statements both SQL backends share (types differ only where the dialects do). */
+/** The store's own tables, beside LangGraph's checkpoint tables in the same database. */
 export const TABLES = {
   calls: 'multihop_calls',
   threads: 'multihop_threads',
 } as const;
+
+/** Their definitions, the same text in SQLite and Postgres. */
+export const TABLES_DDL = `
+  CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
+  CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`;
+
+/** A row of the threads table, as both SQL backends return it. */
+export interface ThreadRow {
+  thread_id: string;
+  spec: string;
+  status: string;
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function threadOf(row: ThreadRow): ThreadRecord {
+  return {
+    threadId: row.thread_id,
+    spec: JSON.parse(row.spec) as unknown,
+    status: row.status as ThreadStatus,
+    ...(row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /** A journal entry as stored: JSON text. */
 export function encodeCall(call: RecordedCall): string {
@@ -58,11 +85,11 @@ export function decodeCall(text: string, where: string): RecordedCall {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${where}: a recorded model call is not JSON (${(error as Error).message})`);
+    throw new MultihopError('CHECKPOINT', `${where}: a recorded model call is not JSON (${(error as Error).message})`);
   }
   const call = value as Partial<RecordedCall> | null;
   if (!call || typeof call !== 'object' || typeof call.text !== 'string' || !call.usage || typeof call.usage !== 'object') {
-    throw new Error(`${where}: a recorded model call lacks text or usage`);
+    throw new MultihopError('CHECKPOINT', `${where}: a recorded model call lacks text or usage`);
   }
   return call as RecordedCall;
 }

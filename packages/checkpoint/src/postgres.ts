@@ -1,8 +1,7 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
 import pg from 'pg';
-import { decodeCall, encodeCall, TABLES, type CheckpointStore } from './CheckpointStore';
-import { threadOf } from './sqlite';
+import { decodeCall, encodeCall, TABLES, TABLES_DDL, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The advisory lock key the store's set-up holds (any fixed 64-bit number; this one spells "mhckpt"). */
 const SETUP_LOCK = 0x6d68636b7074;
@@ -37,10 +36,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
       await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
       try {
         await saver.setup();
-        await client.query(`
-      CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
-      CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+        await client.query(TABLES_DDL);
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]);
       }
@@ -74,7 +70,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
       return { threadId, checkpointer: saver, calls };
     },
     async getThread(threadId) {
-      const { rows } = await pool.query(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
+      const { rows } = await pool.query<ThreadRow>(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
       return rows[0] ? threadOf(rows[0]) : undefined;
     },
     async startThread(threadId, spec) {
@@ -94,7 +90,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
       ]);
     },
     async listThreads() {
-      const { rows } = await pool.query(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
+      const { rows } = await pool.query<ThreadRow>(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
       return rows.map(threadOf);
     },
     async deleteThread(threadId) {

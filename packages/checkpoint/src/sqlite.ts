@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
-import { decodeCall, encodeCall, TABLES, type CheckpointStore, type ThreadRecord, type ThreadStatus } from './CheckpointStore';
+import { decodeCall, encodeCall, TABLES, TABLES_DDL, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
 interface Database {
@@ -12,14 +12,6 @@ interface Database {
   close(): void;
 }
 
-interface ThreadRow {
-  thread_id: string;
-  spec: string;
-  status: string;
-  result: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * The embedded store: one SQLite file holds LangGraph's checkpoint tables (SqliteSaver) and the
@@ -27,10 +19,8 @@ interface ThreadRow {
  */
 export function openSqliteStore(file: string): CheckpointStore {
   const path = resolve(file);
-  try {
-    if (statSync(path).isDirectory()) throw new ConfigError(`checkpoint store ${path}: is a directory; give a file path (e.g. ${path}/checkpoints.sqlite)`);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError(`checkpoint store ${path}: is a directory; give a file path (e.g. ${path}/checkpoints.sqlite)`);
   }
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -48,10 +38,7 @@ export function openSqliteStore(file: string): CheckpointStore {
     // A committed checkpoint survives the process being killed; NORMAL skips the fsync per commit
     // that only a power cut would need (WAL keeps the file consistent either way).
     db.pragma('synchronous = NORMAL');
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
-      CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+    db.exec(TABLES_DDL);
   } catch (error) {
     throw new ConfigError(`checkpoint store ${path}: cannot be opened as SQLite (${(error as Error).message}); delete it or give another --checkpoints path`);
   }
@@ -113,13 +100,3 @@ export function openSqliteStore(file: string): CheckpointStore {
   };
 }
 
-export function threadOf(row: ThreadRow): ThreadRecord {
-  return {
-    threadId: row.thread_id,
-    spec: JSON.parse(row.spec) as unknown,
-    status: row.status as ThreadStatus,
-    ...(row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}

@@ -69,8 +69,6 @@ export interface DurableContext {
    * count again. Call once, before the engine continues.
    */
   restore(deltas: readonly RunDelta[]): void;
-  /** True once restore() put back at least one checkpoint: the run is a resumption. */
-  readonly resumed: boolean;
 }
 
 /** The journal key of a model call: node, prompt and a digest of the messages sent; the occurrence is appended by the caller. */

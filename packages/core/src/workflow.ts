@@ -128,6 +128,13 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const seen = new Set<string>();
   let draft = '';
   const here = (): string => currentNode.getStore() ?? definition.id;
+  /** Adds an item to the run's evidence unless its passage is there already (the first occurrence is kept). */
+  const keepEvidence = (item: Evidence): boolean => {
+    if (seen.has(item.id)) return false;
+    seen.add(item.id);
+    evidence.push(item);
+    return true;
+  };
   const journal = options.durable ? new ThreadCalls(options.durable) : undefined;
 
   const model: ModelPort = {
@@ -232,9 +239,9 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
           durable: durableContext(options.durable, {
             trace,
             evidence,
+            keepEvidence,
             getDraft: () => draft,
             setDraft: (d) => (draft = d),
-            seen,
             meter,
             budget,
             journal: journal!,
@@ -242,15 +249,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
         }
       : {}),
     addEvidence(hits, meta) {
-      const added: Evidence[] = [];
-      for (const hit of hits) {
-        if (seen.has(hit.id)) continue;
-        seen.add(hit.id);
-        const item: Evidence = { ...hit, query: meta.query, hop: meta.hop };
-        evidence.push(item);
-        added.push(item);
-      }
-      return added;
+      return hits.map((hit): Evidence => ({ ...hit, query: meta.query, hop: meta.hop })).filter(keepEvidence);
     },
   };
 
@@ -350,8 +349,8 @@ class ThreadCalls {
 
 interface RunState {
   trace: TraceBus;
-  evidence: Evidence[];
-  seen: Set<string>;
+  evidence: readonly Evidence[];
+  keepEvidence(item: Evidence): boolean;
   getDraft(): string;
   setDraft(draft: string): void;
   meter: UsageMeter;
@@ -363,13 +362,10 @@ interface RunState {
 function durableContext(options: DurableRunOptions, run: RunState): DurableContext {
   let eventsTaken = 0;
   let evidenceTaken = 0;
-  let resumed = false;
+  let restored = false;
   return {
     threadId: options.threadId,
     checkpointer: options.checkpointer,
-    get resumed() {
-      return resumed;
-    },
     capture(upTo?: number): RunDelta {
       const end = Math.max(eventsTaken, Math.min(upTo ?? run.trace.events.length, run.trace.events.length));
       const delta: RunDelta = {
@@ -383,7 +379,8 @@ function durableContext(options: DurableRunOptions, run: RunState): DurableConte
       return delta;
     },
     restore(deltas) {
-      if (resumed) throw new MultihopError('CHECKPOINT', `thread ${options.threadId}: a run is restored once`);
+      if (restored) throw new MultihopError('CHECKPOINT', `thread ${options.threadId}: a run is restored once`);
+      restored = true;
       let hops = 0;
       for (const delta of deltas) {
         for (const event of delta.events) {
@@ -397,18 +394,13 @@ function durableContext(options: DurableRunOptions, run: RunState): DurableConte
             run.meter.recordRetrieval();
           }
         }
-        for (const item of delta.evidence) {
-          if (run.seen.has(item.id)) continue;
-          run.seen.add(item.id);
-          run.evidence.push(item);
-        }
+        for (const item of delta.evidence) run.keepEvidence(item);
         run.setDraft(delta.draft);
         hops = Math.max(hops, delta.hops);
       }
       run.budget.restoreSpent({ hops });
       eventsTaken = run.trace.events.length;
       evidenceTaken = run.evidence.length;
-      resumed = deltas.length > 0;
     },
   };
 }

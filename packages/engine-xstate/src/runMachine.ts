@@ -1,4 +1,4 @@
-import { deltasOf, MultihopError, RunAbortedError, type RunContext } from '@multihop/core';
+import { deltasOf, MultihopError, RunAbortedError, type CheckpointHistory, type RunContext } from '@multihop/core';
 import { createActor, type AnyStateMachine, type ContextFrom, type InputFrom, type MachineImplementationsFrom, type OutputFrom, type Snapshot } from 'xstate';
 import { SnapshotCheckpoints } from './SnapshotCheckpoints';
 import { TransitionTracer } from './TransitionTracer';
@@ -61,7 +61,7 @@ export async function runMachine<TMachine extends AnyStateMachine>(
   if (durable && checkpoints) {
     const latest = await checkpoints.latest();
     if (latest !== undefined) {
-      durable.restore(await deltasOf(durable.checkpointer as Parameters<typeof deltasOf>[0], durable.threadId));
+      durable.restore(await deltasOf(durable.checkpointer as CheckpointHistory, durable.threadId));
       snapshot = latest;
     }
   }
@@ -101,13 +101,15 @@ async function runActor<TMachine extends AnyStateMachine>(
       inspect: t.inspect,
     });
     if (options.snapshot) t.resumeAt(actor.getSnapshot().value);
+    /** The actor's persisted snapshot, JSON-safe (as a checkpoint stores it and a pause returns it). */
+    const persisted = (): unknown => JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown;
     let persistedValue = options.snapshot ? JSON.stringify(actor.getSnapshot().value) : undefined;
     const checkpoint = (snapshot: { value: unknown; status: string }): void => {
       if (!checkpoints || !ctx.durable) return;
       const value = JSON.stringify(snapshot.value);
       if (value === persistedValue && snapshot.status !== 'done') return;
       persistedValue = value;
-      checkpoints.save(JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown, ctx.durable.capture(cut));
+      checkpoints.save(persisted(), ctx.durable.capture(cut));
     };
 
     const settle = (end: () => void): void => {
@@ -137,12 +139,12 @@ async function runActor<TMachine extends AnyStateMachine>(
         return;
       }
       if (snapshot.status === 'active' && options.pauseWhen?.(t.state, snapshot.context)) {
-        const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown;
+        const paused = persisted();
         const state = t.state;
         settle(() => {
           actor.stop();
           if (!ctx.trace.isClosed) ctx.trace.emit(state, 'decision', { decision: 'paused', state });
-          resolve({ status: 'paused', state, context: snapshot.context, snapshot: persisted });
+          resolve({ status: 'paused', state, context: snapshot.context, snapshot: paused });
         });
       }
     };
