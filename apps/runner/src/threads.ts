@@ -21,12 +21,19 @@ export function threadSpec(options: RunCommandOptions): ThreadSpec {
   return JSON.parse(JSON.stringify(spec)) as ThreadSpec;
 }
 
+/** An open thread of `run --thread`: its durable options, how to record the end, and the store to close. */
+export interface DurableThread {
+  options: DurableRunOptions;
+  end(result: RunResult): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * `run --thread ID`: the thread's durable options, recorded under the run's spec. A new id starts
  * a thread; an id already recorded for the same run continues it (as `resume` does); an id
  * recorded for another run is refused, naming both, so two runs never share a history.
  */
-export async function openThread(io: Io, options: RunCommandOptions, workflowId: string) {
+export async function openThread(io: Io, options: RunCommandOptions): Promise<DurableThread> {
   const threadId = options.thread!;
   if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
   const store = await openStore(options.checkpoints);
@@ -44,7 +51,6 @@ export async function openThread(io: Io, options: RunCommandOptions, workflowId:
     const durable: DurableRunOptions = store.durable(threadId);
     return {
       options: durable,
-      workflowId,
       async end(result: RunResult) {
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
       },

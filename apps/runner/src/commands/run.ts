@@ -1,9 +1,9 @@
-import { ConfigError, type Query, type Question } from '@multihop/core';
-import { openThread } from '../threads';
+import { ConfigError, type Query, type Question, type Workflow } from '@multihop/core';
+import { openThread, type DurableThread } from '../threads';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
-import { resolveModel } from '../model';
+import { resolveModel, type RunnerModel } from '../model';
 import { formatRun } from '../print';
 import { findWorkflow } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
@@ -38,6 +38,23 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
     throw new ConfigError('--corpus gives every question one shared corpus (the open setting); drop --setting closed, or drop --corpus to search the question\'s own paragraphs');
   }
   const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? 'closed');
+  // A bad --thread or --checkpoints is one line now, before the corpus is opened (an ingest can take minutes).
+  const durable = options.thread ? await openThread(io, options) : undefined;
+  try {
+    return await runOnCorpus(io, options, { workflow, model, setting, durable });
+  } finally {
+    await durable?.close();
+  }
+}
+
+interface Resolved {
+  workflow: Workflow;
+  model: RunnerModel;
+  setting: Setting;
+  durable: DurableThread | undefined;
+}
+
+async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model, setting, durable }: Resolved): Promise<number> {
   const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid });
   try {
     for (const notice of corpus.notices) io.err(notice);
@@ -54,14 +71,8 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
       gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
-    const durable = options.thread ? await openThread(io, options, workflow.id) : undefined;
-    let result;
-    try {
-      result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options } : {}) });
-      await durable?.end(result);
-    } finally {
-      await durable?.close();
-    }
+    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options } : {}) });
+    await durable?.end(result);
     io.out(
       options.json
         ? JSON.stringify({ ...result, model: model.describe }, null, 2)

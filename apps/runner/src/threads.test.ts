@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { cli } from '../test/cli';
+
+// What a new user meets around durable runs, through the CLI's main(): each mistake is one line
+// naming the option, the variable or the file, and exit code 2, before any corpus is opened.
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+const dir = mkdtempSync(join(tmpdir(), 'multihop-threads-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (...extra: string[]) => cli('run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train', '--id', 'any', '--db', join(dir, 'lance'), ...extra);
+
+describe('run --thread / resume: bad input', () => {
+  it('a thread id with characters outside letters, digits and . _ : - is refused', async () => {
+    const { code, err } = await run('--thread', 'my run!', '--checkpoints', join(dir, 'a.sqlite'));
+    expect(code).toBe(2);
+    expect(err).toContain('--thread "my run!": use letters, digits, and . _ : -');
+  });
+
+  it('--checkpoints naming a directory says so and how to fix it', async () => {
+    const { code, err } = await run('--thread', 't1', '--checkpoints', dir);
+    expect(code).toBe(2);
+    expect(err).toContain(`checkpoint store ${dir}: is a directory; give a file path`);
+  });
+
+  it('--checkpoints naming a file that is not SQLite names the file', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'these are not checkpoints\n'.repeat(100));
+    const { code, err } = await run('--thread', 't1', '--checkpoints', file);
+    expect(code).toBe(2);
+    expect(err).toMatch(new RegExp(`checkpoint store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot be opened as SQLite`));
+  });
+
+  it('a Postgres store that does not answer names its URL without the password', async () => {
+    const { code, err } = await run('--thread', 't1', '--checkpoints', 'postgres://me:secret@127.0.0.1:1/db');
+    expect(code).toBe(2);
+    expect(err).toContain('checkpoint store postgres://me:***@127.0.0.1:1/db: cannot be opened');
+    expect(err).not.toContain('secret');
+  });
+
+  it('resume without a thread id says how threads are started', async () => {
+    const { code, err } = await cli('resume');
+    expect(code).toBe(2);
+    expect(err).toContain('resume needs a thread id: multihop resume <thread id>');
+  });
+
+  it('resume of a thread an empty store does not have says the store has none', async () => {
+    const file = join(dir, 'empty.sqlite');
+    const { code, err } = await cli('resume', 'nothing-here', '--checkpoints', file);
+    expect(code).toBe(2);
+    expect(err).toContain(`no thread "nothing-here" in ${file} (it has none)`);
+  });
+
+  it('MULTIHOP_OFFLINE_LATENCY_MS that is not a number of milliseconds is refused by name', async () => {
+    process.env['MULTIHOP_OFFLINE_LATENCY_MS'] = 'fast';
+    try {
+      const { code, err } = await run();
+      expect(code).toBe(2);
+      expect(err).toContain('MULTIHOP_OFFLINE_LATENCY_MS must be a number of milliseconds >= 0, got "fast"');
+    } finally {
+      delete process.env['MULTIHOP_OFFLINE_LATENCY_MS'];
+    }
+  });
+});
