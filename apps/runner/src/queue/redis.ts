@@ -56,7 +56,9 @@ export async function checkRedis(url: string, option = '--queue'): Promise<void>
   } catch (error) {
     throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server is not answering (${reason(lastError ?? error)})`);
   } finally {
-    client.disconnect();
+    // A refused connection has ended already: disconnect() would leave ioredis's 2-s timer for a
+    // stream that never closes again, and the command would linger that long after its error.
+    if (client.status !== 'end') client.disconnect();
   }
 }
 
