@@ -54,6 +54,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   const url = parseQueueUrl(options.queue);
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   if (!Number.isFinite(options.stalledAfter) || options.stalledAfter < 2) throw new ConfigError(`--stalled-after must be at least 2 seconds, got ${options.stalledAfter}`);
+  if (options.idleExit !== undefined && !(options.idleExit >= 1)) throw new ConfigError(`--idle-exit must be at least 1 second, got ${options.idleExit}`);
   await checkRedis(url);
   const name = `${hostname()}:${process.pid}`;
   const log = (text: string) => io.err(`worker ${name}: ${text}`);
