@@ -8,7 +8,8 @@ import { Progress } from '../eval/Progress';
 import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
 import { JOB_ATTEMPTS, jobId, type EvalSpec, type PairJobData } from './jobs';
-import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, redactUrl } from './redis';
+import { redactUrl } from '@multihop/checkpoint';
+import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME } from './redis';
 import { openStore, pairKey, parseStoreUrl, type StoreSpec, type StoredPair } from './store';
 
 export interface DispatchOptions {

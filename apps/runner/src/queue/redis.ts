@@ -1,3 +1,4 @@
+import { redactUrl } from '@multihop/checkpoint';
 import { ConfigError } from '@multihop/core';
 import type { ConnectionOptions } from 'bullmq';
 
@@ -23,17 +24,6 @@ export function parseQueueUrl(text: string | undefined, option = '--queue'): str
   const db = url.pathname.replace(/^\//, '');
   if (db && !/^\d+$/.test(db)) throw new ConfigError(`${option} "${value}": the path must be a database number (redis://HOST:PORT/0), not "${db}"`);
   return value;
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.password) url.password = '***';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return text;
-  }
 }
 
 /**

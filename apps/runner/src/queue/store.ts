@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactUrl } from '@multihop/checkpoint';
 import { ConfigError } from '@multihop/core';
 import type { ResultRow } from '../eval/ResultsLog';
-import { ANSWER_TIMEOUT_MS, reason, redactUrl } from './redis';
+import { ANSWER_TIMEOUT_MS, reason } from './redis';
 
 /** Where the workers of one eval record its pairs: the eval's results directory (one machine) or a Postgres table. */
 export type StoreSpec = { kind: 'dir'; dir: string } | { kind: 'postgres'; url: string };

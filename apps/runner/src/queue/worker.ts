@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
+import { openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
@@ -9,7 +9,7 @@ import { resolveModel } from '../model';
 import { forgetPair, modelIdOf, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
-import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason, redactUrl } from './redis';
+import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
 import { openStore, type ResultStore, type StoreSpec } from './store';
 
 export interface WorkerOptions {
