@@ -60,40 +60,16 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   const log = (text: string) => io.err(`worker ${name}: ${text}`);
   const contexts = new Map<string, Promise<EvalContext>>();
   const stores = new Map<string, Promise<ResultStore>>();
+  const checkpointStores = new Map<string, Promise<CheckpointStore>>();
   const workflows = new Map<string, EvaluatedWorkflow>();
 
-  const contextFor = (spec: EvalSpec): Promise<EvalContext> => {
-    const key = JSON.stringify(spec);
-    let context = contexts.get(key);
-    if (!context) {
-      context = openContext(spec, options);
-      contexts.set(key, context);
-      context.catch(() => contexts.delete(key));
-    }
-    return context;
-  };
-  const storeFor = (spec: StoreSpec): Promise<ResultStore> => {
-    const key = JSON.stringify(spec);
-    let store = stores.get(key);
-    if (!store) {
-      store = openStore(spec, 'the eval\'s --store');
-      stores.set(key, store);
-      store.catch(() => stores.delete(key));
-    }
-    return store;
-  };
+  const contextFor = (spec: EvalSpec) => openOnce(contexts, JSON.stringify(spec), () => openContext(spec, options));
+  const storeFor = (spec: StoreSpec) => openOnce(stores, JSON.stringify(spec), () => openStore(spec, 'the eval\'s --store'));
   // Pairs checkpoint where the workers share them: the Postgres store, or the eval directory's
   // SQLite file. A pair retried after its worker died resumes mid-run in the next worker.
-  const checkpointStores = new Map<string, Promise<CheckpointStore>>();
-  const checkpointsFor = (spec: StoreSpec): Promise<CheckpointStore> => {
+  const checkpointsFor = (spec: StoreSpec) => {
     const location = spec.kind === 'postgres' ? spec.url : join(spec.dir, 'checkpoints.sqlite');
-    let store = checkpointStores.get(location);
-    if (!store) {
-      store = openCheckpointStore(location);
-      checkpointStores.set(location, store);
-      store.catch(() => checkpointStores.delete(location));
-    }
-    return store;
+    return openOnce(checkpointStores, location, () => openCheckpointStore(location));
   };
   const workflowFor = (spec: PairJobData['workflow']): EvaluatedWorkflow => {
     const key = JSON.stringify(spec);
@@ -198,6 +174,17 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   }
   log('stopped');
   return 0;
+}
+
+/** What `open` gives for `key`, opened once and shared by every job that needs it; an opening that failed is forgotten, so a later job tries again. */
+function openOnce<T>(opened: Map<string, Promise<T>>, key: string, open: () => Promise<T>): Promise<T> {
+  let value = opened.get(key);
+  if (!value) {
+    value = open();
+    opened.set(key, value);
+    value.catch(() => opened.delete(key));
+  }
+  return value;
 }
 
 async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<EvalContext> {
