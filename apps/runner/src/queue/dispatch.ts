@@ -118,9 +118,8 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
     let lastWorkers = workers;
     while (pending.size && !options.stopped()) {
       await sleep(POLL_MS, options.stopped);
-      const recorded = await store.keys(evalId);
-      const fresh = [...pending.keys()].filter((k) => recorded.has(k));
-      for (const pair of await store.read(evalId, fresh)) {
+      // One read per poll: the pending pairs the workers have recorded since the last one.
+      for (const pair of await store.read(evalId, [...pending.keys()])) {
         take(out, results, pair);
         const key = pairKey(pair.row.workflow, pair.row.questionId);
         if (!pending.delete(key)) continue;
@@ -129,26 +128,28 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
       }
       if (Date.now() - lastStateCheck >= STATE_CHECK_MS && pending.size) {
         lastStateCheck = Date.now();
-        const lost: string[] = [];
+        const gone: string[] = [];
         await Promise.all(
           [...pending.keys()].map(async (key) => {
             const id = jobId(evalId, key);
             const state = await queue.getJobState(id);
             if (state === 'failed') {
               const job = await queue.getJob(id);
-              if (recorded.has(key) || !pending.has(key)) return;
-              const pair = pending.get(key)!;
+              const pair = pending.get(key);
+              if (!pair) return;
               pending.delete(key);
               outcome.failed.push({ workflow: pair.workflow.id, questionId: pair.question.id, reason: job?.failedReason ?? 'failed' });
               progress.tick(`${pair.workflow.id} ${pair.question.id} failed`);
-            } else if (state === 'unknown' || state === 'completed') {
-              // Removed from the queue (obliterated by hand), or completed into another store: queue it again.
-              const again = await store.keys(evalId);
-              if (!again.has(key)) lost.push(key);
-            }
+            } else if (state === 'unknown' || state === 'completed') gone.push(key);
           }),
         );
-        if (lost.length) await enqueue(lost);
+        // Off the queue but not in the store (removed by hand, or completed into another store): queue it again.
+        // One that completed since this poll's read is in the store, and the next poll takes it.
+        if (gone.length) {
+          const recorded = await store.keys(evalId);
+          const lost = gone.filter((key) => !recorded.has(key));
+          if (lost.length) await enqueue(lost);
+        }
       }
       if (Date.now() - lastWorkersCheck >= WORKERS_CHECK_MS) {
         lastWorkersCheck = Date.now();

@@ -27,7 +27,7 @@ export interface ResultStore {
   record(evalId: string, pair: StoredPair): Promise<boolean>;
   /** The keys (pairKey) of the pairs recorded for the eval. */
   keys(evalId: string): Promise<Set<string>>;
-  /** The recorded pairs with these keys. */
+  /** The pairs among these keys that are recorded (keys not recorded yet are left out). */
   read(evalId: string, keys: readonly string[]): Promise<StoredPair[]>;
   /** Drops a recorded pair so it can be run again (a retryable failure being re-run). */
   forget(evalId: string, key: string): Promise<void>;
@@ -95,7 +95,9 @@ class DirStore implements ResultStore {
   }
 
   async read(_evalId: string, keys: readonly string[]): Promise<StoredPair[]> {
-    return keys.map((key) => JSON.parse(readFileSync(join(this.dir, `${key}.json`), 'utf8')) as StoredPair);
+    if (keys.length === 0) return [];
+    const recorded = await this.keys();
+    return keys.filter((key) => recorded.has(key)).map((key) => JSON.parse(readFileSync(join(this.dir, `${key}.json`), 'utf8')) as StoredPair);
   }
 
   async forget(_evalId: string, key: string): Promise<void> {
