@@ -139,7 +139,6 @@ describe.each([
     } finally {
       for (const child of [a.child, b.child, evalRun]) child.kill('SIGKILL');
     }
-    b.child.kill('SIGTERM');
   }, 180_000);
 });
 
@@ -207,5 +206,16 @@ describe('a worker whose model is not the eval’s', () => {
     } finally {
       wrong.kill('SIGKILL');
     }
+  }, 60_000);
+});
+
+describe('multihop worker --idle-exit and --rate-limit', () => {
+  it('with nothing queued, says its limit, stops after the idle seconds and exits 0', async () => {
+    const started = Date.now();
+    const done = spawnSync(process.execPath, [bin, 'worker', '--queue', redis!.url, '--rate-limit', '5/500ms', '--idle-exit', '1'], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(done.status).toBe(0);
+    expect(done.stderr).toMatch(/taking pairs from redis:\/\/127\.0\.0\.1:\d+ \(queue multihop-eval\), 2 at a time, at most 5 per 500 ms across workers\n/);
+    expect(done.stderr).toMatch(/idle for 1 s: finishing the pairs in flight\n.*stopped\n$/);
+    expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });
