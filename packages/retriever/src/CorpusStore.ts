@@ -229,7 +229,8 @@ export class CorpusStore {
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
     const started = performance.now();
-    if (previous && meta.fingerprint && previous.inputs?.includes(meta.fingerprint) && levels.every((l) => previous.levels.includes(l))) {
+    // (The fingerprint covers the levels: one found was ingested with these very levels.)
+    if (previous && meta.fingerprint && previous.inputs?.includes(meta.fingerprint)) {
       // These very rows were ingested into this corpus before: open it as it is, writing nothing
       // (no table version, no manifest update), as every CLI start on an unchanged corpus does.
       const none = Object.fromEntries(levels.map((level) => [level, 0])) as Partial<Record<ChunkLevel, number>>;
@@ -240,7 +241,6 @@ export class CorpusStore {
     const undo: Array<() => Promise<void>> = [];
     const added: Partial<Record<ChunkLevel, number>> = {};
     const tables: Partial<Record<ChunkLevel, Table>> = {};
-    let written: Table[] = [];
     let embedMs = 0;
     try {
       for (const level of levels) {
@@ -339,17 +339,15 @@ export class CorpusStore {
       };
       const manifests = await this.manifestTable(true);
       await manifests.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(manifest) }]);
-      written = [...Object.values(tables), manifests];
+      // The ingest succeeded: the versions it (and earlier ingests) left behind are of no further
+      // use, since restoring one is only for a failed ingest. Drop them, so a corpus keeps one version
+      // per table instead of one more per write, index build and manifest update.
+      for (const table of [...Object.values(tables), manifests]) await table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
       return { corpus, added, ingestMs, embedMs, indexMs, manifest };
     } catch (cause) {
       // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);
       throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${(cause as Error).message}`, { cause });
-    } finally {
-      // The ingest succeeded: the versions it (and earlier ingests) left behind are of no further
-      // use, since restoring one is only for a failed ingest. Drop them, so a corpus keeps one version
-      // per table instead of one more per write, index build and manifest update.
-      for (const table of written) await table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
     }
   }
 

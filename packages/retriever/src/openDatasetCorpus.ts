@@ -1,6 +1,6 @@
 import { loadDataset, type Dataset, type LoadDatasetOptions } from '@multihop/datasets';
 import type { CorpusSetting } from './CorpusManifest';
-import { CorpusStore, type IngestOptions, type IngestReport, type RetrieverOptions } from './CorpusStore';
+import { CorpusStore, type CorpusStoreOptions, type IngestOptions, type IngestReport, type RetrieverOptions } from './CorpusStore';
 import type { LanceRetriever } from './LanceRetriever';
 
 export interface OpenDatasetCorpusOptions {
@@ -9,7 +9,7 @@ export interface OpenDatasetCorpusOptions {
   /** The database: a directory or any LanceDB URI. Default `.multihop/lancedb` in the working directory. */
   uri?: string;
   /** LanceDB object-store options for a remote `uri` (CorpusStoreOptions.storageOptions). */
-  storageOptions?: Record<string, string>;
+  storageOptions?: CorpusStoreOptions['storageOptions'];
   /** Passed to loadDataset (`limit`, `layout`, `corpus`, `skipInvalid`, ...); its `setting` defaults to this one's. */
   load?: LoadDatasetOptions;
   /** Passed to ingest (`levels`, `embedder`, ...); the corpus name defaults to datasetCorpusName(). */
@@ -50,7 +50,7 @@ export function datasetCorpusName(dataset: Dataset, setting: CorpusSetting): str
 export async function openDatasetCorpus(dataset: string | Dataset, options: OpenDatasetCorpusOptions = {}): Promise<DatasetCorpus> {
   const setting = options.setting ?? 'open';
   const loaded = typeof dataset === 'string' ? await loadDataset(dataset, { setting, ...options.load }) : dataset;
-  const store = await CorpusStore.open({ ...(options.uri ? { uri: options.uri } : {}), ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
+  const store = await CorpusStore.open({ uri: options.uri, storageOptions: options.storageOptions });
   try {
     const report = await store.ingest(loaded, { corpus: datasetCorpusName(loaded, setting), ...options.ingest, setting });
     const retriever = await store.retriever(report.corpus, options.retriever);
