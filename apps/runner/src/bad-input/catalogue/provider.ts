@@ -1,0 +1,4 @@
+import type { Kind } from '../harness';
+
+/** The provider area's kinds of bad input and fault (see ../catalogue.ts). */
+export const KINDS: readonly Kind[] = [];
