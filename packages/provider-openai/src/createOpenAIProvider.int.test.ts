@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createModel, ProviderError, RunAbortedError, type PromptTemplate } from '@multihop/core';
 import { judgeCorrectness } from '@multihop/metrics';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
-import { createOpenAIProvider } from './createOpenAIProvider';
+import { createOpenAIProvider, type RetryNotice } from './createOpenAIProvider';
 
 const schema = z.object({ answer: z.string() });
 const prompt: PromptTemplate<{ answer: string }> = {
@@ -164,5 +164,80 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     await model.call({ prompt, vars: { question: 'q' }, temperature: 0.9 });
     await model.call({ prompt, vars: { question: 'q' } });
     expect(s.requests.map((r) => r.body.temperature)).toEqual([0.9, 0]);
+  });
+
+  describe('a 200 reply that is no chat completion fails as a ProviderError saying what came back and from where', () => {
+    const cases: Array<[string, StubReply, RegExp]> = [
+      [
+        'an HTML page (a proxy error page)',
+        { raw: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx timed out</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } },
+        /returned text\/html, not JSON \(title "502 Bad Gateway"\): "<!DOCTYPE html>/,
+      ],
+      ['JSON with no choices', { raw: '{"object":"error","message":"model not loaded"}' }, /a 200 reply with no `choices`, not a chat completion: "\{\\"object\\":\\"error\\"/],
+      ['an empty choices list', { raw: '{"choices":[]}' }, /an empty `choices` list/],
+      ['truncated JSON', { raw: '{"choices": [' }, /returned broken JSON/],
+      ['an empty body', { raw: '' }, /an empty body/],
+    ];
+    it.each(cases)('%s', async (_what, reply, message) => {
+      const s = await serve([reply]);
+      const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+      const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error.message).toContain(`${s.baseURL}/chat/completions`);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toMatch(/Cannot read properties/);
+      expect(error.details).toMatchObject({ attempts: 1, retryable: false });
+    });
+  });
+
+  it('reads a chat completion sent with a content type other than JSON', async () => {
+    const body = JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{"answer":"plain"}' }, finish_reason: 'stop' }] });
+    const s = await serve([{ raw: body, headers: { 'content-type': 'text/plain' } }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    expect((await model.call({ prompt, vars: { question: 'q' } })).output.answer).toBe('plain');
+  });
+
+  it('tells onRetry about each retry: the call, why, attempt n of m and the wait', async () => {
+    const s = await serve([{ status: 503, content: 'overloaded' }, { status: 429, content: 'slow down', headers: { 'retry-after-ms': '20' } }, { content: '{"answer":"ok"}' }]);
+    const notices: RetryNotice[] = [];
+    const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 2, onRetry: (n) => notices.push(n) });
+    expect((await createModel({ provider }).call({ prompt, vars: { question: 'q' } })).output.answer).toBe('ok');
+    expect(notices).toEqual([
+      expect.objectContaining({ provider: 'openai:m', url: `${s.baseURL}/chat/completions`, role: 'writer', promptId: 'test.answer', attempt: 1, maxAttempts: 3, status: 503, reason: expect.stringMatching(/overloaded/) }),
+      expect.objectContaining({ attempt: 2, maxAttempts: 3, status: 429, waitMs: 20 }),
+    ]);
+  });
+
+  it('bounds a call\'s total time with callDeadlineMs, naming the URL and the bound', async () => {
+    const s = await serve([{ hang: true }]);
+    const notices: RetryNotice[] = [];
+    const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, timeoutMs: 200, maxRetries: 5, callDeadlineMs: 500, onRetry: (n) => notices.push(n) });
+    const started = Date.now();
+    const error = (await createModel({ provider }).call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toContain(`${s.baseURL}/chat/completions`);
+    expect(error.message).toMatch(/deadline of 500 ms/);
+    expect(error.details.retryable).toBe(true);
+    expect(notices.length).toBeGreaterThanOrEqual(1);
+    expect(notices[0]?.reason).toMatch(/timed out after 200 ms/);
+  });
+
+  it('says a connection was refused, and hints at the key on a 401', async () => {
+    const s = await serve([{ status: 401, content: 'Incorrect API key provided' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    const unauthorized = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(unauthorized.message).toMatch(/401 Incorrect API key provided \(the endpoint refused the API key: check OPENAI_API_KEY/);
+    expect(unauthorized.message).not.toMatch(/Troubleshooting URL/);
+    const closed = s.baseURL;
+    await s.close();
+    server = undefined;
+    const dead = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: closed, ...fast, maxRetries: 0 }) });
+    const refused = (await dead.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(refused.message).toMatch(/connection refused/);
+  });
+
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => createOpenAIProvider({ model: 'm', apiKey: 'k', baseURL: 'localhost:8000/v1' })).toThrow(/baseURL "localhost:8000\/v1" is not an http\(s\) URL/);
   });
 });

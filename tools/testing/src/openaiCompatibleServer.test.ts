@@ -30,4 +30,26 @@ describe('startOpenAICompatibleServer', () => {
       await server.close();
     }
   });
+
+  it('sends a raw body as it is (a proxy page), and leaves a hanging request open until it closes', async () => {
+    const server = await startOpenAICompatibleServer(({ index }) =>
+      index === 0 ? { raw: '<html><title>502</title></html>', headers: { 'content-type': 'text/html' } } : { hang: true },
+    );
+    try {
+      const page = await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html');
+      expect(await page.text()).toBe('<html><title>502</title></html>');
+      const hanging = fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' }).then(
+        () => 'answered',
+        () => 'dropped',
+      );
+      const early = await Promise.race([hanging, new Promise((r) => setTimeout(() => r('still open'), 200))]);
+      expect(early).toBe('still open');
+      await server.close();
+      expect(await hanging).toBe('dropped');
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  });
 });

@@ -14,6 +14,13 @@ export interface StubReply {
   delayMs?: number;
   /** Drop the connection without answering. */
   destroy?: boolean;
+  /** Never answer: the request stays open until the client gives up or the server closes. */
+  hang?: boolean;
+  /**
+   * Send this body as it is, with `status` and `headers` (default content type JSON), instead of
+   * a chat completion: a proxy's HTML page, a JSON body with no `choices`, a truncated reply.
+   */
+  raw?: string;
 }
 
 export interface StubRequest {
@@ -64,6 +71,7 @@ export async function startOpenAICompatibleServer(
       reply = { status: 500, content: (error as Error).message };
     }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (reply.hang) return;
     if (reply.destroy) {
       req.socket.destroy();
       return;
@@ -71,6 +79,11 @@ export async function startOpenAICompatibleServer(
     if (res.destroyed || req.socket.destroyed) return;
     const status = reply.status ?? 200;
     const headers = { 'content-type': 'application/json', ...(reply.headers ?? {}) };
+    if (reply.raw !== undefined) {
+      res.writeHead(status, headers);
+      res.end(reply.raw);
+      return;
+    }
     if (status !== 200) {
       res.writeHead(status, headers);
       res.end(JSON.stringify({ error: { message: reply.content ?? `stub error ${status}`, type: 'stub_error', code: status } }));
