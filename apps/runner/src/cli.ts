@@ -50,6 +50,7 @@ export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (o
   multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
   multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
+  multihop train router --from <eval dir> [--from <eval dir> ...] --out FILE [--lambda L] [--seed S] [--set router.<setting>=<value> ...]
   multihop evolve --workflow <id> --dataset <name|path>[,...] [--rounds N] [--seed S] [--out DIR] [--limit N]
                [--set <trainer>.<setting>=<value> ...] [--model ...] [--db DIR]
   multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
@@ -102,6 +103,8 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   'stalled-after': { type: 'string' },
   'idle-exit': { type: 'string' },
+  from: { type: 'string', multiple: true },
+  lambda: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -199,14 +202,16 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         };
         return await commands.train().trainCommand(io, {
           trainer: rest[0],
-          dataset: need('dataset', values.dataset),
+          // A trainer that learns from finished evals (the router) reads --from instead of questions.
+          dataset: values.from?.length ? values.dataset : need('dataset', values.dataset),
+          from: values.from,
           out: need('out', values.out),
           offset: int('offset', values.offset),
           limit: int('limit', values.limit),
           setting: parseSetting(values.setting, 'closed'),
           model: values.model,
           db: values.db,
-          flags: { alpha: num('alpha', values.alpha), epochs: int('epochs', values.epochs), seed: int('seed', values.seed) },
+          flags: { alpha: num('alpha', values.alpha), epochs: int('epochs', values.epochs), seed: int('seed', values.seed), lambda: num('lambda', values.lambda) },
           set: values.set ?? [],
         });
       }

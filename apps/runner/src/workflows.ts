@@ -1,4 +1,4 @@
-import { ConfigError, type Workflow } from '@multihop/core';
+import { ConfigError, type Workflow, type WorkflowContext } from '@multihop/core';
 import { methodCatalog } from './methods';
 import { checkTargets, configureWorkflow, type ConfiguredWorkflow, type SettingAssignment } from './workflowSettings';
 
@@ -32,6 +32,22 @@ function selectWorkflows(ids: string[], assignments: readonly SettingAssignment[
   checkTargets(assignments, catalog, found);
   return found.map(({ entry, methodId }) => {
     const configured = configureWorkflow(entry, methodId, assignments);
-    return { ...configured, methodId, workflow: entry.create(configured.settings) };
+    return { ...configured, methodId, workflow: entry.create(configured.settings, workflowContext(assignments)) };
   });
+}
+
+/**
+ * What a workflow that runs others (the router) builds them with: every installed workflow, each
+ * with the same settings (`--set`, the config file) it would get on its own.
+ */
+export function workflowContext(assignments: readonly SettingAssignment[] = []): WorkflowContext {
+  return {
+    workflowIds: () => methodCatalog().workflows.map((w) => w.entry.id),
+    workflow: (id) => {
+      const hit = methodCatalog().find(id);
+      if (!hit) throw new ConfigError(`unknown workflow "${id}"; known: ${methodCatalog().workflows.map((w) => w.entry.id).join(', ')}`);
+      const configured = configureWorkflow(hit.entry, hit.method.id, assignments);
+      return hit.entry.create(configured.settings, workflowContext(assignments));
+    },
+  };
 }

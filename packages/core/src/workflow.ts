@@ -47,6 +47,11 @@ export interface Workflow {
    * method only ever sees `{ id, text, metadata }`: gold stays with the dataset and the scorer.
    */
   run(query: Query, options: RunOptions): Promise<RunResult>;
+  /**
+   * For a workflow that hands each question to one of several others (the router): their ids.
+   * An eval that runs it beside them adds the oracle row (the best of them per question).
+   */
+  candidates?: readonly string[];
 }
 
 /** What a workflow's body hands back; runWorkflow adds the trace, the usage and the status. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Chart, MethodManifest, ModelPort, PromptTemplate, WorkflowEntry } from '@multihop/core';
+import type { Chart, MethodManifest, ModelPort, PromptTemplate, WorkflowContext, WorkflowEntry } from '@multihop/core';
 import { hotpotDevSample, sharedDatasetsDir, type SamplePassage } from './hotpotDevSample';
 import { overlapRetriever } from './overlapRetriever';
 
@@ -61,6 +61,8 @@ export interface MethodConformanceOptions {
   undescribedNodes?: Readonly<Record<string, string>>;
   /** HotpotQA train questions every workflow runs on for the node check (default 3). */
   nodeRunQuestions?: number;
+  /** What the method's workflows build other workflows with (a router's candidates). */
+  context?: WorkflowContext;
 }
 
 /**
@@ -112,7 +114,7 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
     it('builds every workflow it lists, with the id, title and engine it states, and a chart', () => {
       expect(manifest.workflows.length).toBeGreaterThan(0);
       for (const entry of manifest.workflows) {
-        const workflow = entry.create();
+        const workflow = entry.create(undefined, options.context);
         expect({ id: workflow.id, title: workflow.title }).toEqual({ id: entry.id, title: entry.title });
         const chart = workflow.chart();
         expect(chart.engine).toBe(entry.engine);
@@ -129,7 +131,7 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         const defaults = parsed.data as Record<string, unknown>;
         const missing = Object.keys(schema.shape).filter((key) => defaults[key] === undefined);
         expect({ workflow: entry.id, withoutDefault: missing }).toEqual({ workflow: entry.id, withoutDefault: [] });
-        const workflow = entry.create(defaults);
+        const workflow = entry.create(defaults, options.context);
         expect({ id: workflow.id, title: workflow.title }).toEqual({ id: entry.id, title: entry.title });
         expect(workflow.chart().engine).toBe(entry.engine);
       }
@@ -148,7 +150,7 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
     const nodes = manifest.nodes;
     if (nodes) {
       const charts = (): Array<{ workflow: string; settings: Record<string, unknown>; chart: Chart }> =>
-        manifest.workflows.flatMap((entry) => settingsVariants(entry).map((settings) => ({ workflow: entry.id, settings, chart: entry.create(settings).chart() })));
+        manifest.workflows.flatMap((entry) => settingsVariants(entry).map((settings) => ({ workflow: entry.id, settings, chart: entry.create(settings, options.context).chart() })));
 
       it('describes only nodes its workflows’ charts draw, and every step, choice and parallel node they draw', () => {
         const drawn = charts();
@@ -169,7 +171,7 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         let calls = 0;
         for (const entry of manifest.workflows) {
           for (const settings of settingsVariants(entry)) {
-            const workflow = entry.create(settings);
+            const workflow = entry.create(settings, options.context);
             for (const { question, passages } of sample) {
               const result = await workflow.run(question, { model, retriever: overlapRetriever(passages) });
               for (const event of result.trace.filter((e) => e.kind === 'llm')) {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, type Question } from '@multihop/core';
+import { ConfigError, type EvalOutcome, type EvalSource, type LocalTrainer, type Question } from '@multihop/core';
 import { z } from 'zod';
 import type { Io } from '../io';
 import { methodCatalog } from '../methods';
@@ -11,7 +11,10 @@ export interface TrainCommandOptions {
   trainer: string | undefined;
   /** `multihop evolve --workflow hera`: the trainer is the one the workflow's method offers. */
   workflow?: string;
-  dataset: string;
+  /** The training questions' dataset(s); not used by a trainer that learns from evals (`from`). */
+  dataset: string | undefined;
+  /** `--from <eval dir>` (repeatable): the finished evals a trainer such as the router learns from. */
+  from?: string[];
   out: string;
   offset?: number;
   limit?: number;
@@ -67,6 +70,14 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   } else if (Object.keys(given).length) {
     throw new ConfigError(`trainer ${trainer.id} declares no settings`);
   }
+  if (trainer.trainFromEvals || options.from?.length) {
+    if (!trainer.trainFromEvals) throw new ConfigError(`trainer ${trainer.id} learns from runs of its own, not from evals: give it --dataset, not --from`);
+    if (!options.from?.length) throw new ConfigError(`trainer ${trainer.id} learns from finished evals: give --from <eval dir> (repeatable), e.g. the --out of multihop eval`);
+    return trainFromEvals(io, trainer, options.from, resolve(options.out), settings);
+  }
+  if (!trainer.train) throw new ConfigError(`trainer ${trainer.id} offers no way to train`);
+  const train = trainer.train.bind(trainer);
+  if (options.dataset === undefined) throw new ConfigError(`train ${trainer.id} needs --dataset`);
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
   const model = resolveModel(options.model);
@@ -98,7 +109,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
       controller.abort(new Error('interrupted'));
     };
     process.on('SIGINT', onSigint);
-    const result = await trainer.train({
+    const result = await train({
       signal: controller.signal,
       model: model.port,
       modelId: [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';'),
@@ -121,4 +132,35 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   } finally {
     for (const corpus of corpora) corpus.close();
   }
+}
+
+/**
+ * A trainer that learns from finished evals (the router): reads each directory's results,
+ * judgements and summary, hands the trainer one outcome per question × workflow, and prints
+ * what it wrote.
+ */
+async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly string[], out: string, settings: Record<string, unknown>): Promise<number> {
+  const { readEvalOutcomes } = require('../eval/outcomes') as typeof import('../eval/outcomes');
+  const outcomes: EvalOutcome[] = [];
+  const sources: EvalSource[] = [];
+  for (const dir of dirs) {
+    const read = readEvalOutcomes(dir);
+    outcomes.push(...read.outcomes);
+    sources.push(read.source);
+    io.err(`train ${trainer.id}: ${read.source.dir}: ${read.source.questions} ${read.source.dataset} questions × ${read.source.workflows.length} workflows (${read.source.setting}, model ${read.source.model}${read.source.judge ? `, judge ${read.source.judge}` : ''})`);
+  }
+  const models = [...new Set(sources.map((s) => s.model))];
+  if (models.length > 1) io.err(`train ${trainer.id}: warning: the evals were run with different models (${models.join(', ')}); the router predicts one model's quality and cost`);
+  const result = await trainer.trainFromEvals!({
+    outcomes,
+    sources,
+    out,
+    settings,
+    log: (line) => io.err(`train ${trainer.id}: ${line}`),
+    onEpoch: ({ epoch, epochs, metrics }) => io.err(`epoch ${epoch}/${epochs}: ${Object.entries(metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}`),
+  });
+  const offline = models.includes('offline');
+  io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${offline ? ' — from the offline model’s evals' : ''}`);
+  io.out(`run it with: --workflows ${trainer.id},... --set ${trainer.id}.file=${result.file}`);
+  return 0;
 }

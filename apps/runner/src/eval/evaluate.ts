@@ -215,6 +215,7 @@ export async function evaluate(
         settings,
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
+        ...routerOf(workflows),
       });
       writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
       const markdown = renderSummary(summary);
@@ -247,6 +248,12 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   return { id, label, model };
+}
+
+/** The first workflow that hands questions to others (the router), for the summary's oracle row. */
+function routerOf(workflows: readonly EvaluatedWorkflow[]): { router?: { id: string; candidates: readonly string[] } } {
+  const router = workflows.find((w) => w.workflow.candidates?.length);
+  return router ? { router: { id: router.id, candidates: router.workflow.candidates! } } : {};
 }
 
 /** What the summary says about the corpus searched. */

@@ -60,7 +60,7 @@ describe('scoreRun and summarize', () => {
       rowOf('partial', ids[0]!, 0),
     ];
     const summary = summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['a', 'b', 'same', 'partial'], questionIds: ids });
-    expect(summary.comparisons.map((c) => [c.metric, c.b, c.n, c.diff])).toEqual([['em', 'b', 4, 0.75], ['em', 'same', 4, 0], ['em', 'partial', 1, 1]]);
+    expect(summary.comparisons.filter((c) => c.metric !== 'tokens').map((c) => [c.metric, c.b, c.n, c.diff])).toEqual([['em', 'b', 4, 0.75], ['em', 'same', 4, 0], ['em', 'partial', 1, 1]]);
     const same = summary.comparisons.find((c) => c.b === 'same')!;
     expect(same.p_value).toBe(1);
     expect(same.diff_ci95).toEqual([0, 0]);
@@ -68,6 +68,37 @@ describe('scoreRun and summarize', () => {
     expect(b.diff_ci95[0]).toBeLessThanOrEqual(0.75);
     expect(b.diff_ci95[1]).toBeGreaterThanOrEqual(0.75);
     expect(renderSummary(summary)).toContain('| EM | a | b | 4 | +0.750 |');
+  });
+
+  it('pairs the tokens too, and adds the oracle row when a router is evaluated beside its candidates', () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, f1: number, tokens: number): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em: f1 === 1 ? 1 : 0, f1, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    // cheap is right on the first two questions, dear on the last three; the router picks cheap on all but the last.
+    const rows = [
+      ...ids.map((q, i) => rowOf('router', q, i === 3 ? 1 : i < 2 ? 1 : 0, i === 3 ? 500 : 100)),
+      ...ids.map((q, i) => rowOf('cheap', q, i < 2 ? 1 : 0.5, 100)),
+      ...ids.map((q, i) => rowOf('dear', q, i >= 1 ? 1 : 0, 500)),
+    ];
+    const verdicts = new Map(rows.map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: (r.metrics.f1 === 1 ? 1 : 0) as 0 | 1 }]));
+    const summary = summarize(rows, {
+      dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'cheap', 'dear'], questionIds: ids,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts }, router: { id: 'router', candidates: ['cheap', 'dear', 'not-run'] },
+    });
+    const tokens = summary.comparisons.filter((c) => c.metric === 'tokens').map((c) => [c.b, c.diff]);
+    expect(tokens).toEqual([['cheap', 100], ['dear', -300]]);
+    // Hindsight: question 0 and 1 cheap (right and cheaper), 2 and 3 dear (the only one right).
+    expect(summary.oracle).toEqual({
+      router: 'router', candidates: ['cheap', 'dear'], missing: ['not-run'], n: 4, correctness: 1, em: 1, f1: 1, tokens: 300, llm_calls: 1, choices: { cheap: 2, dear: 2 },
+    });
+    const md = renderSummary(summary);
+    expect(md).toContain('| oracle | 4 | 1.000 | 1.000 | 1.000 | 1.0 | 300 | cheap 2, dear 2 |');
+    expect(md).toContain('Not run here, so not chosen: not-run.');
+    expect(md).toContain('| tokens/q | router | dear | 4 | -300 |');
+    expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['cheap', 'dear'], questionIds: ids }).oracle).toBeUndefined();
   });
 
   it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {
@@ -103,7 +134,7 @@ describe('scoreRun and summarize', () => {
     expect(summary.workflows['a']!.correctness_ci95).toEqual([1, 1]);
     expect(summary.judge).toMatchObject({ calls: 4, prompt_tokens: 400, completion_tokens: 60, errors: 1, tokens_estimated: true });
     // Correctness is compared on the questions both have a verdict for: q1..q3.
-    expect(summary.comparisons.map((c) => [c.metric, c.n, c.diff])).toEqual([['correctness', 3, 2 / 3], ['em', 4, 0.5]]);
+    expect(summary.comparisons.filter((c) => c.metric !== 'tokens').map((c) => [c.metric, c.n, c.diff])).toEqual([['correctness', 3, 2 / 3], ['em', 4, 0.5]]);
     expect(summary.breakdown.hops.map((c) => [c.group, c.workflow, c.n, c.em])).toEqual([
       ['2', 'a', 2, 0.5], ['2', 'b', 2, 0], ['3', 'a', 1, 1], ['3', 'b', 1, 0], ['4', 'a', 1, 0], ['4', 'b', 1, 0],
     ]);

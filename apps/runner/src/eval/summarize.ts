@@ -121,6 +121,29 @@ export interface Summary {
   comparisons: PairedComparison[];
   /** Every metric by required hops and by question type, where the dataset records them. */
   breakdown: { hops: BreakdownCell[]; type: BreakdownCell[] };
+  /** When a router is evaluated: the best of its candidates per question in hindsight (the headroom). */
+  oracle?: OracleSummary;
+}
+
+/**
+ * The oracle of a router eval: for each question, the candidate that did best in hindsight
+ * (judged correct first, then F1, then the fewest tokens), over the candidates this eval ran.
+ */
+export interface OracleSummary {
+  router: string;
+  /** The router's candidates this eval ran (the oracle chooses among these). */
+  candidates: string[];
+  /** The router's candidates this eval did not run (the oracle could not choose them). */
+  missing: string[];
+  n: number;
+  correctness: number | null;
+  em: number;
+  f1: number;
+  /** Tokens per question of the chosen runs (mean). */
+  tokens: number;
+  llm_calls: number;
+  /** How many questions each candidate was the hindsight choice for. */
+  choices: Record<string, number>;
 }
 
 export interface SummaryContext {
@@ -140,6 +163,8 @@ export interface SummaryContext {
   /** Per workflow, the method's measures over its runs (computed by the caller, which has the runs). */
   aggregates?: Record<string, Record<string, number>>;
   sweep?: Summary['sweep'];
+  /** A router in the eval and its candidates: the summary adds the oracle row over them. */
+  router?: { id: string; candidates: readonly string[] };
 }
 
 export const RETRIEVAL_METRICS_NOTE =
@@ -216,6 +241,8 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
     comparisons: [
       ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
       ...compareToFirst(inScope, present, 'em', (r) => r.metrics.em),
+      // Cost, paired the same way: a router's claim is quality at no more than another's tokens.
+      ...compareToFirst(inScope, present, 'tokens', (r) => r.usage.promptTokens + r.usage.completionTokens),
       // The first workflow's own measures, against every other workflow that reports them too.
       ...Object.keys(workflows[present[0] ?? '']?.method_metrics ?? {}).flatMap((name) =>
         compareToFirst(
@@ -230,6 +257,39 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
       hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), correctOf),
       type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
     },
+    ...(context.router && workflows[context.router.id] ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
+  };
+}
+
+function oracle(rows: readonly ResultRow[], router: { id: string; candidates: readonly string[] }, present: readonly string[], questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): OracleSummary {
+  const candidates = router.candidates.filter((id) => present.includes(id));
+  const tokensOf = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
+  const chosen: ResultRow[] = [];
+  const choices: Record<string, number> = {};
+  for (const q of questionIds) {
+    const runs = rows.filter((r) => r.questionId === q && candidates.includes(r.workflow));
+    if (runs.length === 0) continue;
+    // Best in hindsight: judged correct, then F1, then the cheapest; ties keep the candidates' order.
+    const best = runs.reduce((a, b) => {
+      const key = (r: ResultRow) => [correctOf(r) ?? 0, r.metrics.f1, -tokensOf(r)];
+      const [ka, kb] = [key(a), key(b)];
+      for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i]! > ka[i]! ? b : a;
+      return a;
+    });
+    chosen.push(best);
+    choices[best.workflow] = (choices[best.workflow] ?? 0) + 1;
+  }
+  return {
+    router: router.id,
+    candidates,
+    missing: router.candidates.filter((id) => !present.includes(id)),
+    n: chosen.length,
+    correctness: meanOrNull(chosen.map(correctOf)),
+    em: chosen.length ? mean(chosen.map((r) => r.metrics.em)) : 0,
+    f1: chosen.length ? mean(chosen.map((r) => r.metrics.f1)) : 0,
+    tokens: chosen.length ? mean(chosen.map(tokensOf)) : 0,
+    llm_calls: chosen.length ? mean(chosen.map((r) => r.usage.llmCalls)) : 0,
+    choices: Object.fromEntries(Object.entries(choices).sort((a, b) => b[1] - a[1])),
   };
 }
 
@@ -353,6 +413,20 @@ export function renderSummary(summary: Summary): string {
       `| ${id} | ${w.n} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${ci(w.em_ci95)} | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stops} |`,
     );
   }
+  if (summary.oracle) {
+    const o = summary.oracle;
+    const top = Object.entries(o.choices).slice(0, 6).map(([id, n]) => `${id} ${n}`).join(', ');
+    lines.push(
+      '',
+      `## Oracle: the best of ${o.router}'s candidates per question, in hindsight`,
+      '',
+      `Chosen after the fact among the ${o.candidates.length} candidates this eval ran (judged correct first, then F1, then fewest tokens): the most any per-question router over them could reach.${o.missing.length ? ` Not run here, so not chosen: ${o.missing.join(', ')}.` : ''}`,
+      '',
+      '| row | n | Correct | EM | F1 | LLM calls/q | tokens/q | chosen most |',
+      '|---|---|---|---|---|---|---|---|',
+      `| oracle | ${o.n} | ${f3(o.correctness)} | ${f3(o.em)} | ${f3(o.f1)} | ${o.llm_calls.toFixed(1)} | ${Math.round(o.tokens)} | ${top} |`,
+    );
+  }
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
   const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];
   if (measures.length || overRuns.length) {
@@ -371,7 +445,9 @@ export function renderSummary(summary: Summary): string {
     lines.push('', '## Paired comparisons', '', 'The first workflow against each other one, on the same questions (seeded paired bootstrap, sign-flip permutation test):', '');
     lines.push('| metric | a | b | n | a − b | 95% CI | p |', '|---|---|---|---|---|---|---|');
     for (const c of summary.comparisons) {
-      lines.push(`| ${c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? 'Correct' : c.metric} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${c.diff.toFixed(3)} | ${ci(c.diff_ci95)} | ${c.p_value.toFixed(3)} |`);
+      const fmt = (v: number) => (c.metric === 'tokens' ? v.toFixed(0) : v.toFixed(3));
+      const name = c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? 'Correct' : c.metric === 'tokens' ? 'tokens/q' : c.metric;
+      lines.push(`| ${name} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${fmt(c.diff)} | [${fmt(c.diff_ci95[0])}, ${fmt(c.diff_ci95[1])}] | ${c.p_value.toFixed(3)} |`);
     }
   }
   for (const [dimension, title, none] of [

@@ -1,5 +1,6 @@
 import { jsonSchemaOf, type MethodManifest, type PromptTemplate } from '@multihop/core';
 import { methodCatalog } from '../methods';
+import { workflowContext } from '../workflows';
 import { configureWorkflow } from '../workflowSettings';
 import type { StudioNodeInfo, StudioPrompt, StudioWorkflow } from './protocol';
 
@@ -53,7 +54,7 @@ export function studioWorkflows(): StudioWorkflow[] {
   const byMethod = new Map(catalog.methods.map((m) => [m.id, methodNodes(m)]));
   return catalog.workflows.map(({ method, entry }) => {
     const { settings } = configureWorkflow(entry, method.id, []);
-    const chart = entry.create(settings).chart();
+    const chart = entry.create(settings, workflowContext()).chart();
     const all = byMethod.get(method.id) ?? {};
     const onChart = new Set(chart.nodes.map((n) => n.id));
     return {

@@ -128,17 +128,63 @@ export interface LocalTrainingOptions {
   signal?: AbortSignal;
 }
 
+/** One question × workflow of a finished evaluation (`multihop eval`), as a trainer that learns from evals reads it. */
+export interface EvalOutcome {
+  /** The eval's dataset (`hotpotqa-dev`). */
+  dataset: string;
+  questionId: string;
+  question: string;
+  workflow: string;
+  /** The judge's verdict (PAR² A.2); null when the answer was not judged. */
+  correct: 0 | 1 | null;
+  em: number;
+  f1: number;
+  /** The workflow's own prompt + completion tokens (the judge's are not counted). */
+  tokens: number;
+  llmCalls: number;
+  latencyMs: number;
+  status: 'ok' | 'partial' | 'error';
+}
+
+/** One eval directory a trainer learned from: what the training record keeps about it. */
+export interface EvalSource {
+  dir: string;
+  dataset: string;
+  setting: string;
+  /** The model that ran the workflows (`offline`, `openai:gpt-4o-mini`). */
+  model: string;
+  judge?: string;
+  /** The eval's first question's position in its file (`--offset`), and how many it ran. */
+  offset: number;
+  questions: number;
+  workflows: string[];
+}
+
+/** What `multihop train <id> --from <eval dir> ...` hands a trainer that learns from evals. */
+export interface EvalTrainingOptions {
+  outcomes: readonly EvalOutcome[];
+  sources: readonly EvalSource[];
+  /** The file to write. */
+  out: string;
+  /** The trainer's settings, already checked against its `settings` schema. */
+  settings: Record<string, unknown>;
+  onEpoch?(progress: { epoch: number; epochs: number; metrics: Record<string, number> }): void;
+  /** Lines worth showing as training goes (the λ chosen, the cross-validated figures). */
+  log?(line: string): void;
+}
+
 /**
- * A policy small enough to train on this machine (MAO-ARAG's planner over its discrete
- * workflow space), from rewards of real runs. `multihop train <id>` runs it; the method's
- * workflow loads the file it writes. Seeded and resumable; the file records model, data and
- * settings.
+ * A policy small enough to train on this machine, either from rewards of real runs (MAO-ARAG's
+ * planner over its discrete workflow space: `train`) or from finished evaluations (the router's
+ * quality and cost predictors: `trainFromEvals`). `multihop train <id>` runs it; the method's
+ * workflow loads the file it writes. Seeded; the file records model, data and settings.
  */
 export interface LocalTrainer {
-  /** `mao-arag-planner`: what `multihop train` takes. */
+  /** `mao-arag-planner`, `router`: what `multihop train` takes. */
   id: string;
   description: string;
-  /** The training settings with their defaults; `--alpha`, `--epochs`, `--seed` and `--set <id>.<key>=<v>` are checked by it. */
+  /** The training settings with their defaults; `--alpha`, `--epochs`, `--seed`, `--lambda` and `--set <id>.<key>=<v>` are checked by it. */
   settings?: ZodObject;
-  train(options: LocalTrainingOptions): Promise<{ file: string; metrics: Record<string, number> }>;
+  train?(options: LocalTrainingOptions): Promise<{ file: string; metrics: Record<string, number> }>;
+  trainFromEvals?(options: EvalTrainingOptions): Promise<{ file: string; metrics: Record<string, number> }>;
 }

@@ -32,8 +32,19 @@ export interface WorkflowEntry {
    * window of runs): `multihop eval` computes them over each workflow's runs of the evaluation.
    */
   aggregate?(results: readonly RunResult[]): Record<string, number>;
-  /** Builds the workflow; settings not given take the paper's defaults. */
-  create(options?: Record<string, unknown>): Workflow;
+  /**
+   * Builds the workflow; settings not given take the paper's defaults. `context` lets a workflow
+   * that runs others (the router) build them as the caller would, with the caller's settings.
+   */
+  create(options?: Record<string, unknown>, context?: WorkflowContext): Workflow;
+}
+
+/** What a caller that builds workflows (the runner, the studio, a test) offers a workflow that runs other workflows. */
+export interface WorkflowContext {
+  /** Every workflow id the caller can build. */
+  workflowIds(): readonly string[];
+  /** Builds workflow `id` with the caller's settings for it; an unknown id is an error naming it. */
+  workflow(id: string): Workflow;
 }
 
 /**

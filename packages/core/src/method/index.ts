@@ -1,4 +1,4 @@
-export { defineMethod, withDefaults, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type EngineName } from './defineMethod';
+export { defineMethod, withDefaults, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type WorkflowContext, type EngineName } from './defineMethod';
 export {
   groupAdvantages,
   type Trainable,
@@ -9,4 +9,7 @@ export {
   type AdvantageOptions,
   type LocalTrainer,
   type LocalTrainingOptions,
+  type EvalOutcome,
+  type EvalSource,
+  type EvalTrainingOptions,
 } from './Trainable';

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@multihop/core';
+import { readJsonlLog } from './jsonl';
+import type { Judgement } from './judging';
+import type { ResultRow, RunConfig } from './ResultsLog';
+import type { Summary } from './summarize';
+
+/**
+ * A finished eval directory (`multihop eval --out DIR`) as training data: one outcome per
+ * question × workflow, with the judge's verdict where there is one. Read-only: a torn last line
+ * (an eval still running) is left out, not repaired.
+ */
+export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source: EvalSource } {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new ConfigError(`--from ${dir}: not a directory (give the --out directory of a finished multihop eval)`);
+  const runFile = join(root, 'run.json');
+  const resultsFile = join(root, 'results.jsonl');
+  if (!existsSync(runFile) || !existsSync(resultsFile)) throw new ConfigError(`--from ${dir}: no run.json and results.jsonl here; is it the --out directory of a multihop eval?`);
+  let config: RunConfig;
+  try {
+    config = JSON.parse(readFileSync(runFile, 'utf8')) as RunConfig;
+  } catch (error) {
+    throw new InputError(`${runFile}: not valid JSON (${(error as Error).message})`, { file: runFile });
+  }
+  const rows = readJsonlLog<ResultRow>(resultsFile, ['workflow', 'questionId', 'status', 'metrics', 'usage'], { repair: false });
+  if (rows.length === 0) throw new ConfigError(`--from ${dir}: results.jsonl holds no results yet`);
+  // The latest line of each pair wins, as in the eval itself (a retried pair supersedes its failure).
+  const latest = new Map<string, ResultRow>();
+  for (const row of rows) latest.set(`${row.workflow}\u0000${row.questionId}`, row);
+  const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge'], { repair: false });
+  const verdict = new Map<string, Judgement>();
+  for (const j of judgements) verdict.set(`${j.workflow}\u0000${j.questionId}`, j);
+  const summaryFile = join(root, 'summary.json');
+  const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as Partial<Summary>) : undefined;
+  const outcomes: EvalOutcome[] = [...latest.values()].map((row) => ({
+    dataset: config.dataset,
+    questionId: row.questionId,
+    question: row.question,
+    workflow: row.workflow,
+    correct: verdict.get(`${row.workflow}\u0000${row.questionId}`)?.correct ?? null,
+    em: row.metrics.em,
+    f1: row.metrics.f1,
+    tokens: row.usage.promptTokens + row.usage.completionTokens,
+    llmCalls: row.usage.llmCalls,
+    latencyMs: row.latencyMs,
+    status: row.status,
+  }));
+  const judges = [...new Set(judgements.map((j) => j.judge))];
+  return {
+    outcomes,
+    source: {
+      dir: root,
+      dataset: config.dataset,
+      setting: config.setting,
+      model: config.model,
+      ...(judges.length ? { judge: judges.join(',') } : {}),
+      offset: summary?.offset ?? 0,
+      questions: new Set(outcomes.map((o) => o.questionId)).size,
+      workflows: [...new Set(outcomes.map((o) => o.workflow))],
+    },
+  };
+}
