@@ -26,6 +26,10 @@ export interface RetrieverSearchOptions extends SearchOptions {
 }
 
 const COLUMNS = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id'];
+// The score columns are selected by name: LanceDB 0.37 still adds them to a projection that lacks
+// them, but warns on every such query ("did not include `_score`") that it will stop doing so.
+const BM25_COLUMNS = [...COLUMNS, '_score'];
+const VECTOR_COLUMNS = [...COLUMNS, '_distance'];
 // Standard RRF constant (Cormack et al. 2009); LanceDB's RRFReranker takes the same k.
 const RRF_K = 60;
 
@@ -107,7 +111,7 @@ export class LanceRetriever implements RetrieverPort {
 
   private async run(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     if (mode === 'bm25') {
-      let q = table.query().fullTextSearch(matchWords(query)).select(COLUMNS).limit(limit);
+      let q = table.query().fullTextSearch(matchWords(query)).select(BM25_COLUMNS).limit(limit);
       if (where) q = q.where(where);
       return q.toArray();
     }
@@ -115,10 +119,16 @@ export class LanceRetriever implements RetrieverPort {
     const [vector] = await embedder.embed([query], signal);
     if (!vector) throw new ConfigError(`embedder ${embedder.id} returned no vector`);
     abortIf(signal);
-    let q = table.query().nearestTo(vector).distanceType('cosine').select(COLUMNS).limit(limit);
+    let q = table.query().nearestTo(vector).distanceType('cosine').limit(limit);
     if (mode === 'hybrid') {
+      // A hybrid query's projection applies to both of its halves, and no projection names both
+      // halves' score columns (the vector half has no `_score`, the full-text half no `_distance`):
+      // it takes every column, a few extra per hit, so that neither half relies on the deprecated
+      // automatic projection of its score.
       this.rrf ??= lancedb.rerankers.RRFReranker.create(RRF_K);
       q = q.fullTextSearch(matchWords(query)).rerank(await this.rrf);
+    } else {
+      q = q.select(VECTOR_COLUMNS);
     }
     if (where) q = q.where(where);
     return q.toArray();
