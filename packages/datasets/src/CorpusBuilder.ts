@@ -26,6 +26,10 @@ export class CorpusBuilder {
     return this.put(passage.title, passage.text, passage.sentences, passage.id);
   }
 
+  get(id: string): CorpusPassage | undefined {
+    return this.byId.get(id);
+  }
+
   has(id: string): boolean {
     return this.byId.has(id);
   }

@@ -63,6 +63,12 @@ export interface Dataset {
   contexts: Record<string, string[]>;
   /** Supporting facts the loader could not map, gold titles not in the pool, a closed-book set: kept for honesty. */
   warnings: string[];
+  /**
+   * The subset of `warnings` about the content a user must see before trusting a run: questions
+   * that bring no paragraphs, paragraphs without text, corpus-file ids used twice for different
+   * passages, corpus-file passages without text. Each names the file, the line and the question or id.
+   */
+  contentWarnings?: string[];
   /** Records left out because they are invalid (only with `skipInvalid`; otherwise an invalid record throws). */
   skipped: RecordProblem[];
   /**

@@ -26,14 +26,15 @@ export async function loadCorpus(file: string, into: CorpusBuilder = new CorpusB
 }
 
 /** A corpus file's passages plus what identifies it (path and content hash), added to `into` if given. */
-export async function loadCorpusFile(file: string, into: CorpusBuilder = new CorpusBuilder()): Promise<CorpusFile & { added: CorpusPassage[] }> {
+export async function loadCorpusFile(file: string, into: CorpusBuilder = new CorpusBuilder()): Promise<CorpusFile & { added: CorpusPassage[]; warnings: string[] }> {
   const path = resolve(file);
   const text = await readText(path);
   const own = new CorpusBuilder();
-  addCorpusRecords(parseRecords(text, path), path, own);
+  const warnings: string[] = [];
+  addCorpusRecords(parseRecords(text, path), path, own, warnings);
   const added = own.passages();
   for (const p of added) into.addPassage(p);
-  return { path, sha1: createHash('sha1').update(text).digest('hex'), passages: added.length, added };
+  return { path, sha1: createHash('sha1').update(text).digest('hex'), passages: added.length, added, warnings };
 }
 
 /**
@@ -49,17 +50,37 @@ export async function corpusAsDataset(file: string): Promise<Dataset> {
     questions: [],
     passages: corpus.added,
     contexts: {},
-    warnings: [],
+    warnings: corpus.warnings,
+    contentWarnings: corpus.warnings,
     skipped: [],
     unresolvedGold: {},
     corpusFile: { path: corpus.path, sha1: corpus.sha1, passages: corpus.passages },
   };
 }
 
-export function addCorpusRecords(records: SourceRecord[], file: string, into: CorpusBuilder): void {
+/**
+ * Adds a corpus file's records to `into`. An id given twice keeps its first passage; when the two
+ * differ, and when a passage has no text, a warning naming the lines goes to `warnings`.
+ */
+export function addCorpusRecords(records: SourceRecord[], file: string, into: CorpusBuilder, warnings: string[] = []): void {
+  const firstLine = new Map<string, number>();
+  const clashes: string[] = [];
+  const empty: string[] = [];
+  const add = (record: SourceRecord, title: string, text: string, id: string | undefined, sentences?: string[]) => {
+    const before = id === undefined ? undefined : into.get(id);
+    const added = sentences ? into.addSentences(title, sentences) : into.addText(title, text, id);
+    if (before) {
+      const now = sentences ? sentences.map((s) => s.trim()).join(' ') : text.trim();
+      if (before.title !== title || before.text !== now) clashes.push(`"${added}" (lines ${firstLine.get(added)} and ${record.line})`);
+      return;
+    }
+    if (!firstLine.has(added)) firstLine.set(added, record.line);
+    if (!(sentences ? sentences.join('') : text).trim()) empty.push(`${title ? `"${title}"` : `id "${added}"`} (line ${record.line})`);
+  };
   for (const record of records) {
     if (record.key !== undefined) {
-      into.addSentences(record.key, validateRecord(SentenceList, record, file));
+      const sentences = validateRecord(SentenceList, record, file);
+      add(record, record.key, '', undefined, sentences);
       continue;
     }
     const value = record.value;
@@ -69,15 +90,22 @@ export function addCorpusRecords(records: SourceRecord[], file: string, into: Co
     if ('contents' in value) {
       const r = validateRecord(Contents, record, file);
       const { title, text } = splitContents(r.contents);
-      into.addText(title, text, r.id);
+      add(record, title, text, r.id);
     } else if ('passage' in value && !('text' in value)) {
       const r = validateRecord(TitlePassage, record, file);
-      into.addText(r.title, r.passage, r.id);
+      add(record, r.title, r.passage, r.id);
     } else {
       if (!('text' in value)) throw recordError(record, file, 'text', 'required: a corpus record is {title, text}, {title, passage} or {id, contents}');
       const r = validateRecord(TitleText, record, file);
-      into.addText(r.title, r.text, r.id);
+      add(record, r.title, r.text, r.id);
     }
+  }
+  const list = (items: string[]) => `${items.slice(0, 3).join(', ')}${items.length > 3 ? `, … and ${items.length - 3} more` : ''}`;
+  if (clashes.length > 0) {
+    warnings.push(`${file}: ${clashes.length} id${clashes.length === 1 ? ' is' : 's are'} given to two different passages: ${list(clashes)}; the first of each is kept (give every passage its own id)`);
+  }
+  if (empty.length > 0) {
+    warnings.push(`${file}: ${empty.length} passage${empty.length === 1 ? ' has' : 's have'} no text: ${list(empty)}; kept, but only their titles can be found`);
   }
 }
 

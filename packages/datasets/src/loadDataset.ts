@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { InputError, type Question } from '@multihop/core';
 import { CorpusBuilder } from './CorpusBuilder';
 import { describeLayouts, LAYOUTS, type CorpusFile, type Dataset, type Layout, type RecordProblem } from './Dataset';
 import { detectLayout } from './detectLayout';
+import { didYouMean } from './didYouMean';
 import { framesRecord } from './layouts/frames';
 import { hfHotpotRecord } from './layouts/hfHotpot';
 import { hotpotRecord } from './layouts/hotpot';
@@ -58,7 +60,26 @@ const QUOTED = 3;
 /** Validates a layout name given as text (a CLI flag); the error lists every layout and what it needs. */
 export function parseLayout(value: string): Layout {
   if ((LAYOUTS as readonly string[]).includes(value)) return value as Layout;
-  throw new InputError(`unknown layout "${value}"; the layouts and what each needs:\n${describeLayouts()}`, { field: 'layout' });
+  throw new InputError(`unknown layout "${value}"${didYouMean(value, LAYOUTS)}; the layouts and what each needs:\n${describeLayouts()}`, { field: 'layout' });
+}
+
+/**
+ * A dataset argument that is neither a shared dataset's name nor an existing path: an InputError
+ * listing the names (nearest first, as "did you mean") when it reads like a name, or naming the
+ * path when it reads like one.
+ */
+function unknownDataset(nameOrPath: string, file: string): InputError {
+  const names = Object.keys(NAMED_DATASETS);
+  const near = didYouMean(nameOrPath, names);
+  const listed = names.map((n) => `  ${n}: ${NAMED_DATASETS[n as keyof typeof NAMED_DATASETS].description}`).join('\n');
+  const looksLikePath = /[\\/]/.test(nameOrPath) || /\.(jsonl|json|csv|tsv)$/i.test(nameOrPath);
+  if (looksLikePath) {
+    return new InputError(`dataset file ${file} does not exist${near ? `; or a shared dataset${near}` : ''}`, { file, field: 'dataset' });
+  }
+  return new InputError(
+    `unknown dataset "${nameOrPath}"${near}: it is neither a shared dataset nor a file (${file} does not exist). The shared datasets:\n${listed}`,
+    { field: 'dataset' },
+  );
 }
 
 /**
@@ -78,6 +99,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     name ??= nameOrPath;
   } else {
     file = resolve(nameOrPath);
+    if (!existsSync(file)) throw unknownDataset(nameOrPath, file);
     name ??= basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, '');
   }
   const all = await readRecords(file);
@@ -86,9 +108,11 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
 
   const corpus = new CorpusBuilder();
   let corpusFile: CorpusFile | undefined;
+  let corpusFileWarnings: string[] = [];
   if (options.corpus) {
     const loaded = await loadCorpusFile(options.corpus, corpus);
     corpusFile = { path: loaded.path, sha1: loaded.sha1, passages: loaded.passages };
+    corpusFileWarnings = loaded.warnings;
   }
   const setting = options.setting ?? 'closed';
   const warnings: string[] = [];
@@ -96,6 +120,9 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[] }> = [];
   const contexts: Record<string, string[]> = {};
   const ids = new Set<string>();
+  // Questions whose context is empty, and paragraphs of a context that have no text.
+  const bare: Array<{ id: string; line: number }> = [];
+  const empty: Array<{ id: string; line: number; title: string }> = [];
   const loader = LOADERS[layout];
   let firstError: InputError | undefined;
   records.forEach((record, index) => {
@@ -109,7 +136,14 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
       ids.add(id);
       result.question.dataset = name;
       loaded.push({ question: result.question, line: record.line, goldTitles: result.goldTitles });
-      if (result.context) contexts[id] = result.context;
+      if (result.context) {
+        contexts[id] = result.context;
+        if (result.context.length === 0) bare.push({ id, line: record.line });
+        for (const pid of result.context) {
+          const passage = corpus.get(pid);
+          if (passage && !passage.text.trim()) empty.push({ id, line: record.line, title: passage.title });
+        }
+      }
       warnings.push(...recordWarnings);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
@@ -129,12 +163,50 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   }
   if (problems.length > 0) warnings.push(`${file}: skipped ${problems.length} invalid record${problems.length === 1 ? '' : 's'} of ${records.length}${quote(problems)}`);
 
+  const contentWarnings = emptyContentWarnings(file, setting, bare, empty);
+  if (corpusFile) contentWarnings.unshift(...corpusFileWarnings);
+  warnings.push(...contentWarnings);
   const unresolvedGold = resolveGoldTitles(loaded, corpus, file, warnings);
   const questions = loaded.map((l) => l.question);
   if (corpus.size === 0) {
     warnings.push(`${file}: closed-book: the questions bring no passages and no corpus file was given, so there is nothing to search (pass a corpus file to search one)`);
   }
-  return { name, source: file, layout, questions, passages: corpus.passages(), contexts, warnings, skipped: problems, unresolvedGold, ...(corpusFile ? { corpusFile } : {}) };
+  return {
+    name,
+    source: file,
+    layout,
+    questions,
+    passages: corpus.passages(),
+    contexts,
+    warnings,
+    contentWarnings,
+    skipped: problems,
+    unresolvedGold,
+    ...(corpusFile ? { corpusFile } : {}),
+  };
+}
+
+/** One warning per kind of empty content: questions without paragraphs, paragraphs without text. */
+function emptyContentWarnings(
+  file: string,
+  setting: 'open' | 'closed',
+  bare: Array<{ id: string; line: number }>,
+  empty: Array<{ id: string; line: number; title: string }>,
+): string[] {
+  const out: string[] = [];
+  const more = (n: number) => (n > QUOTED ? `, … and ${n - QUOTED} more` : '');
+  if (bare.length > 0) {
+    const shown = bare.slice(0, QUOTED).map((b) => `question ${b.id} (${file}:${b.line})`).join(', ');
+    out.push(
+      `${file}: ${bare.length} question${bare.length === 1 ? ' brings' : 's bring'} no paragraphs (an empty context): ${shown}${more(bare.length)}; ` +
+        (setting === 'closed' ? 'in the closed setting retrieval finds nothing for them' : 'they are searched in the pool of the other questions’ paragraphs'),
+    );
+  }
+  if (empty.length > 0) {
+    const shown = empty.slice(0, QUOTED).map((e) => `"${e.title}" of question ${e.id} (${file}:${e.line})`).join(', ');
+    out.push(`${file}: ${empty.length} paragraph${empty.length === 1 ? ' has' : 's have'} no text: ${shown}${more(empty.length)}; kept, but only their titles can be found`);
+  }
+  return out;
 }
 
 function quote(problems: RecordProblem[]): string {

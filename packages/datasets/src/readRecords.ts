@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { InputError } from '@multihop/core';
 import { parseTable, tableFormat, type TableFormat } from './parseTable';
 
@@ -21,13 +23,95 @@ export async function readRecords(file: string): Promise<SourceRecord[]> {
   return parseRecords(await readText(file), file);
 }
 
-/** A file's text, or an InputError naming it. */
+/**
+ * A file's text, decoded as UTF-8, or an InputError naming it: a missing file, a directory, a file
+ * it may not read, and bytes that are not UTF-8 (with the line and column of the first) each say so
+ * in words, rather than with the system's error code or with U+FFFD in the data.
+ */
 export async function readText(file: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (cause) {
-    throw new InputError(`cannot read ${file}: ${(cause as Error).message}`, { file }, { cause });
+    throw new InputError(describeReadError(file, cause as NodeJS.ErrnoException), { file }, { cause });
   }
+  return decodeUtf8(bytes, file);
+}
+
+function describeReadError(file: string, error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return `${file} does not exist`;
+    case 'EISDIR': {
+      let entries: string[] = [];
+      try {
+        entries = readdirSync(file).filter((f) => /\.(jsonl|json|csv|tsv)$/i.test(f)).sort();
+      } catch {
+        // Unreadable: the message says what it can.
+      }
+      const shown = entries.slice(0, 5).map((f) => join(file, f));
+      return `${file} is a directory, not a file${shown.length ? `; give one of its files: ${shown.join(', ')}${entries.length > shown.length ? ', …' : ''}` : ''}`;
+    }
+    case 'EACCES':
+    case 'EPERM':
+      return `${file} cannot be read: permission denied`;
+    default:
+      return `cannot read ${file}: ${error.message}`;
+  }
+}
+
+/** UTF-8 text of `bytes`; the first byte that is not UTF-8 is an InputError with its line and column. */
+export function decodeUtf8(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset; i++) {
+      if (bytes[i] === 10) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    const hex = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+    throw new InputError(
+      `${file}:${line}: not UTF-8 text (byte 0x${hex} at byte ${offset - lineStart + 1} of the line); save the file as UTF-8 (from Latin-1, for instance: iconv -f latin1 -t utf-8)`,
+      { file, line },
+    );
+  }
+}
+
+/** Offset of the first byte that does not belong to a well-formed UTF-8 sequence (bytes.length if none). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const b = bytes[i + k];
+      if (b === undefined || b < (k === 1 ? lo : 0x80) || b > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += need + 1;
+  }
+  return n;
 }
 
 export function parseRecords(text: string, file: string): SourceRecord[] {
