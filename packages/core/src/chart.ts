@@ -16,7 +16,10 @@ export interface Chart {
 export interface ChartNode {
   id: string;
   label?: string;
-  kind: 'start' | 'end' | 'step' | 'choice' | 'parallel';
+  /** `workflow`: the node runs another whole workflow (a router's candidate), named in `workflow`. */
+  kind: 'start' | 'end' | 'step' | 'choice' | 'parallel' | 'workflow';
+  /** For a `workflow` node: the id of the workflow it runs (its own chart shows what happens inside). */
+  workflow?: string;
   /** Enclosing compound state, for nested XState machines. */
   parent?: string;
 }
@@ -93,6 +96,8 @@ function shape(kind: ChartNode['kind'], label: string): string {
       return `{"${label}"}`;
     case 'parallel':
       return `[["${label}"]]`;
+    case 'workflow':
+      return `{{"${label}"}}`;
     default:
       return `["${label}"]`;
   }

@@ -19,6 +19,8 @@ export interface LangGraphChartOptions {
   parallel?: string[];
   /** Display labels per node id. */
   labels?: Record<string, string>;
+  /** Nodes that run another whole workflow, with its id (drawn as `workflow` nodes). */
+  workflows?: Record<string, string>;
 }
 
 /**
@@ -30,8 +32,11 @@ export function chartFromLangGraph(graph: LangGraphDrawable, options: LangGraphC
   const nodes: ChartNode[] = Object.values(graph.nodes).map((node) => ({
     id: node.id,
     ...(options.labels?.[node.id] ? { label: options.labels[node.id] } : {}),
+    ...(options.workflows?.[node.id] ? { workflow: options.workflows[node.id] } : {}),
     kind:
-      node.id === '__start__'
+      options.workflows?.[node.id]
+        ? 'workflow'
+        : node.id === '__start__'
         ? 'start'
         : node.id === '__end__'
           ? 'end'

@@ -21,6 +21,8 @@ export interface GraphShape {
   /** Nodes that run as parallel `Send` branches. */
   parallel: string[];
   labels: Record<string, string>;
+  /** Nodes that run another whole workflow, with its id. */
+  workflows: Record<string, string>;
   /** Targets of START's static edges: reported as taken when a run starts. */
   startTargets: readonly string[];
 }
@@ -46,8 +48,8 @@ export class CompiledWorkflowGraph<SD extends StateDefinition, Extras extends ob
 
   /** The chart read off the compiled graph, with guards, choices and fan-out from what was registered. */
   chart(meta: { id: string; title?: string }): Chart {
-    const { routers, choices, fanOut, parallel, labels } = this.shape;
-    return chartFromLangGraph(this.graph.getGraph(), { ...meta, routers, choices, fanOut, parallel, labels });
+    const { routers, choices, fanOut, parallel, labels, workflows } = this.shape;
+    return chartFromLangGraph(this.graph.getGraph(), { ...meta, routers, choices, fanOut, parallel, labels, workflows });
   }
 
   /**

@@ -7,6 +7,8 @@ import { TracedNode, type NodeBody } from './TracedNode';
 export interface NodeOptions<State> {
   /** The node's label in the chart (its id stays the name). */
   label?: string;
+  /** The id of the workflow this node runs whole (a router's candidate): the chart draws a `workflow` node. */
+  workflow?: string;
   /** Data for the node's `enter` trace event, read from the state the node receives. */
   enter?: (state: State) => Record<string, unknown>;
 }
@@ -88,7 +90,7 @@ export class WorkflowGraph<SD extends StateDefinition, Extras extends object = o
     }
     for (const [from, to] of this.edges) graph.addEdge(from, to);
 
-    const shape: GraphShape = { routers: {}, choices: [], fanOut: [], parallel: [], labels: {}, startTargets: targetsOf.get(START) ?? [] };
+    const shape: GraphShape = { routers: {}, choices: [], fanOut: [], parallel: [], labels: {}, workflows: {}, startTargets: targetsOf.get(START) ?? [] };
     for (const route of this.routes) {
       const guard = route.router.name;
       if (!guard) throw new MultihopError('LANGGRAPH_GRAPH', `the router of ${route.from}'s conditional edge has no name; name the function, it is the chart's guard`);
@@ -103,7 +105,10 @@ export class WorkflowGraph<SD extends StateDefinition, Extras extends object = o
         shape.parallel.push(...route.targets.filter((t) => !shape.parallel.includes(t)));
       }
     }
-    for (const { name, options } of this.nodes) if (options.label) shape.labels[name] = options.label;
+    for (const { name, options } of this.nodes) {
+      if (options.label) shape.labels[name] = options.label;
+      if (options.workflow) shape.workflows[name] = options.workflow;
+    }
     return new CompiledWorkflowGraph<SD, Extras>(graph.compile(), shape, (checkpointer) => graph.compile({ checkpointer }));
   }
 }

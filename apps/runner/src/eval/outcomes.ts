@@ -50,7 +50,7 @@ export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source
   return {
     outcomes,
     source: {
-      dir: root,
+      dir,
       dataset: config.dataset,
       setting: config.setting,
       model: config.model,

@@ -1,0 +1,6 @@
+import { offlineModel } from '@multihop/offline-model';
+import { describeMethodConformance } from '@multihop/testing';
+import { manifest } from './manifest';
+import { offlineHandlers } from './offline';
+
+describeMethodConformance(manifest, { handlers: offlineHandlers, model: offlineModel({ handlers: offlineHandlers }) });

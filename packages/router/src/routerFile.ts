@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MultihopError } from '@multihop/core';
+import { FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
+import type { CandidateModel, Scaler } from './predictor';
+
+export const ROUTER_FORMAT = 'multihop-router';
+
+/** One row of the λ study: what cross-validated routing did at that λ. */
+export interface LambdaRow {
+  lambda: number;
+  /** Mean realised quality of the candidates chosen on held-out folds. */
+  quality: number;
+  /** Mean realised tokens per question of those candidates. */
+  tokens: number;
+}
+
+/** Everything a router file records beside the predictors: data, model, λ, seed. */
+export interface RouterTraining {
+  /** The model whose runs were evaluated (the router predicts this model's quality and cost). */
+  model: string;
+  /** `correctness` (the judge's verdicts) or `f1` (when some outcome had no verdict). */
+  target: 'correctness' | 'f1';
+  /** The evals learned from: dataset, setting, offset, question count and the question ids used. */
+  data: Array<{ dir: string; dataset: string; setting: string; model: string; judge?: string; offset: number; questions: number; questionIds: string[] }>;
+  /** Questions used (those every candidate ran without an infrastructure error). */
+  questions: number;
+  seed: number;
+  folds: number;
+  l2: number;
+  /** How λ was chosen and the cross-validated study it was chosen from. */
+  lambda: { value: number; chosenBy: 'given' | 'cross-validation'; rule: string; grid: LambdaRow[] };
+  /** The best single workflow on the training questions: the bar the router is chosen to meet. */
+  bestSingle: { workflow: string; quality: number; tokens: number; crossValidated: LambdaRow };
+  /** The oracle on the training questions (the best candidate per question in hindsight). */
+  oracle: { quality: number; tokens: number };
+  created: string;
+}
+
+/** A trained router as its JSON file holds it. */
+export interface RouterFile {
+  format: typeof ROUTER_FORMAT;
+  version: 1;
+  featureSpec: { version: number; names: string[] };
+  /** λ in quality per 1,000 tokens: the router picks argmax quality − λ·tokens/1000. */
+  lambda: number;
+  scaler: Scaler;
+  candidates: CandidateModel[];
+  training: RouterTraining;
+}
+
+/** The router file the package ships: trained on the offline model's evals (see docs/methods/router.md). */
+export const DEFAULT_ROUTER_FILE = join(__dirname, '..', 'data', 'offline-router.json');
+
+/** Reads and checks a router file; every problem names the file and the field. */
+export function loadRouterFile(path: string): RouterFile {
+  if (!existsSync(path)) throw new MultihopError('ROUTER_FILE', `router file ${path} does not exist; train one with: multihop train router --from <eval dir> --out ${path}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new MultihopError('ROUTER_FILE', `cannot read the router file ${path}: ${(error as Error).message}`);
+  }
+  const file = parsed as RouterFile;
+  const fail = (field: string, what: string): never => {
+    throw new MultihopError('ROUTER_FILE', `${path}: field ${field}: ${what}`);
+  };
+  if (file?.format !== ROUTER_FORMAT) fail('format', `expected "${ROUTER_FORMAT}", got ${JSON.stringify((parsed as { format?: unknown })?.format)}`);
+  if (file.featureSpec?.version !== FEATURE_SPEC_VERSION || file.featureSpec.names?.join('|') !== FEATURE_NAMES.join('|')) {
+    fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, this package reads version ${FEATURE_SPEC_VERSION}); retrain it with multihop train router`);
+  }
+  if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
+  const d = FEATURE_NAMES.length;
+  if (file.scaler?.mean?.length !== d || file.scaler?.std?.length !== d) fail('scaler', `expected ${d} means and standard deviations`);
+  if (!Array.isArray(file.candidates) || file.candidates.length === 0) fail('candidates', 'expected at least one candidate');
+  file.candidates.forEach((c, i) => {
+    if (typeof c.workflow !== 'string' || !c.workflow) fail(`candidates[${i}].workflow`, 'expected a workflow id');
+    for (const part of ['quality', 'cost'] as const) {
+      if (c[part]?.weights?.length !== d || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias`);
+    }
+  });
+  return file;
+}
+
+/** Writes a router file whole (a temporary file renamed over it: a kill never leaves half a file). */
+export function saveRouterFile(path: string, file: RouterFile): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(file, null, 1)}\n`);
+  renameSync(temporary, path);
+}

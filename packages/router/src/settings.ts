@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** The router workflow's settings and their defaults. */
+export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '' };
+
+/**
+ * What `multihop --set router.<key>=<value>` and the config file's `settings.router` take.
+ * `parse({})` equals ROUTER_DEFAULTS (src/settings.test.ts checks it).
+ */
+export const routerSettingsSchema = z.object({
+  file: z.string().default('').describe('router file written by multihop train router (empty: the file this package ships, trained on the offline model’s evals)'),
+  lambda: z.number().min(-1).default(-1).describe('λ, quality per 1,000 tokens the router trades away (−1: the λ recorded in the router file)'),
+  candidates: z.string().default('').describe('comma-separated workflow ids the router may choose (empty: every candidate in the router file)'),
+});
+
+/** What `multihop train router` takes (`--lambda`, `--seed`, `--set router.<key>=<value>`), each with its default. */
+export const routerTrainerSettingsSchema = z.object({
+  lambda: z.number().min(0).optional().describe('λ, quality per 1,000 tokens (default: chosen by cross-validation on the training questions)'),
+  seed: z.number().int().min(0).default(1).describe('seed of the cross-validation folds'),
+  folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
+  l2: z.number().min(0).default(1).describe('L2 penalty of the quality and cost regressions (standardised features)'),
+  candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
+});

@@ -1,0 +1,182 @@
+import { ConfigError, type EvalOutcome, type EvalSource } from '@multihop/core';
+import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
+import { fitLogistic, fitRidge, fitScaler, rank, scale, type CandidateModel } from './predictor';
+import { ROUTER_FORMAT, type LambdaRow, type RouterFile } from './routerFile';
+
+export interface RouterTrainingSettings {
+  /** λ in quality per 1,000 tokens; undefined: chosen by cross-validation on the training questions. */
+  lambda?: number;
+  seed: number;
+  folds: number;
+  /** L2 penalty of both regressions (on standardised features). */
+  l2: number;
+  /** Comma-separated candidate ids; empty: every workflow all the evals ran. */
+  candidates: string;
+}
+
+/** The λ values cross-validation tries (quality per 1,000 tokens). */
+export const LAMBDA_GRID = [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
+
+/** Failures of the infrastructure, not of the workflow: such outcomes say nothing about the question and are left out. */
+const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
+
+interface Example {
+  key: string;
+  features: number[];
+  /** By candidate: realised quality and tokens. */
+  outcomes: Map<string, { quality: number; tokens: number }>;
+}
+
+/**
+ * Learns the router from finished evals: one example per question that every candidate ran,
+ * features of its wording, each candidate's realised quality (the judge's verdict, else F1) and
+ * tokens. Chooses λ by k-fold cross-validation unless given: the λ whose routing on held-out
+ * folds matches the best single workflow's quality at the fewest tokens (or, failing that, the
+ * best quality at no more than its tokens). Seeded: the same evals and settings give the same file.
+ */
+export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly EvalSource[], settings: RouterTrainingSettings, log: (line: string) => void = () => {}): RouterFile {
+  const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
+  const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted.filter((w) => !present.includes(w));
+  if (unknown.length) throw new ConfigError(`router.candidates: ${unknown.join(', ')} not in the evals given (they ran: ${present.join(', ')})`);
+  // A candidate must have run on the questions of every eval, or its predictions would be blind to some datasets.
+  const byDataset = new Map<string, Set<string>>();
+  for (const o of outcomes) (byDataset.get(o.dataset) ?? byDataset.set(o.dataset, new Set()).get(o.dataset)!).add(o.workflow);
+  const everywhere = present.filter((w) => [...byDataset.values()].every((set) => set.has(w)));
+  const candidates = wanted.length ? wanted : everywhere;
+  const partial = wanted.filter((w) => !everywhere.includes(w));
+  if (partial.length) throw new ConfigError(`router.candidates: ${partial.join(', ')} did not run in every eval given`);
+  if (candidates.length < 2) throw new ConfigError(`the router needs at least two candidate workflows that ran in every eval given; found ${candidates.join(', ') || 'none'}`);
+
+  const target: 'correctness' | 'f1' = outcomes.every((o) => o.correct !== null) ? 'correctness' : 'f1';
+  const examples = new Map<string, Example>();
+  const texts = new Map<string, string>();
+  const dropped = new Set<string>();
+  for (const o of outcomes) {
+    if (!candidates.includes(o.workflow)) continue;
+    const key = `${o.dataset}\u0000${o.questionId}`;
+    if (INFRASTRUCTURE(o)) {
+      dropped.add(key);
+      continue;
+    }
+    texts.set(key, o.question);
+    const example = examples.get(key) ?? { key, features: [], outcomes: new Map() };
+    example.outcomes.set(o.workflow, { quality: target === 'correctness' ? o.correct! : o.f1, tokens: o.tokens });
+    examples.set(key, example);
+  }
+  const complete = [...examples.values()].filter((e) => !dropped.has(e.key) && candidates.every((c) => e.outcomes.has(c)));
+  if (complete.length < 20) throw new ConfigError(`the router needs at least 20 questions every candidate ran without error; the evals given have ${complete.length}`);
+  if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed (status error)`);
+  for (const e of complete) e.features = questionFeatures(texts.get(e.key)!);
+  log(`${complete.length} questions × ${candidates.length} candidates; target: ${target === 'correctness' ? "the judge's correctness" : 'F1'}`);
+
+  const fit = (train: readonly Example[]): { scaler: ReturnType<typeof fitScaler>; models: CandidateModel[] } => {
+    const scaler = fitScaler(train.map((e) => e.features));
+    const X = train.map((e) => scale(scaler, e.features));
+    const models = candidates.map((workflow) => {
+      const quality = train.map((e) => e.outcomes.get(workflow)!.quality);
+      const tokens = train.map((e) => e.outcomes.get(workflow)!.tokens);
+      return {
+        workflow,
+        quality: fitLogistic(X, quality, settings.l2),
+        cost: fitRidge(X, tokens.map((t) => Math.log1p(t)), settings.l2),
+        training: { n: train.length, quality: mean(quality), tokens: mean(tokens) },
+      };
+    });
+    return { scaler, models };
+  };
+
+  // Cross-validation: each question's predictions come from a fit that did not see it.
+  const order = shuffled(complete, settings.seed);
+  const folds = Math.min(settings.folds, order.length);
+  const heldOut: Array<{ example: Example; rankAt: (lambda: number) => string }> = [];
+  for (let f = 0; f < folds; f++) {
+    const test = order.filter((_, i) => i % folds === f);
+    const { scaler, models } = fit(order.filter((_, i) => i % folds !== f));
+    for (const example of test) {
+      const x = scale(scaler, example.features);
+      heldOut.push({ example, rankAt: (lambda) => rank(models, x, lambda)[0]!.workflow });
+    }
+  }
+  const realised = (choose: (e: Example, i: number) => string): LambdaRow & { lambda: number } => {
+    const chosen = heldOut.map(({ example }, i) => example.outcomes.get(choose(example, i))!);
+    return { lambda: NaN, quality: mean(chosen.map((c) => c.quality)), tokens: mean(chosen.map((c) => c.tokens)) };
+  };
+  const grid: LambdaRow[] = [...new Set([...LAMBDA_GRID, ...(settings.lambda !== undefined ? [settings.lambda] : [])])]
+    .sort((a, b) => a - b)
+    .map((lambda) => ({ ...realised((_, i) => heldOut[i]!.rankAt(lambda)), lambda }));
+  const singles = candidates.map((workflow) => ({ workflow, ...realised(() => workflow) }));
+  const best = singles.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a));
+  const oracleRow = realised((e) => candidates.reduce((a, b) => {
+    const [oa, ob] = [e.outcomes.get(a)!, e.outcomes.get(b)!];
+    return ob.quality > oa.quality || (ob.quality === oa.quality && ob.tokens < oa.tokens) ? b : a;
+  }));
+  for (const row of grid) log(`λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q`);
+  log(`best single workflow: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
+
+  const rule =
+    'the λ whose cross-validated routing reaches the best single workflow’s quality at no more than its tokens, the cheapest such; when none does, the best quality at no more than its tokens; ties go to the larger λ';
+  let lambda: number;
+  let chosenBy: 'given' | 'cross-validation';
+  if (settings.lambda !== undefined) {
+    lambda = settings.lambda;
+    chosenBy = 'given';
+  } else {
+    const affordable = grid.filter((r) => r.tokens <= best.tokens);
+    const matching = affordable.filter((r) => r.quality >= best.quality);
+    const pick = matching.length
+      ? matching.reduce((a, b) => (b.tokens < a.tokens || (b.tokens === a.tokens && b.lambda > a.lambda) ? b : a))
+      : affordable.length
+        ? affordable.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.lambda > a.lambda) ? b : a))
+        : grid.at(-1)!;
+    lambda = pick.lambda;
+    chosenBy = 'cross-validation';
+    log(`λ = ${lambda}, chosen by cross-validation${matching.length ? '' : ' (no λ reached the best single workflow’s quality within its tokens)'}`);
+  }
+
+  const { scaler, models } = fit(complete);
+  const idsOf = (source: EvalSource) => complete.filter((e) => e.key.startsWith(`${source.dataset}\u0000`)).map((e) => e.key.split('\u0000')[1]!);
+  return {
+    format: ROUTER_FORMAT,
+    version: 1,
+    featureSpec: { version: FEATURE_SPEC_VERSION, names: [...FEATURE_NAMES] },
+    lambda,
+    scaler,
+    candidates: models,
+    training: {
+      model: [...new Set(sources.map((s) => s.model))].join(','),
+      target,
+      data: sources.map((s) => ({ dir: s.dir, dataset: s.dataset, setting: s.setting, model: s.model, ...(s.judge ? { judge: s.judge } : {}), offset: s.offset, questions: s.questions, questionIds: idsOf(s) })),
+      questions: complete.length,
+      seed: settings.seed,
+      folds,
+      l2: settings.l2,
+      lambda: { value: lambda, chosenBy, rule, grid },
+      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda)! },
+      oracle: { quality: oracleRow.quality, tokens: oracleRow.tokens },
+      created: new Date().toISOString(),
+    },
+  };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+/** A seeded Fisher–Yates shuffle (mulberry32): the folds depend on the seed only. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let state = seed >>> 0 || 1;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items].sort((a, b) => ((a as Example).key < (b as Example).key ? -1 : 1));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
