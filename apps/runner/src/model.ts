@@ -1,14 +1,27 @@
 import { ConfigError, createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
-import { methodOfflineHandlers } from './methods';
+import { sharedPrompts } from '@multihop/prompts';
+import { methodCatalog, methodOfflineHandlers } from './methods';
 
 /**
  * The OpenAI-compatible provider is loaded only when a role selects it: its client (the OpenAI
- * SDK and LangChain) is most of what a start-up would otherwise load for nothing.
+ * SDK and LangChain) is most of what a start-up would otherwise load for nothing. Each retry is
+ * one line on stderr, so a slow or failing endpoint is never a silent wait.
  */
 function openaiProvider(settings: OpenAIProviderSettings): Provider {
   const { createOpenAIProvider } = require('@multihop/provider-openai') as typeof import('@multihop/provider-openai');
-  return createOpenAIProvider(settings);
+  return createOpenAIProvider({
+    ...settings,
+    onRetry: (r) =>
+      process.stderr.write(
+        `multihop: ${r.provider} (role ${r.role}, prompt ${r.promptId}) at ${r.url}: ${r.reason}; attempt ${r.attempt} of ${r.maxAttempts} failed, retrying in ${r.waitMs} ms\n`,
+      ),
+  });
+}
+
+/** Every role a workflow or the judge calls: a config file's `roles` may name only these. */
+function knownRoles(): string[] {
+  return [...methodCatalog().prompts, ...sharedPrompts.list()].map((p) => p.role);
 }
 
 export interface RunnerModel extends ResolvedModel {
@@ -22,6 +35,7 @@ export function resolveModel(flag: string | undefined, options: { cacheDir?: str
     model: flag,
     offline: () => createOfflineProvider({ handlers: methodOfflineHandlers(), latencyMs: offlineLatencyMs() }),
     openai: openaiProvider,
+    knownRoles,
     ...options,
   });
   const roles = Object.entries(resolved.describe.roles);

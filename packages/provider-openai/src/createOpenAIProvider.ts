@@ -77,7 +77,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     throw new ConfigError(`${id}: baseURL "${options.baseURL}" is not an http(s) URL; write e.g. http://127.0.0.1:8000/v1`);
   }
   const url = `${(options.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '')}/chat/completions`;
-  const fetchChecked = checkedFetch(url);
+  const fetchChecked = checkedFetch();
   const client = (kwargs: Record<string, unknown> | undefined, temperature = options.temperature) =>
     new ChatOpenAICompletions({
       model: options.model,
@@ -279,27 +279,27 @@ function snippet(text: string, max = 80): string {
  * would otherwise fail as "Cannot read properties of undefined". A JSON body sent with another
  * content type is passed on as JSON.
  */
-function checkedFetch(url: string): typeof fetch {
+function checkedFetch(): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     if (response.status !== 200) return response;
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const text = await response.text();
-    if (text.trim() === '') throw new ReplyProblem(`${url} returned a 200 reply with an empty body${type ? ` (${type})` : ''}, not a chat completion`);
+    if (text.trim() === '') throw new ReplyProblem(`it returned a 200 reply with an empty body${type ? ` (${type})` : ''}, not a chat completion`);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (error) {
       if (!/json/i.test(type)) {
         const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
-        throw new ReplyProblem(`${url} returned ${type || 'a reply with no content type'}, not JSON${title ? ` (title "${title}")` : ''}: ${snippet(text)}`);
+        throw new ReplyProblem(`it returned ${type || 'a reply with no content type'}, not JSON${title ? ` (title "${title}")` : ''}: ${snippet(text)}`);
       }
-      throw new ReplyProblem(`${url} returned broken JSON (${(error as Error).message}): ${snippet(text)}`);
+      throw new ReplyProblem(`it returned broken JSON (${(error as Error).message}): ${snippet(text)}`);
     }
     const choices = (body as { choices?: unknown } | null)?.choices;
     if (!Array.isArray(choices) || choices.length === 0 || typeof (choices[0] as { message?: unknown })?.message !== 'object') {
       const what = !Array.isArray(choices) ? 'no `choices`' : choices.length === 0 ? 'an empty `choices` list' : 'no `choices[0].message`';
-      throw new ReplyProblem(`${url} returned a 200 reply with ${what}, not a chat completion: ${snippet(text)}`);
+      throw new ReplyProblem(`it returned a 200 reply with ${what}, not a chat completion: ${snippet(text)}`);
     }
     const headers = new Headers(response.headers);
     headers.set('content-type', 'application/json');

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors';
-import { createModelFromEnv, loadModelConfig, parseModelSpec, type OpenAIProviderSettings } from './config';
+import { closest, createModelFromEnv, editDistance, loadModelConfig, parseModelSpec, type OpenAIProviderSettings } from './config';
 import type { Provider } from './port';
 
 const offline = (): Provider => ({ id: 'offline', generate: async () => ({ text: '{}', model: 'offline' }) });
@@ -69,5 +69,65 @@ describe('model selection', () => {
     expect(() => loadModelConfig(path)).toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: field roles.esc.temperature`));
     const broken = configFile('{ "model": ');
     expect(() => loadModelConfig(broken)).toThrow(/cannot read model config/);
+  });
+
+  it('gives a nested field\'s full path, what it expects and what it got, from the union branch the value fits', () => {
+    const expectError = (content: unknown, message: RegExp) => {
+      const path = configFile(content);
+      let error: unknown;
+      try {
+        loadModelConfig(path);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message.startsWith(`${path}: `)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    };
+    expectError({ roles: { 'par2-esc': { provider: 'openai', model: 'x', timeoutMs: 'abc' } } }, /field roles\.par2-esc\.timeoutMs: expected a positive integer \(milliseconds\), got string "abc"$/);
+    expectError({ model: { provider: 'openai', model: 'x', timeoutMs: 1.5 } }, /field model\.timeoutMs: expected a positive integer \(milliseconds\), got number 1\.5$/);
+    expectError({ model: { provider: 'anthropic', model: 'x' } }, /field model\.provider: expected "offline" or "openai", got string "anthropic"$/);
+    expectError({ model: 5 }, /field model: expected "offline", "openai:<model>" or an object .*, got number 5$/);
+    expectError({ roles: { judge: { provider: 'openai', model: 'x', temprature: 0 } } }, /field roles\.judge\.temprature: unknown field; did you mean "temperature"\? \(known fields here: provider, model, /);
+    expectError({ modle: 'offline' }, /field modle: unknown field; did you mean "model"\?/);
+    expectError({ model: { provider: 'openai', model: 'x', baseURL: 'localhost:8000' } }, /field model\.baseURL: expected an http\(s\) URL/);
+    expectError({ settings: { 'par2-rag': { hopBudget: null } } }, /field settings\.par2-rag\.hopBudget: expected a number, a string or true\/false, got null$/);
+    expectError({ concurrency: 0, cache: 3 }, /field concurrency: expected a positive integer, got number 0 \(and 1 more problem\)$/);
+    expectError([], /field \(top level\): expected a JSON object with the fields model, roles, .*, got an array$/);
+  });
+
+  it('checks role names against the roles the workflows call, suggesting the nearest', () => {
+    const known = ['par2-esc', 'par2-planner', 'judge', 'direct'];
+    const typo = configFile({ roles: { 'par2-escc': 'openai:o4-mini' } });
+    expect(() => createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: typo, offline, openai, knownRoles: known })).toThrow(
+      `${typo}: field roles.par2-escc: no workflow calls a role "par2-escc"; did you mean "par2-esc"? (known roles: direct, judge, par2-esc, par2-planner)`,
+    );
+    const short = configFile({ roles: { esc: 'openai:o4-mini' } });
+    expect(() => createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: short, offline, openai, knownRoles: () => known })).toThrow(/did you mean "par2-esc"\?/);
+    const far = configFile({ roles: { summariser: 'offline' } });
+    expect(() => createModelFromEnv({ env: {}, configPath: far, offline, knownRoles: known })).toThrow(/no workflow calls a role "summariser" \(known roles: /);
+    const good = configFile({ roles: { 'par2-esc': 'openai:o4-mini', judge: 'offline' } });
+    expect(createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: good, offline, openai, knownRoles: known }).describe.roles).toEqual({ 'par2-esc': 'openai:o4-mini', judge: 'offline' });
+    expect(editDistance('par2-escc', 'par2-esc')).toBe(1);
+    expect(closest('jduge', known)).toBe('judge');
+    expect(closest('xyz', known)).toBeUndefined();
+  });
+
+  it('bounds a call\'s whole time from the spec\'s callDeadlineMs, else MULTIHOP_CALL_DEADLINE_MS, and checks the variable', () => {
+    createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_CALL_DEADLINE_MS: '5000' }, offline, openai });
+    const path = configFile({ model: { provider: 'openai', model: 'm', callDeadlineMs: 900 } });
+    createModelFromEnv({ env: { OPENAI_API_KEY: 'k', MULTIHOP_CALL_DEADLINE_MS: '5000' }, configPath: path, offline, openai });
+    expect(built.map((b) => b.callDeadlineMs)).toEqual([5000, 900]);
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_CALL_DEADLINE_MS: '3s' }, offline, openai })).toThrow(
+      /MULTIHOP_CALL_DEADLINE_MS must be a positive integer .*got "3s"/,
+    );
+  });
+
+  it('refuses an OPENAI_BASE_URL that is not http(s), naming the variable', () => {
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '127.0.0.1:8000/v1' }, offline, openai })).toThrow(
+      'OPENAI_BASE_URL: "127.0.0.1:8000/v1" is not an http(s) URL; write it with its scheme, e.g. http://127.0.0.1:8000/v1',
+    );
+    createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '' }, offline, openai });
+    expect(built.at(-1)?.baseURL).toBeUndefined();
   });
 });

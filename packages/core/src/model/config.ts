@@ -14,6 +14,7 @@ export type ModelSpec =
       baseURL?: string;
       apiKeyEnv?: string;
       timeoutMs?: number;
+      callDeadlineMs?: number;
       maxRetries?: number;
       temperature?: number;
       jsonMode?: boolean;
@@ -24,9 +25,12 @@ const specObject = z
   .object({
     provider: z.enum(['offline', 'openai']),
     model: z.string().min(1).optional(),
-    baseURL: z.string().url().optional(),
+    baseURL: z.string().refine(isHttpUrl).optional(),
     apiKeyEnv: z.string().min(1).optional(),
+    /** One attempt's timeout. */
     timeoutMs: z.number().int().positive().optional(),
+    /** A call's whole time, every attempt and wait together (MULTIHOP_CALL_DEADLINE_MS when unset). */
+    callDeadlineMs: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
     temperature: z.number().min(0).max(2).optional(),
     jsonMode: z.boolean().optional(),
@@ -77,7 +81,7 @@ export function parseModelSpec(text: string, where: string): ModelSpec {
 function specFrom(value: string | z.infer<typeof specObject>, where: string): ModelSpec {
   if (typeof value === 'string') return parseModelSpec(value, where);
   if (value.provider === 'offline') return { provider: 'offline' };
-  if (!value.model) throw new ConfigError(`${where}.model is required for provider "openai"`);
+  if (!value.model) throw new ConfigError(`${where}.model: missing; provider "openai" needs the model name the endpoint serves`);
   return { ...value, provider: 'openai', model: value.model };
 }
 
@@ -91,11 +95,155 @@ export function loadModelConfig(path: string): ModelConfigFile {
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(top level)';
-    throw new ConfigError(`${path}: field ${field}: ${issue?.message ?? 'invalid'}`);
+    const issues = parsed.error.issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+    throw new ConfigError(`${path}: ${describeConfigIssue(issues[0]!, raw)}${more}`);
   }
   return parsed.data;
+}
+
+/** What each config field holds, for errors: `expected <this>, got <value>`. */
+const SPEC_EXPECTS: Record<string, string> = {
+  provider: '"offline" or "openai"',
+  model: 'the model name the endpoint serves (a non-empty string)',
+  baseURL: 'an http(s) URL, e.g. "http://127.0.0.1:8000/v1"',
+  apiKeyEnv: 'the name of an environment variable (a non-empty string)',
+  timeoutMs: 'a positive integer (milliseconds)',
+  callDeadlineMs: 'a positive integer (milliseconds)',
+  maxRetries: 'an integer from 0 to 10',
+  temperature: 'a number from 0 to 2',
+  jsonMode: 'true or false',
+  guidedDecoding: '"vllm" or "sglang"',
+};
+const MODEL_EXPECTS = '"offline", "openai:<model>" or an object like {"provider": "openai", "model": "gpt-4o-mini"}';
+const TOP_EXPECTS: Record<string, string> = {
+  model: MODEL_EXPECTS,
+  roles: 'an object of role names to models, e.g. {"par2-esc": "openai:o4-mini"}',
+  concurrency: 'a positive integer',
+  cache: 'a directory path (a string)',
+  settings: 'an object of workflow ids to settings, e.g. {"par2-rag": {"hopBudget": 7}}',
+};
+
+type Issue = z.core.$ZodIssue;
+type Key = PropertyKey;
+
+/** What the field at `path` of the config file holds, in words. */
+function expectedAt(path: readonly Key[]): string | undefined {
+  const [top, second, third, fourth] = path;
+  if (path.length === 0) return 'a JSON object with the fields model, roles, concurrency, cache, settings';
+  if (path.length === 1) return TOP_EXPECTS[String(top)];
+  if (top === 'settings') return path.length === 2 ? 'an object of setting names to values' : path.length === 3 ? 'a number, a string or true/false' : undefined;
+  // A model spec sits at `model` or `roles.<role>`; its fields one level below.
+  const specField = top === 'model' ? (path.length === 2 ? second : undefined) : top === 'roles' ? (path.length === 2 ? null : path.length === 3 ? third : undefined) : undefined;
+  if (specField === null) return MODEL_EXPECTS;
+  if (specField !== undefined && fourth === undefined) return SPEC_EXPECTS[String(specField)];
+  return undefined;
+}
+
+function valueAt(raw: unknown, path: readonly Key[]): { found: boolean; value: unknown } {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !(key in (value as object))) return { found: false, value: undefined };
+    value = (value as Record<Key, unknown>)[key];
+  }
+  return { found: true, value };
+}
+
+/** A value as an error shows it: `string "abc"`, `number 1.5`, `an array`, `null`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+}
+
+/**
+ * The issue a union's failure is really about: the branch whose shape the value has (an object
+ * against `string | {...}` fails in the object branch; that branch's issue is the one to report,
+ * with its path under the union's). Undefined when no branch fits the value's type at all.
+ */
+function unionLeaf(issue: Issue, base: readonly Key[]): { issue: Issue; path: Key[] } | undefined {
+  if (issue.code !== 'invalid_union' || !('errors' in issue) || !issue.errors.length) return { issue, path: [...base] };
+  const fitting = issue.errors.filter((branch) => !(branch.length > 0 && branch.every((i) => i.code === 'invalid_type' && i.path.length === 0)));
+  if (!fitting.length) return undefined;
+  const branch = fitting.reduce((best, b) => (b.length < best.length ? b : best));
+  const first = branch[0]!;
+  return unionLeaf(first, [...base, ...first.path]);
+}
+
+/** One config issue as `field <path>: expected <what>, got <value>` (or an unknown field with a suggestion). */
+function describeConfigIssue(issue: Issue, raw: unknown): string {
+  const leaf = unionLeaf(issue, issue.path) ?? { issue, path: [...issue.path] };
+  const path = leaf.path;
+  const field = (p: readonly Key[]) => p.map(String).join('.') || '(top level)';
+  if (leaf.issue.code === 'unrecognized_keys') {
+    const key = leaf.issue.keys[0]!;
+    const known = path.length === 0 ? Object.keys(TOP_EXPECTS) : Object.keys(SPEC_EXPECTS);
+    const near = closest(key, known);
+    return `field ${field([...path, key])}: unknown field${near ? `; did you mean "${near}"?` : ''} (known fields here: ${known.join(', ')})`;
+  }
+  const { found, value } = valueAt(raw, path);
+  const expected = expectedAt(path);
+  if (!expected) return `field ${field(path)}: ${leaf.issue.message}`;
+  if (!found) return `field ${field(path)}: missing; expected ${expected}`;
+  return `field ${field(path)}: expected ${expected}, got ${describeValue(value)}`;
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two strings. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The candidate `name` was most likely meant to be: the nearest by edit distance when it is near
+ * enough (a third of the name's length, at least 2), or one that ends in `-<name>` (`esc` for
+ * `par2-esc`); undefined when none is.
+ */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    const near = distance <= limit || candidate.toLowerCase().endsWith(`-${name.toLowerCase()}`);
+    if (near && (!best || distance < best.distance)) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) base URL, or a ConfigError naming where it came from and how to write it. */
+function checkBaseURL(value: string, where: string): string {
+  if (isHttpUrl(value)) return value;
+  const hint = /^[\w.-]+(:\d+)?(\/|$)/.test(value) ? `; write it with its scheme, e.g. http://${value}` : '; e.g. http://127.0.0.1:8000/v1';
+  throw new ConfigError(`${where}: "${value}" is not an http(s) URL${hint}`);
+}
+
+/** MULTIHOP_CALL_DEADLINE_MS: a positive integer of milliseconds, or unset. */
+function deadlineFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env['MULTIHOP_CALL_DEADLINE_MS'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new ConfigError(`MULTIHOP_CALL_DEADLINE_MS must be a positive integer (milliseconds: one model call's whole time, all attempts and waits), got "${raw}"`);
+  }
+  return ms;
 }
 
 export interface ModelFromEnvOptions {
@@ -119,6 +267,12 @@ export interface ModelFromEnvOptions {
   concurrency?: number;
   /** Used when neither `concurrency` nor the config file sets one (default 4). */
   defaultConcurrency?: number;
+  /**
+   * The roles the installed workflows call (each prompt's `role`, and the judge's): when given,
+   * a config file's `roles` entry naming another role is an error with the nearest known role,
+   * instead of a setting that silently applies to nothing. Called only when the file has roles.
+   */
+  knownRoles?: readonly string[] | (() => readonly string[]);
 }
 
 /** What the config resolves for an OpenAI-compatible role; the provider package takes these. */
@@ -127,6 +281,8 @@ export interface OpenAIProviderSettings {
   apiKey: string;
   baseURL?: string;
   timeoutMs?: number;
+  /** One call's whole time, all attempts and waits (the spec's callDeadlineMs, else MULTIHOP_CALL_DEADLINE_MS). */
+  callDeadlineMs?: number;
   maxRetries?: number;
   temperature?: number;
   jsonMode?: boolean;
@@ -150,6 +306,18 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const configPath = findConfigFile(env, options.configPath);
   const config = configPath ? loadModelConfig(configPath) : {};
   const where = configPath ?? 'config';
+  const roleNames = Object.keys(config.roles ?? {});
+  if (roleNames.length && options.knownRoles) {
+    const known = [...new Set(typeof options.knownRoles === 'function' ? options.knownRoles() : options.knownRoles)].sort();
+    for (const role of roleNames) {
+      if (known.includes(role)) continue;
+      const near = closest(role, known);
+      throw new ConfigError(
+        `${where}: field roles.${role}: no workflow calls a role "${role}"${near ? `; did you mean "${near}"?` : ''} (known roles: ${known.join(', ')})`,
+      );
+    }
+  }
+  const callDeadlineMs = deadlineFromEnv(env);
 
   const defaultSpec: ModelSpec = options.model
     ? parseModelSpec(options.model, '--model')
@@ -179,11 +347,13 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       if (!options.openai) {
         throw new ConfigError(`${source} selects openai:${spec.model}, but no OpenAI provider factory was given (pass openai: createOpenAIProvider from @multihop/provider-openai)`);
       }
+      const envBaseURL = env['OPENAI_BASE_URL'] || undefined;
       provider = options.openai({
         model: spec.model,
         apiKey,
-        baseURL: spec.baseURL ?? env['OPENAI_BASE_URL'],
+        baseURL: spec.baseURL ?? (envBaseURL === undefined ? undefined : checkBaseURL(envBaseURL, 'OPENAI_BASE_URL')),
         timeoutMs: spec.timeoutMs,
+        callDeadlineMs: spec.callDeadlineMs ?? callDeadlineMs,
         maxRetries: spec.maxRetries,
         temperature: spec.temperature,
         jsonMode: spec.jsonMode,
