@@ -237,6 +237,15 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(refused.message).toMatch(/connection refused/);
   });
 
+  it('asks about the model name and the /v1 on a 404', async () => {
+    const s = await serve([{ status: 404, content: 'The model `gpt-4o-mni` does not exist' }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'gpt-4o-mni', baseURL: s.baseURL, ...fast }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error.message).toBe(
+      `openai:gpt-4o-mni (role writer) at ${s.baseURL}/chat/completions failed after 1 attempt(s): 404 The model \`gpt-4o-mni\` does not exist (is the model name one the endpoint serves, and does the base URL end in /v1?)`,
+    );
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => createOpenAIProvider({ model: 'm', apiKey: 'k', baseURL: 'localhost:8000/v1' })).toThrow(/baseURL "localhost:8000\/v1" is not an http\(s\) URL/);
   });

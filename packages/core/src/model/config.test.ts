@@ -53,6 +53,9 @@ describe('model selection', () => {
     expect(() => parseModelSpec('anthropic:claude', 'MULTIHOP_MODEL')).toThrow(ConfigError);
     expect(() => parseModelSpec('anthropic:claude', 'MULTIHOP_MODEL')).toThrow(/MULTIHOP_MODEL: unknown model provider "anthropic"/);
     expect(() => parseModelSpec('openai:', '--model')).toThrow(/--model: "openai:" names no model/);
+    expect(() => parseModelSpec('gpt-4o-mini', 'MULTIHOP_MODEL')).toThrow('MULTIHOP_MODEL: "gpt-4o-mini" names no provider; write openai:gpt-4o-mini (any OpenAI-compatible endpoint) or offline');
+    expect(() => parseModelSpec('ofline', '--model')).toThrow('--model: unknown model provider "ofline" in "ofline" (did you mean "offline"?)');
+    expect(() => parseModelSpec('opeani:gpt-4o', '--model')).toThrow('--model: unknown model provider "opeani" in "opeani:gpt-4o" (did you mean "openai"?); use "offline" or "openai:<model>"');
   });
 
   it('gives roles their own models from the config file, and the flag wins over the environment', () => {

@@ -75,7 +75,12 @@ export function parseModelSpec(text: string, where: string): ModelSpec {
     if (!model) throw new ConfigError(`${where}: "${value}" names no model; write openai:<model>, e.g. openai:gpt-4o-mini`);
     return { provider: 'openai', model };
   }
-  throw new ConfigError(`${where}: unknown model provider "${provider}" in "${value}"; use "offline" or "openai:<model>"`);
+  // A bare model name (MULTIHOP_MODEL=gpt-4o-mini) is the likeliest slip: say how to write it.
+  if (colon < 0 && value && !/\s/.test(value) && !closest(value, ['offline', 'openai'])) {
+    throw new ConfigError(`${where}: "${value}" names no provider; write openai:${value} (any OpenAI-compatible endpoint) or offline`);
+  }
+  const near = closest(provider, ['offline', 'openai']);
+  throw new ConfigError(`${where}: unknown model provider "${provider}" in "${value}"${near ? ` (did you mean "${near}"?)` : ''}; use "offline" or "openai:<model>"`);
 }
 
 function specFrom(value: string | z.infer<typeof specObject>, where: string): ModelSpec {
