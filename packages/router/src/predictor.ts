@@ -40,31 +40,29 @@ const withBias = (rows: readonly number[][]): Matrix => new Matrix(rows.map((r) 
  * gets a tiny one, so a candidate that was always right or always wrong still has a finite fit).
  * `y` may be soft labels in [0, 1].
  */
-export function fitLogistic(rows: readonly number[][], y: readonly number[], l2: number, iterations = 25): Linear {
+export function fitLogistic(rows: readonly number[][], y: readonly number[], l2: number, iterations = 30): Linear {
   const X = withBias(rows);
+  const Xt = X.transpose();
   const d = X.columns;
   const penalty = Array.from({ length: d }, (_, j) => (j === d - 1 ? 1e-4 : l2));
   let w = Matrix.zeros(d, 1);
   for (let it = 0; it < iterations; it++) {
-    const z = X.mmul(w).getColumn(0);
-    const p = z.map(sigmoid);
-    // Gradient of the penalised negative log-likelihood, and its Hessian.
-    const r = Matrix.columnVector(p.map((pi, i) => pi - y[i]!));
-    const gradient = X.transpose().mmul(r);
-    const hessian = new Matrix(d, d);
+    const p = X.mmul(w).getColumn(0).map(sigmoid);
+    // Newton step on the penalised negative log-likelihood: H = Xᵀ S X + P, g = Xᵀ (p − y) + P w.
+    const weighted = X.clone();
     for (let i = 0; i < X.rows; i++) {
       const s = Math.max(p[i]! * (1 - p[i]!), 1e-6);
-      const row = X.getRow(i);
-      for (let a = 0; a < d; a++) for (let b = a; b < d; b++) hessian.set(a, b, hessian.get(a, b) + s * row[a]! * row[b]!);
+      for (let j = 0; j < d; j++) weighted.set(i, j, weighted.get(i, j) * s);
     }
-    for (let a = 0; a < d; a++) {
-      for (let b = 0; b < a; b++) hessian.set(a, b, hessian.get(b, a));
-      hessian.set(a, a, hessian.get(a, a) + penalty[a]!);
-      gradient.set(a, 0, gradient.get(a, 0) + penalty[a]! * w.get(a, 0));
+    const hessian = Xt.mmul(weighted);
+    const gradient = Xt.mmul(Matrix.columnVector(p.map((pi, i) => pi - y[i]!)));
+    for (let j = 0; j < d; j++) {
+      hessian.set(j, j, hessian.get(j, j) + penalty[j]!);
+      gradient.set(j, 0, gradient.get(j, 0) + penalty[j]! * w.get(j, 0));
     }
     const step = solve(hessian, gradient);
     w = w.sub(step);
-    if (Math.max(...step.getColumn(0).map(Math.abs)) < 1e-7) break;
+    if (Math.max(...step.getColumn(0).map(Math.abs)) < 1e-6) break;
   }
   const all = w.getColumn(0);
   return { weights: all.slice(0, -1), bias: all.at(-1)! };

@@ -9,6 +9,8 @@ export const ROUTER_FORMAT = 'multihop-router';
 /** One row of the λ study: what cross-validated routing did at that λ. */
 export interface LambdaRow {
   lambda: number;
+  /** The L2 penalty of the fits this row's routing used. */
+  l2: number;
   /** Mean realised quality of the candidates chosen on held-out folds. */
   quality: number;
   /** Mean realised tokens per question of those candidates. */

@@ -18,6 +18,6 @@ export const routerTrainerSettingsSchema = z.object({
   lambda: z.number().min(0).optional().describe('λ, quality per 1,000 tokens (default: chosen by cross-validation on the training questions)'),
   seed: z.number().int().min(0).default(1).describe('seed of the cross-validation folds'),
   folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
-  l2: z.number().min(0).default(1).describe('L2 penalty of the quality and cost regressions (standardised features)'),
+  l2: z.number().min(0).optional().describe('L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from 3, 30, 300)'),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
 });

@@ -8,14 +8,17 @@ export interface RouterTrainingSettings {
   lambda?: number;
   seed: number;
   folds: number;
-  /** L2 penalty of both regressions (on standardised features). */
-  l2: number;
+  /** L2 penalty of both regressions (on standardised features); undefined: chosen by cross-validation with λ. */
+  l2?: number;
   /** Comma-separated candidate ids; empty: every workflow all the evals ran. */
   candidates: string;
 }
 
 /** The λ values cross-validation tries (quality per 1,000 tokens). */
 export const LAMBDA_GRID = [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
+
+/** The L2 penalties cross-validation tries: with a few hundred questions and dozens of candidates, strong shrinkage wins. */
+export const L2_GRID = [3, 30, 300];
 
 /** Failures of the infrastructure, not of the workflow: such outcomes say nothing about the question and are left out. */
 const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
@@ -70,7 +73,7 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   for (const e of complete) e.features = questionFeatures(texts.get(e.key)!);
   log(`${complete.length} questions × ${candidates.length} candidates; target: ${target === 'correctness' ? "the judge's correctness" : 'F1'}`);
 
-  const fit = (train: readonly Example[]): { scaler: ReturnType<typeof fitScaler>; models: CandidateModel[] } => {
+  const fit = (train: readonly Example[], l2: number): { scaler: ReturnType<typeof fitScaler>; models: CandidateModel[] } => {
     const scaler = fitScaler(train.map((e) => e.features));
     const X = train.map((e) => scale(scaler, e.features));
     const models = candidates.map((workflow) => {
@@ -78,8 +81,8 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
       const tokens = train.map((e) => e.outcomes.get(workflow)!.tokens);
       return {
         workflow,
-        quality: fitLogistic(X, quality, settings.l2),
-        cost: fitRidge(X, tokens.map((t) => Math.log1p(t)), settings.l2),
+        quality: fitLogistic(X, quality, l2),
+        cost: fitRidge(X, tokens.map((t) => Math.log1p(t)), l2),
         training: { n: train.length, quality: mean(quality), tokens: mean(tokens) },
       };
     });
@@ -89,37 +92,42 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   // Cross-validation: each question's predictions come from a fit that did not see it.
   const order = shuffled(complete, settings.seed);
   const folds = Math.min(settings.folds, order.length);
-  const heldOut: Array<{ example: Example; rankAt: (lambda: number) => string }> = [];
-  for (let f = 0; f < folds; f++) {
-    const test = order.filter((_, i) => i % folds === f);
-    const { scaler, models } = fit(order.filter((_, i) => i % folds !== f));
-    for (const example of test) {
-      const x = scale(scaler, example.features);
-      heldOut.push({ example, rankAt: (lambda) => rank(models, x, lambda)[0]!.workflow });
-    }
-  }
-  const realised = (choose: (e: Example, i: number) => string): LambdaRow & { lambda: number } => {
-    const chosen = heldOut.map(({ example }, i) => example.outcomes.get(choose(example, i))!);
-    return { lambda: NaN, quality: mean(chosen.map((c) => c.quality)), tokens: mean(chosen.map((c) => c.tokens)) };
+  const l2s = settings.l2 !== undefined ? [settings.l2] : L2_GRID;
+  const lambdas = [...new Set([...LAMBDA_GRID, ...(settings.lambda !== undefined ? [settings.lambda] : [])])].sort((a, b) => a - b);
+  const realised = (choose: (e: Example) => string): { quality: number; tokens: number } => {
+    const chosen = order.map((example) => example.outcomes.get(choose(example))!);
+    return { quality: mean(chosen.map((c) => c.quality)), tokens: mean(chosen.map((c) => c.tokens)) };
   };
-  const grid: LambdaRow[] = [...new Set([...LAMBDA_GRID, ...(settings.lambda !== undefined ? [settings.lambda] : [])])]
-    .sort((a, b) => a - b)
-    .map((lambda) => ({ ...realised((_, i) => heldOut[i]!.rankAt(lambda)), lambda }));
+  const grid: LambdaRow[] = [];
+  for (const l2 of l2s) {
+    const rankAt = new Map<Example, (lambda: number) => string>();
+    for (let f = 0; f < folds; f++) {
+      const { scaler, models } = fit(order.filter((_, i) => i % folds !== f), l2);
+      for (const example of order.filter((_, i) => i % folds === f)) {
+        const x = scale(scaler, example.features);
+        rankAt.set(example, (lambda) => rank(models, x, lambda)[0]!.workflow);
+      }
+    }
+    for (const lambda of lambdas) grid.push({ lambda, l2, ...realised((e) => rankAt.get(e)!(lambda)) });
+  }
   const singles = candidates.map((workflow) => ({ workflow, ...realised(() => workflow) }));
   const best = singles.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a));
   const oracleRow = realised((e) => candidates.reduce((a, b) => {
     const [oa, ob] = [e.outcomes.get(a)!, e.outcomes.get(b)!];
     return ob.quality > oa.quality || (ob.quality === oa.quality && ob.tokens < oa.tokens) ? b : a;
   }));
-  for (const row of grid) log(`λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q`);
+  for (const row of grid) log(`L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q`);
   log(`best single workflow: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
 
   const rule =
     'the λ whose cross-validated routing reaches the best single workflow’s quality at no more than its tokens, the cheapest such; when none does, the best quality at no more than its tokens; ties go to the larger λ';
   let lambda: number;
+  let l2: number;
   let chosenBy: 'given' | 'cross-validation';
   if (settings.lambda !== undefined) {
     lambda = settings.lambda;
+    const mine = grid.filter((r) => r.lambda === lambda);
+    l2 = mine.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a)).l2;
     chosenBy = 'given';
   } else {
     const affordable = grid.filter((r) => r.tokens <= best.tokens);
@@ -130,11 +138,12 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
         ? affordable.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.lambda > a.lambda) ? b : a))
         : grid.at(-1)!;
     lambda = pick.lambda;
+    l2 = pick.l2;
     chosenBy = 'cross-validation';
-    log(`λ = ${lambda}, chosen by cross-validation${matching.length ? '' : ' (no λ reached the best single workflow’s quality within its tokens)'}`);
+    log(`λ = ${lambda} (L2 ${l2}), chosen by cross-validation${matching.length ? '' : ' (no λ reached the best single workflow’s quality within its tokens)'}`);
   }
 
-  const { scaler, models } = fit(complete);
+  const { scaler, models } = fit(complete, l2);
   const idsOf = (source: EvalSource) => complete.filter((e) => e.key.startsWith(`${source.dataset}\u0000`)).map((e) => e.key.split('\u0000')[1]!);
   return {
     format: ROUTER_FORMAT,
@@ -150,9 +159,9 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
       questions: complete.length,
       seed: settings.seed,
       folds,
-      l2: settings.l2,
+      l2,
       lambda: { value: lambda, chosenBy, rule, grid },
-      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda)! },
+      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda && r.l2 === l2)! },
       oracle: { quality: oracleRow.quality, tokens: oracleRow.tokens },
       created: new Date().toISOString(),
     },

@@ -29,11 +29,14 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   const asked = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
   const notInFile = asked.filter((w) => !inFile.includes(w));
   if (notInFile.length) throw new ConfigError(`router.candidates: ${notInFile.join(', ')} not among the candidates ${path} was trained on (${inFile.join(', ')}); retrain with them`);
-  const candidates = asked.length ? inFile.filter((w) => asked.includes(w)) : inFile;
+  let candidates = asked.length ? inFile.filter((w) => asked.includes(w)) : inFile;
   if (context) {
+    // Routed only among the workflows installed here: a team with two methods installed gets a router over those two.
     const installed = context.workflowIds();
     const missing = candidates.filter((w) => !installed.includes(w));
-    if (missing.length) throw new ConfigError(`router: ${path} routes to ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed; give router.candidates without ${missing.length === 1 ? 'it' : 'them'}, or retrain`);
+    if (asked.length && missing.length) throw new ConfigError(`router.candidates: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed here`);
+    candidates = candidates.filter((w) => installed.includes(w));
+    if (candidates.length === 0) throw new ConfigError(`router: none of the workflows ${path} routes to is installed (${inFile.join(', ')}); install their methods or train a router on the ones you have`);
   }
   const lambda = settings.lambda < 0 ? file.lambda : settings.lambda;
   const built = new Map<string, Workflow>();

@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunResult } from '@multihop/core';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { cli } from '../test/cli';
+import type { ResultRow } from './eval/ResultsLog';
+import type { Summary } from './eval/summarize';
+
+// The router's whole loop through the CLI, on real HotpotQA and MuSiQue train questions with the
+// offline model and LanceDB on disk: evals of the candidates, `train router --from` those evals,
+// then an eval of the router beside its candidates with the oracle row.
+const db = mkdtempSync(join(tmpdir(), 'multihop-router-db-'));
+const work = mkdtempSync(join(tmpdir(), 'multihop-router-'));
+const candidates = 'direct,single-turn-rag,ircot';
+const rowsOf = (dir: string) => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+
+describe('the router from evals to a routed eval', () => {
+  const hotpot = join(work, 'hotpot-train');
+  const musique = join(work, 'musique-train');
+  const file = join(work, 'router.json');
+
+  it('trains from two finished evals and records its data, model, λ and seed', async () => {
+    for (const [dataset, out] of [['hotpotqa-train', hotpot], ['musique-train', musique]] as const) {
+      const evaluated = await cli('eval', '--workflows', candidates, '--dataset', dataset, '--limit', '30', '--setting', 'closed', '--db', db, '--out', out);
+      expect(evaluated.code).toBe(0);
+    }
+    const trained = await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', file, '--seed', '3');
+    expect(trained.err).toContain('60 questions × 3 candidates');
+    expect(trained.code).toBe(0);
+    expect(trained.out).toContain(`wrote ${file}`);
+    const router = JSON.parse(readFileSync(file, 'utf8'));
+    expect(router.candidates.map((c: { workflow: string }) => c.workflow)).toEqual(['direct', 'single-turn-rag', 'ircot']);
+    expect(router.training).toMatchObject({ model: 'offline', target: 'correctness', questions: 60, seed: 3, folds: 5 });
+    expect(router.training.data.map((d: { dataset: string; questions: number }) => [d.dataset, d.questions])).toEqual([['hotpotqa-train', 30], ['musique-train', 30]]);
+    expect(router.training.data[0].questionIds).toHaveLength(30);
+    expect(router.training.lambda.chosenBy).toBe('cross-validation');
+    expect(router.training.lambda.grid.length).toBeGreaterThan(10);
+    // Each candidate's training record is what its eval rows say.
+    const hotpotRows = rowsOf(hotpot).concat(rowsOf(musique));
+    for (const c of router.candidates) {
+      const mine = hotpotRows.filter((r) => r.workflow === c.workflow);
+      const tokens = mine.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0) / mine.length;
+      expect(c.training.tokens).toBeCloseTo(tokens, 6);
+    }
+    // Same evals, same seed: the same predictors and λ.
+    const again = join(work, 'router-again.json');
+    expect((await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', again, '--seed', '3')).code).toBe(0);
+    const second = JSON.parse(readFileSync(again, 'utf8'));
+    expect({ candidates: second.candidates, lambda: second.lambda }).toEqual({ candidates: router.candidates, lambda: router.lambda });
+  });
+
+  it('routes each question to one candidate, whose run it is, and the eval adds the oracle row', async () => {
+    const out = join(work, 'routed');
+    // Questions after the training ones: the router never saw them.
+    const evaluated = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '30', '--limit', '12', '--setting', 'closed', '--db', db, '--out', out, '--set', `router.file=${file}`);
+    expect(evaluated.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(Object.keys(summary.workflows)).toEqual(['router', 'direct', 'single-turn-rag', 'ircot']);
+    expect(summary.oracle).toMatchObject({ router: 'router', candidates: ['direct', 'single-turn-rag', 'ircot'], missing: [], n: 12 });
+    // The oracle is at least as good as every candidate, and as the router.
+    for (const w of Object.values(summary.workflows)) expect(summary.oracle!.correctness!).toBeGreaterThanOrEqual(w.correctness!);
+    expect(summary.comparisons.filter((c) => c.metric === 'tokens').map((c) => c.b)).toEqual(['direct', 'single-turn-rag', 'ircot']);
+    expect(evaluated.out).toContain("## Oracle: the best of router's candidates per question, in hindsight");
+
+    const rows = rowsOf(out);
+    for (const row of rows.filter((r) => r.workflow === 'router')) {
+      const trace = JSON.parse(readFileSync(join(out, row.trace), 'utf8')) as RunResult;
+      const route = trace.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+      const choice = route.data['choice'] as string;
+      const predictions = route.data['predictions'] as Array<{ workflow: string; quality: number; tokens: number; value: number }>;
+      // The choice is the prediction with the highest quality − λ·tokens/1000.
+      expect(predictions.map((p) => p.workflow).sort()).toEqual(['direct', 'ircot', 'single-turn-rag']);
+      expect(predictions[0]!.workflow).toBe(choice);
+      for (const p of predictions) expect(p.quality >= 0 && p.quality <= 1).toBe(true);
+      // The router's answer, evidence and tokens are its candidate's on the same question (deterministic offline model).
+      const same = rows.find((r) => r.workflow === choice && r.questionId === row.questionId)!;
+      expect({ answer: row.prediction, evidence: row.evidenceIds, tokens: row.usage.promptTokens + row.usage.completionTokens }).toEqual({
+        answer: same.prediction,
+        evidence: same.evidenceIds,
+        tokens: same.usage.promptTokens + same.usage.completionTokens,
+      });
+      expect(trace.trace.some((e) => e.kind === 'enter' && e.node === choice.replace(/:/g, '.'))).toBe(true);
+    }
+  });
+
+  it('refuses what it cannot use, naming the directory, the setting or the file', async () => {
+    const notEval = await cli('train', 'router', '--from', work, '--out', join(work, 'x.json'));
+    expect(notEval.code).toBe(2);
+    expect(notEval.err).toContain(`--from ${work}: no run.json and results.jsonl here`);
+    const noFrom = await cli('train', 'router', '--dataset', 'hotpotqa-train', '--out', join(work, 'x.json'));
+    expect(noFrom.err).toContain('trainer router learns from finished evals: give --from <eval dir>');
+    const unknownCandidate = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.candidates=direct,opera');
+    expect(unknownCandidate.err).toContain('router.candidates: opera not in the evals given');
+    const missingFile = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${join(work, 'none.json')}`);
+    expect(missingFile.code).toBe(2);
+    expect(missingFile.err).toContain('does not exist; train one with: multihop train router --from <eval dir>');
+    const notTrainedOn = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${file}`, '--set', 'router.candidates=react');
+    expect(notTrainedOn.err).toContain(`router.candidates: react not among the candidates ${file} was trained on`);
+  });
+});
