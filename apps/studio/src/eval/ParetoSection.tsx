@@ -31,6 +31,17 @@ export function workflowPoints(summary: EvalSummary, cost: CostKey, quality: Qua
   return points.map((p) => ({ ...p, onFront: front.has(p.id) }));
 }
 
+/**
+ * The oracle of a router eval (the best candidate per question in hindsight) on the same axes:
+ * not a workflow, so drawn apart and never on the front. Absent unless the eval ran a router.
+ */
+export function oraclePoint(summary: EvalSummary, cost: CostKey, quality: QualityKey): { cost: number; quality: number } | null {
+  const o = summary.oracle;
+  if (!o) return null;
+  const q = o[quality];
+  return typeof q === 'number' ? { cost: o[cost], quality: q } : null;
+}
+
 /** Quality against cost, one labelled point per workflow with its 95% interval, and the Pareto front as a staircase. */
 export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const judged = isJudged(summary);
@@ -38,6 +49,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const [quality, setQuality] = useState<QualityKey>(judged ? 'correctness' : 'em');
   const points = useMemo(() => workflowPoints(summary, cost, quality), [summary, cost, quality]);
   const front = useMemo(() => paretoFront(points), [points]);
+  const oracle = useMemo(() => oraclePoint(summary, cost, quality), [summary, cost, quality]);
   const ids = useMemo(() => workflowIds(summary), [summary]);
   const estimated = cost === 'tokens' && Object.values(summary.workflows).some((w) => w.tokens_estimated);
   const qualityName = quality === 'correctness' ? `Correct (${summary.judge?.offline ? 'offline judge' : 'LLM judge'})` : metricLabel(quality);
@@ -45,8 +57,8 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const render = useCallback(
     (width: number) => {
       const height = 380;
-      const xMax = Math.max(...points.map((p) => p.cost), 1) * 1.12;
-      const yTop = Math.max(...points.map((p) => Math.max(p.hi ?? p.quality, p.quality)), 0.05);
+      const xMax = Math.max(...points.map((p) => p.cost), oracle?.cost ?? 0, 1) * 1.12;
+      const yTop = Math.max(...points.map((p) => Math.max(p.hi ?? p.quality, p.quality)), oracle?.quality ?? 0, 0.05);
       const yMax = Math.min(1, Math.ceil((yTop * 1.15) / 0.05) * 0.05);
       const margin = { left: 56, right: 24, top: 24, bottom: 44 };
       const spots = placeLabels(
@@ -107,10 +119,16 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
             { x: 'cost', y: 'quality', r: 7, fill: 'id', stroke: 'white', strokeWidth: 1.5, title: tip },
           ),
           ...labels,
+          ...(oracle
+            ? [
+                Plot.dot([oracle], { x: 'cost', y: 'quality', r: 7, symbol: 'star', fill: '#bf8700', stroke: 'white', strokeWidth: 1, title: () => `oracle: ${summary.oracle!.router}'s best candidate per question, in hindsight\n${qualityName}: ${rate(oracle.quality)}\n${COSTS[cost]}: ${fmtCost(oracle.cost)}` }),
+                Plot.text([oracle], { x: 'cost', y: 'quality', text: () => 'oracle (hindsight)', dx: 10, dy: -10, textAnchor: 'start', fill: '#9a6700', stroke: 'white', strokeWidth: 3, paintOrder: 'stroke', fontSize: 12, fontStyle: 'italic' }),
+              ]
+            : []),
         ],
       });
     },
-    [points, front, cost, ids, estimated, qualityName, summary, quality],
+    [points, front, oracle, cost, ids, estimated, qualityName, summary, quality],
   );
 
   return (
@@ -121,6 +139,13 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
         <>
           Each workflow at its mean cost per question; vertical rules: the 95% bootstrap interval where the summary has one. The dashed staircase is the Pareto
           front (no other workflow is as cheap and as good): <b>{front.map((p) => p.id).join(' → ') || 'none'}</b> (filled points).
+          {summary.oracle ? (
+            <>
+              {' '}
+              The star is the oracle: {summary.oracle.router}’s best candidate per question in hindsight, over the {summary.oracle.candidates.length} candidates this eval ran — the
+              most a per-question router could reach.
+            </>
+          ) : null}
         </>
       }
     >
@@ -144,7 +169,11 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
       {points.length === 0 ? (
         <p className="eval-empty">No workflow has a {qualityName} figure.</p>
       ) : (
-        <PlotFigure render={render} testId="plot-pareto" attributes={{ 'data-front': front.map((p) => p.id).join(',') }} />
+        <PlotFigure
+          render={render}
+          testId="plot-pareto"
+          attributes={{ 'data-front': front.map((p) => p.id).join(','), ...(oracle ? { 'data-oracle': `${oracle.cost},${oracle.quality}` } : {}) }}
+        />
       )}
     </Section>
   );
