@@ -1,6 +1,6 @@
 import { ConfigError, type Query, type RetrieverPort } from '@multihop/core';
 import { corpusAsDataset, loadDataset, type Dataset } from '@multihop/datasets';
-import { openDatasetCorpus, type IngestReport } from '@multihop/retriever';
+import { CorpusStoreDamagedError, openDatasetCorpus, type IngestProgress, type IngestReport } from '@multihop/retriever';
 
 import type { Setting } from './setting';
 
@@ -44,6 +44,14 @@ export interface OpenCorpusOptions {
   layout?: string;
   /** Load the valid records of a file with invalid ones, and report the rest (--skip-invalid). */
   skipInvalid?: boolean;
+  /** Drop the corpus's tables and ingest it anew (ingest --rebuild): repairs a damaged corpus. */
+  rebuild?: boolean;
+  /**
+   * Where the ingest's progress goes, one line at a time (at most one progress line a second): the
+   * command's stderr. Default: the process's stderr, so a first run never sits silent while it
+   * ingests; `false` for none.
+   */
+  progress?: ((line: string) => void) | false;
 }
 
 const NOTHING: RetrieverPort = { search: async () => [] };
@@ -83,7 +91,17 @@ export async function openCorpus(options: OpenCorpusOptions): Promise<OpenedCorp
   if (setting === 'closed' && Object.keys(dataset.contexts).length === 0) {
     throw new ConfigError(`dataset ${dataset.name} (${dataset.layout} layout) has no per-question paragraphs: use --setting open`);
   }
-  const opened = await openDatasetCorpus(dataset, { setting, uri: options.db });
+  const write = options.progress === false ? undefined : (options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+  let opened;
+  try {
+    opened = await openDatasetCorpus(dataset, {
+      setting,
+      uri: options.db,
+      ingest: { rebuild: options.rebuild, ...(write ? { onProgress: progressPrinter(write, options.db ?? '.multihop/lancedb') } : {}) },
+    });
+  } catch (error) {
+    throw withRebuildAdvice(error, options, setting);
+  }
   return {
     dataset,
     setting,
@@ -96,9 +114,66 @@ export async function openCorpus(options: OpenCorpusOptions): Promise<OpenedCorp
   };
 }
 
-/** The loader's findings a user must see: records skipped and gold the corpus does not hold. */
+/** `804 ms`, `2.3 s`: a duration as a reader wants it. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Ingest progress as lines: the start, each level's last rows, indexing and the end always; rows in between at most once a second. */
+function progressPrinter(write: (line: string) => void, where: string): (progress: IngestProgress) => void {
+  let last = 0;
+  const throttled = (line: string) => {
+    const now = Date.now();
+    if (now - last < 1000) return;
+    last = now;
+    write(line);
+  };
+  return (p) => {
+    switch (p.phase) {
+      case 'waiting':
+        write(p.message);
+        break;
+      case 'start': {
+        last = Date.now();
+        const totals = Object.entries(p.totals).map(([level, n]) => `${n.toLocaleString('en-US')} ${level}s`).join(', ');
+        write(`${p.rebuild ? 'rebuilding' : 'ingesting'} corpus ${p.corpus}${totals ? ` (${totals})` : ''} into ${where}; once per input, later runs reuse it`);
+        break;
+      }
+      case 'write': {
+        const line = `  ${p.level}s ${p.done.toLocaleString('en-US')}${p.total === undefined ? '' : `/${p.total.toLocaleString('en-US')}`}`;
+        if (p.done === p.total) {
+          last = Date.now();
+          write(line);
+        } else throttled(line);
+        break;
+      }
+      case 'index':
+        last = Date.now();
+        write('  indexing');
+        break;
+      case 'done':
+        write(`ingested corpus ${p.corpus} in ${formatDuration(p.ms)}`);
+        break;
+    }
+  };
+}
+
+/** A damaged store's error with the command that rebuilds this very corpus. */
+function withRebuildAdvice(error: unknown, options: OpenCorpusOptions, setting: Setting): unknown {
+  if (!(error instanceof CorpusStoreDamagedError) || /regular file/.test(error.reason)) return error;
+  const command = options.dataset
+    ? `multihop ingest --dataset ${options.dataset}${options.corpus ? ` --corpus ${options.corpus}` : ''}${setting === 'closed' ? ' --setting closed' : ''}${options.db ? ` --db ${options.db}` : ''} --rebuild`
+    : undefined;
+  return new CorpusStoreDamagedError(error.uri, error.reason, error.corpus, {
+    cause: error.cause,
+    advice: `${command ? `rebuild ${error.corpus ? `corpus ${error.corpus}` : 'it'} with \`${command}\`, or ` : ''}delete ${error.uri} (every corpus in it is then ingested again when next used)`,
+  });
+}
+
+/** The loader's findings a user must see: records skipped, empty content, and gold the corpus does not hold. */
 function datasetNotices(dataset: Dataset): string[] {
   const notices: string[] = [];
+  for (const warning of dataset.contentWarnings ?? []) notices.push(`warning: ${warning}`);
   const skipped = dataset.skipped;
   if (skipped.length > 0) {
     const shown = skipped.slice(0, QUOTED).map((p) => `\n  ${p.message.split('\n')[0]}`).join('');

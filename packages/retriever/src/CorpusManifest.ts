@@ -13,7 +13,7 @@ export interface CorpusManifest {
   layout?: string;
   levels: ChunkLevel[];
   counts: {
-    /** Questions whose paragraphs are in the corpus (closed setting), or 0. */
+    /** Questions whose paragraphs are in the corpus (either setting; 0 for passages ingested without questions). */
     questions: number;
     /** Rows per level (closed: one per question and paragraph). */
     rows: Partial<Record<ChunkLevel, number>>;

@@ -38,6 +38,9 @@ describe('CorpusStore', () => {
     const grown = await store.ingest(bigger, { levels: ['passage'] });
     expect((small.added.passage ?? 0) + (grown.added.passage ?? 0)).toBe(bigger.passages.length);
     expect(grown.manifest.counts.passages).toBe(bigger.passages.length);
+    // An open corpus counts the questions whose paragraphs it pools, as a closed one does.
+    expect(small.manifest.counts.questions).toBe(20);
+    expect(grown.manifest.counts.questions).toBe(40);
     // New rows are searchable and indexed after the optimise step.
     const retriever = await store.retriever('musique-dev-open');
     const last = bigger.passages[bigger.passages.length - 1]!;

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
-import { ConfigError, InputError } from '@multihop/core';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, InputError, MultihopError } from '@multihop/core';
 import type { CorpusPassage, Dataset } from '@multihop/datasets';
 import { sentenceId } from '@multihop/datasets';
 import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
 import type { Embedder } from '@multihop/core';
-import { CorpusNotFoundError, IngestError } from './errors';
+import { CorpusNotFoundError, CorpusStoreDamagedError, IngestError } from './errors';
 import { arrow, lancedb, type Connection, type Table } from './lance';
 import { LanceRetriever } from './LanceRetriever';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
+import { damageReason, plainLanceMessage } from './storeHealth';
+import { acquireWriterLock } from './writerLock';
 import { checkStorageOptions, type StorageOptions } from './storageOptions';
 
 export interface CorpusStoreOptions {
@@ -37,7 +40,24 @@ export interface IngestOptions {
   batchSize?: number;
   /** Build an IVF_FLAT vector index once a table has this many rows; below it flat search is exact and fast enough. Default 100,000. */
   vectorIndexMinRows?: number;
+  /**
+   * Drop the corpus (its tables and manifest) first and ingest it anew: the way to repair a corpus
+   * whose files were deleted or damaged. Other corpora of the store are left as they are.
+   */
+  rebuild?: boolean;
+  /** Told what the ingest is doing: waiting for another writer, rows written per level, indexing. */
+  onProgress?: (progress: IngestProgress) => void;
+  /** How long to wait for another process writing the same local store (ms). Default 10 minutes. */
+  waitForWriterMs?: number;
 }
+
+/** What an ingest reports as it goes (IngestOptions.onProgress). Nothing is reported for an input already ingested. */
+export type IngestProgress =
+  | { phase: 'waiting'; corpus: string; message: string }
+  | { phase: 'start'; corpus: string; rebuild: boolean; totals: Partial<Record<ChunkLevel, number>> }
+  | { phase: 'write'; corpus: string; level: ChunkLevel; done: number; total?: number }
+  | { phase: 'index'; corpus: string }
+  | { phase: 'done'; corpus: string; ms: number };
 
 export interface IngestPassagesOptions extends Omit<IngestOptions, 'setting'> {
   corpus: string;
@@ -112,7 +132,16 @@ export class CorpusStore {
   static async open(options: CorpusStoreOptions = {}): Promise<CorpusStore> {
     const uri = resolveUri(options.uri);
     const storageOptions = options.storageOptions ? checkStorageOptions(options.storageOptions) : undefined;
-    return new CorpusStore(await lancedb.connect(uri, storageOptions ? { storageOptions } : {}), uri);
+    if (isLocal(uri) && existsSync(uri) && !statSync(uri).isDirectory()) {
+      throw new CorpusStoreDamagedError(uri, 'it is a regular file, not a directory', undefined, {
+        advice: `move the file away or give another directory; the store is created there on the next ingest`,
+      });
+    }
+    try {
+      return new CorpusStore(await lancedb.connect(uri, storageOptions ? { storageOptions } : {}), uri);
+    } catch (cause) {
+      throw storeError(uri, cause);
+    }
   }
 
   /** Ingests a dataset's paragraphs in the open or closed setting. */
@@ -143,7 +172,8 @@ export class CorpusStore {
       source: dataset.source,
       dataset: dataset.name,
       layout: dataset.layout,
-      questions: setting === 'closed' ? dataset.questions.length : 0,
+      questions: dataset.questions.length,
+      totals: Object.fromEntries([...rows].map(([level, list]) => [level, list.length])),
     });
   }
 
@@ -165,6 +195,7 @@ export class CorpusStore {
       source: options.source,
       questions: 0,
       fingerprint: fingerprint('open', options.embedder, rows),
+      totals: Object.fromEntries([...rows].map(([level, list]) => [level, list.length])),
     });
   }
 
@@ -173,24 +204,57 @@ export class CorpusStore {
     const manifest = await this.manifest(corpus);
     if (!manifest) throw new CorpusNotFoundError(corpus, await this.corpora());
     const tables: Partial<Record<ChunkLevel, Table>> = {};
-    for (const level of manifest.levels) tables[level] = await this.openTable(tableName(corpus, level));
-    return new LanceRetriever(tables, manifest, options);
+    try {
+      for (const level of manifest.levels) tables[level] = await this.openTable(tableName(corpus, level));
+    } catch (cause) {
+      throw storeError(this.uri, cause, corpus, true);
+    }
+    return new LanceRetriever(tables, manifest, { ...options, storeUri: this.uri });
   }
 
   async manifest(corpus: string): Promise<CorpusManifest | undefined> {
-    const table = await this.manifestTable(false);
-    if (!table) return undefined;
-    const rows = await table.query().where(`corpus = ${sqlString(corpus)}`).limit(1).toArray();
-    const json = rows[0]?.json;
-    return typeof json === 'string' ? (JSON.parse(json) as CorpusManifest) : undefined;
+    try {
+      const table = await this.manifestTable(false);
+      if (!table) return undefined;
+      const rows = await table.query().where(`corpus = ${sqlString(corpus)}`).limit(1).toArray();
+      const json = rows[0]?.json;
+      return typeof json === 'string' ? (JSON.parse(json) as CorpusManifest) : undefined;
+    } catch (cause) {
+      throw storeError(this.uri, cause, corpus);
+    }
   }
 
   /** Names of the corpora in this database. */
   async corpora(): Promise<string[]> {
-    const table = await this.manifestTable(false);
-    if (!table) return [];
-    const rows = await table.query().select(['corpus']).toArray();
-    return rows.map((r) => String(r.corpus)).sort();
+    try {
+      const table = await this.manifestTable(false);
+      if (!table) return [];
+      const rows = await table.query().select(['corpus']).toArray();
+      return rows.map((r) => String(r.corpus)).sort();
+    } catch (cause) {
+      throw storeError(this.uri, cause);
+    }
+  }
+
+  /**
+   * Reads every table of a corpus through (one narrow column, and one full-text query): a data or
+   * index file deleted or cut short is a CorpusStoreDamagedError now, when the corpus is opened,
+   * rather than a failed search in the middle of a run. A few ms for a corpus of 20k rows.
+   */
+  async verify(corpus: string): Promise<void> {
+    const manifest = await this.manifest(corpus);
+    if (!manifest) throw new CorpusNotFoundError(corpus, await this.corpora());
+    for (const level of manifest.levels) {
+      try {
+        const table = await this.openTable(tableName(corpus, level));
+        const first = await table.query().select(['title']).limit(1).toArray();
+        await table.query().select(['sentence']).toArray();
+        const word = String(first[0]?.title ?? '').split(/\W+/).find((w) => w.length > 2);
+        if (word) await table.query().fullTextSearch(new lancedb.MatchQuery(word, FTS.column)).select(['id', '_score']).limit(1).toArray();
+      } catch (cause) {
+        throw storeError(this.uri, cause, corpus, true);
+      }
+    }
   }
 
   /** The underlying LanceDB table of a corpus level, for direct queries (the benchmark's baseline). */
@@ -223,9 +287,52 @@ export class CorpusStore {
     levels: ChunkLevel[],
     batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
     options: IngestOptions,
-    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string },
+    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string; totals?: Partial<Record<ChunkLevel, number>> },
   ): Promise<IngestReport> {
     validateCorpusName(corpus);
+    // One writer at a time on a local store; the manifest is read once the lock is held, so a
+    // writer that waited finds what the other one ingested.
+    const release = isLocal(this.uri)
+      ? await acquireWriterLock(this.uri, corpus, {
+          waitMs: options.waitForWriterMs ?? 10 * 60_000,
+          notice: (message) => options.onProgress?.({ phase: 'waiting', corpus, message }),
+        })
+      : () => undefined;
+    try {
+      if (options.rebuild) await this.dropForRebuild(corpus);
+      return await this.writeLocked(corpus, setting, levels, batchesFor, options, meta);
+    } finally {
+      release();
+    }
+  }
+
+  /** Drops a corpus even when its files are damaged: what LanceDB cannot drop is deleted from disk. */
+  private async dropForRebuild(corpus: string): Promise<void> {
+    try {
+      await this.drop(corpus);
+      return;
+    } catch (cause) {
+      if (!isLocal(this.uri)) throw storeError(this.uri, cause, corpus);
+    }
+    for (const level of ['passage', 'sentence'] as const) rmSync(join(this.uri, `${tableName(corpus, level)}.lance`), { recursive: true, force: true });
+    try {
+      const manifests = await this.manifestTable(false);
+      if (manifests) await manifests.delete(`corpus = ${sqlString(corpus)}`);
+    } catch {
+      // The manifest table itself is damaged: it goes too. Other corpora's tables stay, and their
+      // next ingest re-creates their manifests (their rows are keyed: nothing is added twice).
+      rmSync(join(this.uri, `${MANIFESTS}.lance`), { recursive: true, force: true });
+    }
+  }
+
+  private async writeLocked(
+    corpus: string,
+    setting: CorpusSetting,
+    levels: ChunkLevel[],
+    batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
+    options: IngestOptions,
+    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string; totals?: Partial<Record<ChunkLevel, number>> },
+  ): Promise<IngestReport> {
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
     const started = performance.now();
@@ -236,6 +343,7 @@ export class CorpusStore {
       const none = Object.fromEntries(levels.map((level) => [level, 0])) as Partial<Record<ChunkLevel, number>>;
       return { corpus, added: none, ingestMs: performance.now() - started, embedMs: 0, indexMs: 0, manifest: previous };
     }
+    options.onProgress?.({ phase: 'start', corpus, rebuild: options.rebuild === true, totals: meta.totals ?? {} });
     const existing = new Set(await this.db.tableNames());
     // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
     const undo: Array<() => Promise<void>> = [];
@@ -264,6 +372,7 @@ export class CorpusStore {
         }
         tables[level] = table;
         let count = 0;
+        let written = 0;
         for await (const rows of batchesFor(level)) {
           const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
           if (batch.length === 0) continue;
@@ -279,11 +388,14 @@ export class CorpusStore {
             const result = await table.mergeInsert('row_key').whenNotMatchedInsertAll().execute(data);
             count += result.numInsertedRows;
           }
+          written += batch.length;
+          options.onProgress?.({ phase: 'write', corpus, level, done: written, total: meta.totals?.[level] });
         }
         added[level] = count;
       }
       const ingestMs = performance.now() - started;
 
+      options.onProgress?.({ phase: 'index', corpus });
       const indexStarted = performance.now();
       let vectorIndex: 'flat' | 'IVF_FLAT' = previous?.index.vector?.index ?? 'flat';
       let questionIdIndex = false;
@@ -343,11 +455,15 @@ export class CorpusStore {
       // use, since restoring one is only for a failed ingest. Drop them, so a corpus keeps one version
       // per table instead of one more per write, index build and manifest update.
       for (const table of [...Object.values(tables), manifests]) await table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
+      options.onProgress?.({ phase: 'done', corpus, ms: performance.now() - started });
       return { corpus, added, ingestMs, embedMs, indexMs, manifest };
     } catch (cause) {
       // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);
-      throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${(cause as Error).message}`, { cause });
+      if (cause instanceof MultihopError) throw cause;
+      const damaged = damageReason(cause);
+      if (damaged) throw new CorpusStoreDamagedError(this.uri, damaged, corpus, { cause });
+      throw new IngestError(`ingest into corpus "${corpus}" failed and was rolled back: ${plainLanceMessage((cause as Error).message)}`, { cause });
     }
   }
 
@@ -496,6 +612,22 @@ function validateCorpusName(corpus: string): void {
   }
 }
 
+
+/** A plain directory path (not `s3://`, `memory://`, `file://`, …): the store's files can be checked and locked. */
+function isLocal(uri: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+}
+
+/**
+ * LanceDB's error as the project's: a damaged store in words (`damaged` says any failure counts as
+ * damage, as in verify()), anything else with LanceDB's internals stripped from the message.
+ */
+function storeError(uri: string, cause: unknown, corpus?: string, damaged = false): Error {
+  if (cause instanceof MultihopError) return cause;
+  const reason = damageReason(cause) ?? (damaged ? plainLanceMessage((cause as Error).message ?? String(cause)).slice(0, 200) : undefined);
+  if (reason) return new CorpusStoreDamagedError(uri, reason, corpus, { cause });
+  return new IngestError(`the corpus store at ${uri} failed: ${plainLanceMessage((cause as Error).message ?? String(cause))}`, { cause });
+}
 
 function resolveUri(uri?: string): string {
   if (!uri) return resolve(process.cwd(), '.multihop', 'lancedb');

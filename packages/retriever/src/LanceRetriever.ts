@@ -4,7 +4,8 @@ import type { Embedder } from '@multihop/core';
 import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
-import { SearchError } from './errors';
+import { CorpusStoreDamagedError, SearchError } from './errors';
+import { damageReason, plainLanceMessage } from './storeHealth';
 
 export interface RetrieverSearchOptions extends SearchOptions {
   /** Overrides the retriever's default mode. */
@@ -43,12 +44,15 @@ export class LanceRetriever implements RetrieverPort {
   private readonly embedder?: Embedder;
   private readonly reranker?: Reranker;
   private rrf?: Promise<InstanceType<typeof lancedb.rerankers.RRFReranker>>;
+  /** Where the tables live, for the message when their files turn out damaged. */
+  private readonly storeUri?: string;
 
   constructor(
     private readonly tables: Partial<Record<ChunkLevel, Table>>,
     readonly manifest: CorpusManifest,
-    options: { mode?: SearchMode; embedder?: Embedder; reranker?: Reranker } = {},
+    options: { mode?: SearchMode; embedder?: Embedder; reranker?: Reranker; storeUri?: string } = {},
   ) {
+    this.storeUri = options.storeUri;
     this.mode = options.mode ?? 'bm25';
     this.embedder = options.embedder;
     this.reranker = options.reranker;
@@ -91,7 +95,9 @@ export class LanceRetriever implements RetrieverPort {
       rows = await this.run(table, mode, query, where, limit, options.signal);
     } catch (error) {
       if (error instanceof MultihopError) throw error;
-      throw new SearchError(`${mode} search of corpus "${this.manifest.corpus}" (${level}) failed for query "${query.slice(0, 120)}": ${(error as Error).message}`, { cause: error });
+      const damaged = damageReason(error);
+      if (damaged) throw new CorpusStoreDamagedError(this.storeUri ?? '(unknown)', damaged, this.manifest.corpus, { cause: error });
+      throw new SearchError(`${mode} search of corpus "${this.manifest.corpus}" (${level}) failed for query "${query.slice(0, 120)}": ${plainLanceMessage((error as Error).message)}`, { cause: error });
     }
     abortIf(options.signal);
     const seen = new Set<string>();

@@ -1,4 +1,4 @@
-export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
+export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestProgress, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export { openDatasetCorpus, datasetCorpusName, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
@@ -7,4 +7,5 @@ export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { sqlString } from './sqlString';
 export { checkStorageOptions, type StorageOptions } from './storageOptions';
-export { CorpusNotFoundError, IngestError, SearchError } from './errors';
+export { CorpusNotFoundError, CorpusStoreBusyError, CorpusStoreDamagedError, IngestError, SearchError } from './errors';
+export { WRITER_LOCK } from './writerLock';

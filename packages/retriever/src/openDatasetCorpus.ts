@@ -16,6 +16,11 @@ export interface OpenDatasetCorpusOptions {
   ingest?: Omit<IngestOptions, 'setting'>;
   /** Passed to the retriever (`mode`, `embedder`, `reranker`). */
   retriever?: RetrieverOptions;
+  /**
+   * Read the corpus's tables through once opened (CorpusStore.verify), so a damaged store is an error
+   * now rather than a failed search later. Default true.
+   */
+  verify?: boolean;
 }
 
 export interface DatasetCorpus {
@@ -44,7 +49,8 @@ export function datasetCorpusName(dataset: Dataset, setting: CorpusSetting): str
 
 /**
  * A dataset made searchable in one call: load it (a shared name, a path, or an already loaded
- * Dataset), ingest its paragraphs (idempotent: a second call adds nothing), open a retriever. For a
+ * Dataset), ingest its paragraphs (idempotent: a second call adds nothing; `ingest.rebuild` drops the
+ * corpus first), check its files (`verify`), open a retriever. For a
  * question of a closed corpus, search through `retriever.forQuestion(question.id)`.
  */
 export async function openDatasetCorpus(dataset: string | Dataset, options: OpenDatasetCorpusOptions = {}): Promise<DatasetCorpus> {
@@ -53,6 +59,7 @@ export async function openDatasetCorpus(dataset: string | Dataset, options: Open
   const store = await CorpusStore.open({ uri: options.uri, storageOptions: options.storageOptions });
   try {
     const report = await store.ingest(loaded, { corpus: datasetCorpusName(loaded, setting), ...options.ingest, setting });
+    if (options.verify !== false) await store.verify(report.corpus);
     const retriever = await store.retriever(report.corpus, options.retriever);
     return { dataset: loaded, store, corpus: report.corpus, report, retriever, close: () => store.close() };
   } catch (error) {

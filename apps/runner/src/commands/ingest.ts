@@ -1,8 +1,19 @@
 import type { Io } from '../io';
-import { openCorpus, type Setting } from '../corpus';
+import { formatDuration, openCorpus, type Setting } from '../corpus';
 
-export async function ingestCommand(io: Io, options: { dataset: string; setting: Setting; db?: string; corpus?: string; layout?: string; skipInvalid?: boolean }): Promise<number> {
-  const corpus = await openCorpus(options);
+export interface IngestCommandOptions {
+  dataset: string;
+  setting: Setting;
+  db?: string;
+  corpus?: string;
+  layout?: string;
+  skipInvalid?: boolean;
+  /** Drop the corpus's tables and ingest it anew (--rebuild): what repairs a damaged corpus store. */
+  rebuild?: boolean;
+}
+
+export async function ingestCommand(io: Io, options: IngestCommandOptions): Promise<number> {
+  const corpus = await openCorpus({ ...options, progress: io.err });
   try {
     for (const notice of corpus.notices) io.err(notice);
     const { report } = corpus;
@@ -11,7 +22,9 @@ export async function ingestCommand(io: Io, options: { dataset: string; setting:
       return 0;
     }
     const added = Object.entries(report.added).map(([level, n]) => `${n} ${level} rows`).join(', ') || 'nothing (already ingested)';
-    io.out(`corpus ${report.corpus}: added ${added} in ${report.ingestMs} ms (index ${report.indexMs} ms)${corpus.describe.source ? `; corpus file ${corpus.describe.source}` : ''}`);
+    io.out(
+      `corpus ${report.corpus}: ${options.rebuild ? 'rebuilt, ' : ''}added ${added} in ${formatDuration(report.ingestMs)} (index ${formatDuration(report.indexMs)})${corpus.describe.source ? `; corpus file ${corpus.describe.source}` : ''}`,
+    );
     io.out(JSON.stringify(report.manifest, null, 2));
     return 0;
   } finally {

@@ -1,0 +1,105 @@
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { CorpusStoreBusyError } from './errors';
+
+/** The lock file a local store's writer holds while it ingests. */
+export const WRITER_LOCK = '.multihop-writer.lock';
+
+interface Holder {
+  pid: number;
+  host: string;
+  corpus: string;
+  since: string;
+}
+
+export interface WriterLockOptions {
+  /** How long to wait for another writer (ms). */
+  waitMs: number;
+  /** Told once when the lock is held by another live process, and once when a dead one's lock is taken over. */
+  notice?: (text: string) => void;
+  /** Poll interval (ms). */
+  pollMs?: number;
+}
+
+/**
+ * Takes the writer lock of a local store directory: one ingest writes at a time, so two processes
+ * ingesting the same corpus (two evals started together) do not both create its tables and fail.
+ * A lock whose process is gone (killed with -9) is taken over; one held by a live process is waited
+ * for. Returns the release function.
+ */
+export async function acquireWriterLock(dir: string, corpus: string, options: WriterLockOptions): Promise<() => void> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, WRITER_LOCK);
+  const me: Holder = { pid: process.pid, host: hostname(), corpus, since: new Date().toISOString() };
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+      return () => {
+        try {
+          if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true });
+        } catch {
+          // Gone already.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readHolder(file);
+    // A lock just created may not hold its text yet: only an old unreadable one counts as stale.
+    if (!holder && ageMs(file) < 5_000) {
+      await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
+      continue;
+    }
+    if (!holder || !alive(holder)) {
+      // A writer killed mid-ingest (or a lock file cut short): its half-written rows are keyed and
+      // the next ingest completes them, so the lock is simply taken over.
+      options.notice?.(
+        `the corpus store at ${dir} has the writer lock of process ${holder?.pid ?? '(unknown)'}, which no longer runs (killed during an ingest?); taking it over`,
+      );
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (!told) {
+      told = true;
+      options.notice?.(`waiting for process ${holder.pid}, which has been writing corpus "${holder.corpus}" to the corpus store at ${dir} since ${holder.since}`);
+    }
+    if (Date.now() - started >= options.waitMs) {
+      throw new CorpusStoreBusyError(
+        `the corpus store at ${dir} is still being written by process ${holder.pid} (corpus "${holder.corpus}", since ${holder.since}) after waiting ${Math.round(options.waitMs / 1000)} s; ` +
+          `wait for it to finish, or if no such process runs, delete ${file}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
+  }
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+}
+
+function readHolder(file: string): Holder | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
+    return typeof parsed.pid === 'number' ? { pid: parsed.pid, host: String(parsed.host ?? ''), corpus: String(parsed.corpus ?? '?'), since: String(parsed.since ?? '?') } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(holder: Holder): boolean {
+  // A process of another machine (a shared directory) cannot be checked: it counts as alive.
+  if (holder.host && holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
