@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { toMermaid, type RetrieverPort } from '@multihop/core';
+import { toMermaid, type RetrieverPort, type WorkflowContext } from '@multihop/core';
+import { manifest as baselines } from '@multihop/baselines/manifest';
+import { offlineHandlers } from '@multihop/baselines/offline';
 import { offlineModel } from '@multihop/offline-model';
-import { createRouterWorkflow, manifest } from '@multihop/router';
-import { offlineHandlers } from '@multihop/router/offline';
+import { createRouterWorkflow } from '@multihop/router';
 
 // Two passages stand in for a corpus; with @multihop/retriever, pass a LanceDB retriever instead.
 const passages = [
@@ -20,23 +21,33 @@ const retriever: RetrieverPort = {
   },
 };
 
+// The router runs whichever installed workflow it picks: here, the five baselines.
+const context: WorkflowContext = {
+  workflowIds: () => baselines.workflows.map((w) => w.id),
+  workflow: (id) => baselines.workflows.find((w) => w.id === id)!.create(),
+};
+
 async function main(): Promise<void> {
-  const workflow = createRouterWorkflow({ topK: 2 });
-  const result = await workflow.run(
+  // The router file this package ships (trained on the offline model's evals) and its λ;
+  // { lambda: 0.5 } would favour cheap workflows, { file } loads one trained with `multihop train router`.
+  const router = createRouterWorkflow({}, context);
+  const result = await router.run(
     { id: 'q1', text: 'Which actress played Corliss Archer in Kiss and Tell?' },
     { model: offlineModel({ handlers: offlineHandlers }), retriever },
   );
-  console.log(result.answer, result.evidenceIds);
-  console.log(toMermaid(workflow.chart()));
+  const route = result.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+  console.log(`routed to ${String(route.data['choice'])}:`, result.answer);
+  console.log(route.data['predictions']);
+  console.log(toMermaid(router.chart()));
 
   assert.equal(result.status, 'ok');
-  assert.deepEqual(result.evidenceIds.sort(), ['p1', 'p2']);
-  // Every edge the run took is a `transition` event, named as the chart names it.
-  const chart = workflow.chart();
-  for (const event of result.trace.filter((e) => e.kind === 'transition')) {
-    assert.ok(chart.edges.some((e) => e.from === event.data['from'] && e.to === event.data['to']));
-  }
-  assert.equal(manifest.workflows[0]?.id, 'router');
+  // Only installed workflows are candidates, each a `workflow` node of the chart.
+  assert.deepEqual(router.candidates?.slice().sort(), ['cot', 'direct', 'ircot', 'react', 'single-turn-rag']);
+  assert.ok(router.chart().nodes.some((n) => n.kind === 'workflow' && n.workflow === route.data['choice']));
+  // The run is its candidate's: the same answer and tokens as running that workflow alone.
+  const alone = await context.workflow(String(route.data['choice'])).run({ id: 'q1', text: 'Which actress played Corliss Archer in Kiss and Tell?' }, { model: offlineModel({ handlers: offlineHandlers }), retriever });
+  assert.equal(result.answer, alone.answer);
+  assert.equal(result.usage.promptTokens + result.usage.completionTokens, alone.usage.promptTokens + alone.usage.completionTokens);
 }
 
 main().catch((error: unknown) => {
