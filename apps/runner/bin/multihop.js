@@ -45,7 +45,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
+    // main answers every error of the project's own kinds and of the file system in one line; what
+    // reaches here is a bug, and its stack is what a bug report needs.
     process.stderr.write(`multihop: ${error && error.stack ? error.stack : error}\n`);
+    process.stderr.write('multihop: this is a bug; please report it with the command you ran\n');
     process.exitCode = 1;
   },
 );

@@ -60,7 +60,9 @@ describe('the multihop CLI', () => {
       err: expect.stringContaining('no question with id "no-such-id"'),
     });
     expect(await cli('eval', '--workflows', 'direct,direct', '--dataset', 'hotpotqa-dev')).toMatchObject({ code: 2, err: expect.stringContaining('names "direct" twice') });
-    expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("Unknown option '--bogus'") });
+    expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--bogus'; multihop run --help lists its options") });
+    expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (an option of eval, sweep,") });
+    expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (an option of run,") });
     expect(await cli('run', '--workflow', 'direct', '--dataset', 'hotpotqa-dev', '--id', 'x', '--model', 'openai:')).toMatchObject({ code: 2, err: expect.stringContaining('--model: "openai:" names no model') });
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MultihopError } from '@multihop/core';
+import { ConfigError, MultihopError } from '@multihop/core';
 import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
@@ -12,12 +12,12 @@ import type * as Sweep from './commands/sweep';
 import type * as Train from './commands/train';
 import type * as Worker from './commands/worker';
 import type * as Workflows from './commands/workflows';
-import { processIo, type Io } from './io';
-import { parseSetting } from './setting';
+import { describeSystemError, isSystemError, processIo, type Io } from './io';
+import { DEFAULT_SETTING, parseSetting } from './setting';
 
 // Each command loads what it needs when it runs: listing workflows must not load LanceDB, and
 // nothing loads the OpenAI client unless a role selects it (see model.ts).
-const commands = {
+const load = {
   chart: (): typeof Chart => require('./commands/chart'),
   eval: (): typeof Eval => require('./commands/eval'),
   ingest: (): typeof Ingest => require('./commands/ingest'),
@@ -34,238 +34,572 @@ const commands = {
 
 export type { Io } from './io';
 
-export const USAGE = `multihop — multi-agent RAG workflows for multi-hop QA (offline by default)
+/** One option of a command: how it parses, and what its help says. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** The value's placeholder in help (`N`, `DIR`). */
+  arg?: string;
+  multiple?: boolean;
+  /** The default as it would be given on the command line: parsing uses it and help prints it. */
+  default?: string;
+  /** What help says when there is no single default value (`all`, `MULTIHOP_MODEL, else ...`). */
+  defaultText?: string;
+  required?: boolean;
+  help: string;
+}
 
-  multihop workflows
-  multihop ingest --dataset <name|path> [--corpus FILE] [--layout L] [--setting closed|open] [--db DIR]
-  multihop run --workflow <id> (--question "..." [--corpus <name|path>] | --dataset <name|path> --id <qid> [--corpus FILE])
-               [--setting closed|open] [--set <id>.<setting>=<value> ...] [--model offline|openai:<model>] [--db DIR] [--json]
-               [--thread <id> [--checkpoints FILE|postgres://...]]
-  multihop resume <thread id> [--checkpoints FILE|postgres://...] [--json]
-  multihop eval --workflows <id,...> --dataset <name|path> [--offset M] [--limit N] [--concurrency K]
-               [--setting open|closed] [--corpus FILE] [--layout L] [--skip-invalid] [--set <id>.<setting>=<value> ...]
-               [--model ...] [--judge offline|openai:<model>] [--out DIR] [--cache DIR] [--db DIR]
-               [--queue redis://HOST:PORT [--store postgres://...]]   (run the pairs on multihop worker processes)
-  multihop worker --queue redis://HOST:PORT [--concurrency K] [--rate-limit N/1s] [--stalled-after S] [--db DIR] [--idle-exit S]
-  multihop sweep --workflow <id> --param <setting>=<v1>,<v2>,... --dataset <name|path> [the options of eval]
-  multihop train <trainer> --dataset <name|path>[,<name|path>...] --out FILE [--alpha A] [--epochs N] [--seed S] [--offset M] [--limit N]
-               [--set <trainer>.<setting>=<value> ...] [--setting closed|open] [--model ...] [--db DIR]
-  multihop train router --from <eval dir> [--from <eval dir> ...] --out FILE [--lambda L] [--seed S] [--set router.<setting>=<value> ...]
-  multihop evolve --workflow <id> --dataset <name|path>[,...] [--rounds N] [--seed S] [--out DIR] [--limit N]
-               [--set <trainer>.<setting>=<value> ...] [--model ...] [--db DIR]
-  multihop chart <workflow> [--format mermaid|json] [--set <id>.<setting>=<value> ...]
-  multihop rollouts --workflow <method> --dataset <name|path> --group G [--limit N] --out FILE.jsonl [--sft DIR]
-               [--setting closed|open] [--model ...] [--db DIR]
-  multihop studio [--port N] [--open] [--eval DIR ...] [--model ...] [--db DIR]
-  multihop report <eval dir> [--out FILE.html]
+/** One command: its arguments, its options, and one line on what it does. */
+export interface CommandSpec {
+  summary: string;
+  /** Positional arguments (`<workflow>`); a command takes no more than these. */
+  args?: { name: string; required: boolean }[];
+  options: Record<string, OptionSpec>;
+  /** Lines of help after the options. */
+  notes?: string[];
+}
 
-Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.
-eval and sweep search the dataset's pooled corpus (open) unless --setting closed; answers are judged by
-the judge role's model (PAR² A.2) unless --judge says otherwise.
-Model: --model, else MULTIHOP_MODEL, else multihop.config.json, else the offline model.`;
+// The options several commands share, defined once.
+const dataset: OptionSpec = { type: 'string', arg: '<name|path>', required: true, help: 'a shared dataset (hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train) or a question file' };
+const setting: OptionSpec = {
+  type: 'string',
+  arg: 'open|closed',
+  default: DEFAULT_SETTING,
+  help: "open: every question searches the dataset's pooled corpus; closed: a dataset question searches only its own paragraphs",
+};
+const db: OptionSpec = { type: 'string', arg: 'DIR', defaultText: '.multihop/lancedb', help: 'the embedded LanceDB directory (or a LanceDB URI)' };
+const model: OptionSpec = { type: 'string', arg: 'offline|openai:<model>', defaultText: 'MULTIHOP_MODEL, else multihop.config.json, else offline', help: 'the model of every role' };
+const set: OptionSpec = { type: 'string', arg: '<id>.<setting>=<value>', multiple: true, help: "change a workflow's setting, checked by its schema (repeatable)" };
+const json: OptionSpec = { type: 'boolean', help: 'print JSON on stdout (progress stays on stderr)' };
+const corpus: OptionSpec = { type: 'string', arg: 'FILE', help: "a corpus file, searched with (open) the dataset's paragraphs" };
+const layout: OptionSpec = { type: 'string', arg: 'L', defaultText: "detected from the file", help: 'the layout of a dataset file' };
+const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a file with invalid ones, and report the rest' };
+const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 'at most N questions' };
+const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file' };
+const workflow: OptionSpec = { type: 'string', arg: '<id>', required: true, help: 'a workflow id (multihop workflows lists them)' };
 
-const OPTIONS = {
-  workflow: { type: 'string' },
-  workflows: { type: 'string' },
-  question: { type: 'string' },
-  corpus: { type: 'string' },
-  dataset: { type: 'string' },
-  id: { type: 'string' },
-  model: { type: 'string' },
-  setting: { type: 'string' },
-  db: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  limit: { type: 'string' },
-  offset: { type: 'string' },
-  concurrency: { type: 'string' },
-  out: { type: 'string' },
-  cache: { type: 'string' },
-  format: { type: 'string' },
-  group: { type: 'string' },
-  layout: { type: 'string' },
-  'skip-invalid': { type: 'boolean', default: false },
-  set: { type: 'string', multiple: true },
-  judge: { type: 'string' },
-  param: { type: 'string', multiple: true },
-  alpha: { type: 'string' },
-  epochs: { type: 'string' },
-  seed: { type: 'string' },
-  sft: { type: 'string' },
-  rounds: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  open: { type: 'boolean', default: false },
-  eval: { type: 'string', multiple: true },
-  thread: { type: 'string' },
-  checkpoints: { type: 'string' },
-  queue: { type: 'string' },
-  store: { type: 'string' },
-  'rate-limit': { type: 'string' },
-  'stalled-after': { type: 'string' },
-  'idle-exit': { type: 'string' },
-  from: { type: 'string', multiple: true },
-  lambda: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+const evaluation: Record<string, OptionSpec> = {
+  dataset,
+  offset,
+  limit,
+  concurrency: { type: 'string', arg: 'K', default: '2', help: 'pairs (question × workflow) run at a time' },
+  setting,
+  corpus,
+  layout,
+  'skip-invalid': skipInvalid,
+  set,
+  model,
+  judge: { type: 'string', arg: 'offline|openai:<model>', defaultText: "the model configuration's judge role", help: 'the model that judges answers, as in PAR² A.2' },
+  out: { type: 'string', arg: 'DIR', defaultText: '.multihop/<command>/<dataset>-<setting>-<model>', help: 'the results directory; re-running with the same DIR resumes (finished pairs are kept, failed ones that may pass now run again)' },
+  cache: { type: 'string', arg: 'DIR', help: "a directory caching the model's replies (checked before any pair runs)" },
+  db,
+  json: { type: 'boolean', help: 'print the summary as JSON on stdout instead of Markdown (progress stays on stderr)' },
+  queue: { type: 'string', arg: 'redis://HOST:PORT', help: 'run the pairs on multihop worker processes' },
+  store: { type: 'string', arg: 'postgres://...', defaultText: 'the results directory', help: 'with --queue: where workers record results' },
+};
 
-/** The CLI: returns the exit code; errors of the project's own kinds print as one clear line. */
+/** Every command and its options: the one source of truth for parsing and for help. */
+export const COMMANDS: Record<string, CommandSpec> = {
+  workflows: {
+    summary: "list the installed workflows: engine, title, paper, settings with their defaults",
+    options: { json: { type: 'boolean', help: 'print the list as JSON' } },
+  },
+  ingest: {
+    summary: 'put a dataset (or corpus file) into the embedded LanceDB store',
+    options: { dataset, corpus, layout, setting, db, 'skip-invalid': skipInvalid },
+  },
+  run: {
+    summary: 'answer one question with one workflow: answer, evidence, trace and usage',
+    options: {
+      workflow,
+      question: { type: 'string', arg: '"..."', help: 'free text (at most MULTIHOP_MAX_QUESTION_CHARS characters, default 4000); searched over --corpus' },
+      corpus: { type: 'string', arg: '<name|path>', defaultText: 'hotpotqa-dev with --question', help: 'the corpus a --question searches, or a corpus file joined to a dataset question' },
+      dataset: { ...dataset, required: false, help: 'with --id: a dataset question (its gold and scores are shown)' },
+      id: { type: 'string', arg: '<qid>', help: 'the question id in --dataset' },
+      setting: { ...setting, help: `${setting.help} (a --question or --corpus is always open)` },
+      set,
+      model,
+      db,
+      json: { type: 'boolean', help: 'print the RunResult as JSON, with the gold and EM/F1/recall for a dataset question' },
+      layout,
+      'skip-invalid': skipInvalid,
+      thread: { type: 'string', arg: '<id>', help: 'checkpoint the run under this thread, so multihop resume <id> can continue it' },
+      checkpoints: { type: 'string', arg: 'FILE|postgres://...', defaultText: 'MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite', help: 'the checkpoint store' },
+    },
+    notes: ['Give --question "..." [--corpus <name|path>], or --dataset <name|path> --id <qid>.'],
+  },
+  resume: {
+    summary: "continue a run started with --thread from its last checkpoint",
+    args: [{ name: '<thread id>', required: true }],
+    options: {
+      thread: { type: 'string', arg: '<id>', help: 'the thread (instead of the argument)' },
+      checkpoints: { type: 'string', arg: 'FILE|postgres://...', defaultText: 'MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite', help: 'the checkpoint store the run used' },
+      json: { type: 'boolean', help: 'print the RunResult as JSON' },
+    },
+  },
+  eval: {
+    summary: 'run workflows on the same questions, judge the answers, write results and a summary (resumable)',
+    options: { workflows: { type: 'string', arg: '<id,...>', required: true, help: 'workflow ids, comma-separated' }, ...evaluation },
+    notes: [
+      'A pair that failed (provider, network, file system) is left out of the metrics, counted in the failed column, and run again by a re-run of the same command.',
+      'Exit code: 0 when pairs succeeded (a banner names any that failed), 1 when none did, 2 for bad input, 130 after Ctrl-C (the summary is marked incomplete).',
+    ],
+  },
+  sweep: {
+    summary: "one workflow at each value of its settings, into one summary with a row per value",
+    options: {
+      workflow,
+      param: { type: 'string', arg: '<setting>=<v1>,<v2>,...', multiple: true, required: true, help: 'the values to sweep (repeatable: every combination)' },
+      ...evaluation,
+    },
+  },
+  worker: {
+    summary: 'run queued eval pairs (multihop eval --queue) until Ctrl-C',
+    options: {
+      queue: { type: 'string', arg: 'redis://HOST:PORT', required: true, help: 'the queue eval puts its pairs on' },
+      concurrency: { type: 'string', arg: 'K', default: '2', help: 'pairs run at a time' },
+      'rate-limit': { type: 'string', arg: 'N/1s', help: "BullMQ's limiter, shared by every worker of the queue" },
+      'stalled-after': { type: 'string', arg: 'S', default: '30', help: 'seconds before a killed worker\'s pair goes to another' },
+      db,
+      'idle-exit': { type: 'string', arg: 'S', help: 'exit after S seconds with nothing to do' },
+    },
+  },
+  train: {
+    summary: 'train a policy a method offers (mao-arag-planner, router, ...) and write it to --out',
+    args: [{ name: '<trainer>', required: true }],
+    options: {
+      dataset: { ...dataset, required: false, arg: '<name|path>[,...]', help: 'the training questions (not with --from)' },
+      from: { type: 'string', arg: '<eval dir>', multiple: true, help: 'a finished eval a trainer such as the router learns from (repeatable)' },
+      out: { type: 'string', arg: 'FILE', required: true, help: 'the policy file (resumed from when it exists)' },
+      alpha: { type: 'string', arg: 'A', defaultText: "the trainer's", help: 'learning rate' },
+      epochs: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'passes over the questions' },
+      seed: { type: 'string', arg: 'S', defaultText: "the trainer's", help: 'random seed' },
+      lambda: { type: 'string', arg: 'L', defaultText: "the trainer's", help: "the router's cost weight" },
+      offset,
+      limit,
+      set: { ...set, arg: '<trainer>.<setting>=<value>', help: "change a trainer's setting (repeatable)" },
+      setting,
+      model,
+      db,
+    },
+  },
+  evolve: {
+    summary: 'let a method that learns without weight updates (HERA) evolve its state over rounds',
+    options: {
+      workflow,
+      dataset: { ...dataset, arg: '<name|path>[,...]' },
+      rounds: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'rounds of evolution' },
+      seed: { type: 'string', arg: 'S', defaultText: "the trainer's", help: 'random seed' },
+      out: { type: 'string', arg: 'DIR', defaultText: '.multihop/state/<workflow>-<dataset>', help: 'the state directory (load it with --set <workflow>.state=DIR)' },
+      offset,
+      limit,
+      set: { ...set, arg: '<trainer>.<setting>=<value>', help: "change a trainer's setting (repeatable)" },
+      setting,
+      model,
+      db,
+    },
+  },
+  chart: {
+    summary: "print a workflow's state chart (from the real graph or machine)",
+    args: [{ name: '<workflow>', required: true }],
+    options: { format: { type: 'string', arg: 'mermaid|json', default: 'mermaid', help: 'the output format' }, set },
+  },
+  rollouts: {
+    summary: 'write training rollouts (GRPO groups) of a method that trains its agents, one JSONL line per candidate',
+    options: {
+      workflow: { ...workflow, arg: '<method>' },
+      dataset,
+      group: { type: 'string', arg: 'G', required: true, help: 'candidates per group (at least 2)' },
+      limit,
+      out: { type: 'string', arg: 'FILE.jsonl', required: true, help: 'the rollouts file; an existing one is refused unless --resume or --force' },
+      resume: { type: 'boolean', help: 'append to an existing --out, skipping the questions already in it' },
+      force: { type: 'boolean', help: 'overwrite an existing --out (and --sft files)' },
+      sft: { type: 'string', arg: 'DIR', help: 'also write supervised warm-start examples, <role>.jsonl per agent' },
+      setting,
+      model,
+      db,
+    },
+  },
+  studio: {
+    summary: 'serve the local web app: charts, live runs, replays, eval plots',
+    options: {
+      port: { type: 'string', arg: 'N', defaultText: 'a free port', help: 'the port (127.0.0.1)' },
+      host: { type: 'string', arg: 'HOST', defaultText: '127.0.0.1', help: 'the address to bind' },
+      open: { type: 'boolean', help: 'open the browser' },
+      eval: { type: 'string', arg: 'DIR', multiple: true, help: 'an eval directory the page may open besides those under the working directory (repeatable)' },
+      model,
+      db,
+    },
+  },
+  report: {
+    summary: "write an eval directory's view as one HTML file to share",
+    args: [{ name: '<eval dir>', required: true }],
+    options: { out: { type: 'string', arg: 'FILE.html', defaultText: '<eval dir>/report.html', help: 'the HTML file' } },
+  },
+  help: {
+    summary: "describe a command's options and their defaults",
+    args: [{ name: '<command>', required: false }],
+    options: {},
+  },
+};
+
+const GLOBAL: Record<string, OptionSpec & { short?: string }> = {
+  help: { type: 'boolean', short: 'h', help: 'this help' },
+  version: { type: 'boolean', short: 'V', help: 'print the version' },
+};
+
+const pad = (text: string, width: number) => (text.length >= width ? `${text}  ` : text.padEnd(width));
+
+export function version(): string {
+  return (require('../package.json') as { version: string }).version;
+}
+
+/** The help of one command, from its spec. */
+export function commandHelp(name: string): string {
+  const spec = COMMANDS[name]!;
+  const required = Object.entries(spec.options).filter(([, o]) => o.required);
+  const synopsis = [
+    `multihop ${name}`,
+    ...(spec.args ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)),
+    ...required.map(([n, o]) => `--${n} ${o.arg ?? ''}`.trim()),
+    ...(Object.keys(spec.options).length > required.length ? ['[options]'] : []),
+  ].join(' ');
+  const rows = [...Object.entries(spec.options), ['help', GLOBAL['help']!] as const].map(([n, o]) => {
+    const flag = `${o === GLOBAL['help'] ? '-h, ' : ''}--${n}${o.arg ? ` ${o.arg}` : ''}`;
+    const notes = [
+      o.required ? 'required' : undefined,
+      o.default !== undefined ? `default: ${o.default}` : o.defaultText ? `default: ${o.defaultText}` : undefined,
+    ].filter(Boolean);
+    return [flag, `${o.help}${notes.length ? ` (${notes.join('; ')})` : ''}`] as const;
+  });
+  const width = Math.min(34, Math.max(...rows.map(([f]) => f.length)) + 2);
+  return [
+    `multihop ${name} — ${spec.summary}`,
+    '',
+    `Usage: ${synopsis}`,
+    '',
+    'Options:',
+    ...rows.map(([f, h]) => `  ${pad(f, width)}${h}`),
+    ...(spec.notes?.length ? ['', ...spec.notes] : []),
+  ].join('\n');
+}
+
+/** The global usage: every command with one line, and where to read more. */
+export const USAGE = [
+  'multihop — multi-agent RAG workflows for multi-hop QA (offline by default)',
+  '',
+  'Usage: multihop <command> [options]',
+  '',
+  'Commands:',
+  ...Object.entries(COMMANDS).map(([name, spec]) => `  ${pad(`${name}${spec.args?.length ? ` ${spec.args.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')}` : ''}`, 22)}${spec.summary}`),
+  '',
+  'multihop <command> --help (or multihop help <command>) lists its options with their defaults; multihop --version prints the version.',
+  '',
+  'Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.',
+  `Setting: every command searches the dataset's pooled corpus (${DEFAULT_SETTING}) unless --setting closed.`,
+  'Model: --model, else MULTIHOP_MODEL, else multihop.config.json, else the offline model.',
+].join('\n');
+
+const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign({}, ...Object.values(COMMANDS).map((c) => c.options), GLOBAL);
+
+/** parseArgs's option table for a command, defaults included. */
+function parseOptions(specs: Record<string, OptionSpec & { short?: string }>, withDefaults: boolean) {
+  return Object.fromEntries(
+    Object.entries(specs).map(([n, o]) => [
+      n,
+      {
+        type: o.type,
+        ...(o.multiple ? { multiple: true } : {}),
+        ...(o.short ? { short: o.short } : {}),
+        ...(withDefaults && o.default !== undefined && o.type === 'string' ? { default: o.default } : {}),
+      },
+    ]),
+  ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string }>;
+}
+
+/**
+ * `--limit -1`: node's parser reads `-1` as an option and answers "ambiguous"; a string option's
+ * value that looks like a negative number is the option's value, checked like any other.
+ */
+function attachNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name && ALL_OPTIONS[name]?.type === 'string' && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** The closest name to `given` (a typo of a command or option), if any is close. */
+function closest(given: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    return d[a.length]![b.length]!;
+  };
+  const scored = names.map((n) => ({ n, d: n.startsWith(given) && given.length >= 2 ? 0 : distance(given, n) })).sort((a, b) => a.d - b.d);
+  return scored[0] && scored[0].d <= Math.max(1, Math.floor(scored[0].n.length / 3)) ? scored[0].n : undefined;
+}
+
+/** A parse error of node's parser, said in terms of the command. */
+function parseError(command: string, error: Error & { code?: string }): ConfigError {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  const name = option?.replace(/^-+/, '');
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    const elsewhere = name && name in ALL_OPTIONS ? Object.keys(COMMANDS).filter((c) => name in COMMANDS[c]!.options) : [];
+    const typo = name ? closest(name, Object.keys(COMMANDS[command]!.options)) : undefined;
+    return new ConfigError(
+      `${command}: unknown option '${option}'${elsewhere.length ? ` (an option of ${elsewhere.join(', ')})` : typo ? ` (did you mean --${typo}?)` : ''}; multihop ${command} --help lists its options`,
+    );
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name && /argument missing/.test(error.message)) {
+    const spec = ALL_OPTIONS[name];
+    return new ConfigError(`${command}: --${name} needs a value${spec?.arg ? ` (${spec.arg})` : ''}`);
+  }
+  return new ConfigError(`${command}: ${error.message}`);
+}
+
+/** The CLI: returns the exit code; errors of the project's own kinds, and file-system errors, print as one clear line. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    const [command, ...rest] = positionals;
-    if (values.help || !command) {
-      io.out(USAGE);
-      return command || values.help ? 0 : 2;
-    }
-    const int = (name: string, value: string | undefined): number | undefined => {
-      if (value === undefined) return undefined;
-      const n = Number(value);
-      if (!Number.isInteger(n)) throw new MultihopError('CONFIG', `--${name} must be an integer, got "${value}"`);
-      return n;
-    };
-    const need = (name: string, value: string | undefined): string => {
-      if (!value) throw new MultihopError('CONFIG', `${command} needs --${name}\n\n${USAGE}`);
-      return value;
-    };
-    /** What eval and sweep share: the questions, the setting and corpus, the models, the output. */
-    const evaluation = () => ({
-      dataset: need('dataset', values.dataset),
-      limit: int('limit', values.limit),
-      offset: int('offset', values.offset),
-      concurrency: int('concurrency', values.concurrency) ?? 2,
-      setting: parseSetting(values.setting, 'open'),
-      model: values.model,
-      judge: values.judge,
-      out: values.out,
-      db: values.db,
-      cacheDir: values.cache,
-      corpus: values.corpus,
-      layout: values.layout,
-      skipInvalid: values['skip-invalid'],
-      set: values.set ?? [],
-      queue: values.queue,
-      store: values.store,
-    });
-    switch (command) {
-      case 'workflows':
-        return await commands.workflows().workflowsCommand(io);
-      case 'chart':
-        return await commands.chart().chartCommand(io, rest[0], values.format, values.set ?? []);
-      case 'ingest':
-        return await commands.ingest().ingestCommand(io, {
-          dataset: need('dataset', values.dataset),
-          setting: parseSetting(values.setting, 'open'),
-          db: values.db,
-          corpus: values.corpus,
-          layout: values.layout,
-          skipInvalid: values['skip-invalid'],
-        });
-      case 'run':
-        return await commands.run().runCommand(io, {
-          workflow: need('workflow', values.workflow),
-          question: values.question,
-          corpus: values.corpus,
-          dataset: values.dataset,
-          id: values.id,
-          model: values.model,
-          // Unset stays unset: run picks closed for a dataset question, open with --question or --corpus.
-          setting: values.setting === undefined ? undefined : parseSetting(values.setting, 'closed'),
-          db: values.db,
-          json: values.json,
-          layout: values.layout,
-          skipInvalid: values['skip-invalid'],
-          set: values.set ?? [],
-          thread: values.thread,
-          checkpoints: values.checkpoints,
-        });
-      case 'resume':
-        return await commands.resume().resumeCommand(io, { thread: rest[0] ?? values.thread, checkpoints: values.checkpoints, json: values.json });
-      case 'eval':
-        return await commands.eval().evalCommand(io, { workflows: need('workflows', values.workflows), ...evaluation() });
-      case 'sweep':
-        return await commands.sweep().sweepCommand(io, { workflow: need('workflow', values.workflow), params: values.param ?? [], ...evaluation() });
-      case 'worker':
-        return await commands.worker().workerCommand(io, {
-          queue: need('queue', values.queue),
-          concurrency: int('concurrency', values.concurrency),
-          rateLimit: values['rate-limit'],
-          stalledAfter: int('stalled-after', values['stalled-after']),
-          db: values.db,
-          idleExit: int('idle-exit', values['idle-exit']),
-        });
-      case 'train': {
-        const num = (name: string, value: string | undefined): number | undefined => {
-          if (value === undefined) return undefined;
-          const n = Number(value);
-          if (value.trim() === '' || !Number.isFinite(n)) throw new MultihopError('CONFIG', `--${name} must be a number, got "${value}"`);
-          return n;
-        };
-        return await commands.train().trainCommand(io, {
-          trainer: rest[0],
-          // A trainer that learns from finished evals (the router) reads --from instead of questions.
-          dataset: values.from?.length ? values.dataset : need('dataset', values.dataset),
-          from: values.from,
-          out: need('out', values.out),
-          offset: int('offset', values.offset),
-          limit: int('limit', values.limit),
-          setting: parseSetting(values.setting, 'closed'),
-          model: values.model,
-          db: values.db,
-          flags: { alpha: num('alpha', values.alpha), epochs: int('epochs', values.epochs), seed: int('seed', values.seed), lambda: num('lambda', values.lambda) },
-          set: values.set ?? [],
-        });
-      }
-      case 'evolve': {
-        // A method that learns without weight updates (HERA): its own trainer, rounds as epochs,
-        // a state directory the workflow loads with --set <workflow>.state=DIR.
-        const workflow = need('workflow', values.workflow);
-        const dataset = need('dataset', values.dataset);
-        return await commands.train().trainCommand(io, {
-          trainer: undefined,
-          workflow,
-          dataset,
-          out: values.out ?? `.multihop/state/${workflow}-${dataset.replace(/[^\w.-]+/g, '_')}`,
-          offset: int('offset', values.offset),
-          limit: int('limit', values.limit),
-          setting: parseSetting(values.setting, 'closed'),
-          model: values.model,
-          db: values.db,
-          flags: { epochs: int('rounds', values.rounds), seed: int('seed', values.seed) },
-          set: values.set ?? [],
-        });
-      }
-      case 'rollouts':
-        return await commands.rollouts().rolloutsCommand(io, {
-          workflow: need('workflow', values.workflow),
-          dataset: need('dataset', values.dataset),
-          group: int('group', need('group', values.group)),
-          limit: int('limit', values.limit),
-          out: need('out', values.out),
-          setting: parseSetting(values.setting, 'closed'),
-          model: values.model,
-          db: values.db,
-          sft: values.sft,
-        });
-      case 'studio':
-        return await commands.studio().studioCommand(io, {
-          port: int('port', values.port),
-          host: values.host,
-          open: values.open,
-          evals: values.eval ?? [],
-          model: values.model,
-          db: values.db,
-        });
-      case 'report':
-        return await commands.report().reportCommand(io, rest[0], values.out);
-      default:
-        io.err(`multihop: unknown command "${command}"\n\n${USAGE}`);
-        return 2;
-    }
+    return await dispatch(attachNegativeValues(argv), io);
   } catch (error) {
-    if (error instanceof MultihopError || (error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+    if (error instanceof MultihopError) {
+      io.err(`multihop: ${error.message}`);
+      return 2;
+    }
+    if ((error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
       io.err(`multihop: ${(error as Error).message}`);
       return 2;
     }
+    // A file that cannot be read or written (a read-only directory, a full disk, a path through a
+    // file): what, which path, why, in one line. Everything already written stays as it is.
+    if (isSystemError(error)) {
+      io.err(`multihop: ${describeSystemError(error)}`);
+      return 1;
+    }
     throw error;
+  }
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
+  // First pass: find the command (and the global flags) among every option any command knows.
+  const first = parseArgs({ args: argv, options: parseOptions(ALL_OPTIONS, false), allowPositionals: true, strict: false });
+  const command = first.positionals[0];
+  if (first.values['version'] === true && !command) {
+    io.out(version());
+    return 0;
+  }
+  if (!command) {
+    if (first.values['help'] === true) {
+      io.out(USAGE);
+      return 0;
+    }
+    io.err(USAGE);
+    return 2;
+  }
+  const spec = COMMANDS[command];
+  if (!spec) {
+    const guess = closest(command, Object.keys(COMMANDS));
+    throw new ConfigError(`unknown command "${command}"${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${Object.keys(COMMANDS).join(', ')} (multihop --help)`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: parseOptions({ ...spec.options, help: GLOBAL['help']! }, true), allowPositionals: true, strict: true });
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) throw parseError(command, error as Error & { code?: string });
+    throw error;
+  }
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const rest = parsed.positionals.slice(1);
+  if (values['help'] === true) {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  if (command === 'help') {
+    const about = rest[0];
+    if (about === undefined) {
+      io.out(USAGE);
+      return 0;
+    }
+    if (!COMMANDS[about]) {
+      const guess = closest(about, Object.keys(COMMANDS));
+      throw new ConfigError(`help: unknown command "${about}"${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    }
+    if (rest.length > 1) throw new ConfigError(`help takes one command, got ${rest.length}: ${rest.join(' ')}`);
+    io.out(commandHelp(about));
+    return 0;
+  }
+  const allowed = spec.args?.length ?? 0;
+  if (rest.length > allowed) {
+    const extra = rest.slice(allowed);
+    const hint = spec.options['workflow'] && values['workflow'] === undefined ? ` (did you mean --workflow ${extra[0]}?)` : extra.some((e) => e.includes(' ')) ? '' : ' (a value with spaces needs quotes)';
+    throw new ConfigError(
+      `${command} takes ${allowed === 0 ? 'no arguments' : `one argument (${spec.args!.map((a) => a.name).join(' ')})`} besides options; got ${extra.map((e) => `"${e}"`).join(' ')}${hint}; multihop ${command} --help lists its options`,
+    );
+  }
+
+  const str = (name: string): string | undefined => values[name] as string | undefined;
+  const list = (name: string): string[] => (values[name] as string[] | undefined) ?? [];
+  const bool = (name: string): boolean => values[name] === true;
+  const need = (name: string): string => {
+    const value = str(name);
+    if (!value) throw new ConfigError(`${command} needs --${name}${spec.options[name]?.arg ? ` ${spec.options[name]!.arg}` : ''}; multihop ${command} --help lists its options`);
+    return value;
+  };
+  const int = (name: string, min?: number): number | undefined => {
+    const value = str(name);
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new ConfigError(`--${name} must be ${min === 1 ? 'a positive integer' : min === 0 ? 'a non-negative integer' : 'an integer'}, got "${value}"`);
+    }
+    if (min !== undefined && n < min) throw new ConfigError(`--${name} must be ${min === 1 ? 'a positive integer' : min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`}, got ${n}`);
+    return n;
+  };
+  const num = (name: string): number | undefined => {
+    const value = str(name);
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`--${name} must be a number, got "${value}"`);
+    return n;
+  };
+  const settingOf = () => parseSetting(str('setting'));
+  /** What eval and sweep share: the questions, the setting and corpus, the models, the output. */
+  const evaluation = () => ({
+    dataset: need('dataset'),
+    limit: int('limit', 1),
+    offset: int('offset', 0),
+    concurrency: int('concurrency', 1)!,
+    setting: settingOf(),
+    model: str('model'),
+    judge: str('judge'),
+    out: str('out'),
+    db: str('db'),
+    cacheDir: str('cache'),
+    corpus: str('corpus'),
+    layout: str('layout'),
+    skipInvalid: bool('skip-invalid'),
+    set: list('set'),
+    queue: str('queue'),
+    store: str('store'),
+    json: bool('json'),
+  });
+
+  switch (command) {
+    case 'workflows':
+      return await load.workflows().workflowsCommand(io, { json: bool('json') });
+    case 'chart':
+      return await load.chart().chartCommand(io, rest[0], str('format'), list('set'));
+    case 'ingest':
+      return await load.ingest().ingestCommand(io, {
+        dataset: need('dataset'),
+        setting: settingOf(),
+        db: str('db'),
+        corpus: str('corpus'),
+        layout: str('layout'),
+        skipInvalid: bool('skip-invalid'),
+      });
+    case 'run':
+      return await load.run().runCommand(io, {
+        workflow: need('workflow'),
+        question: str('question'),
+        corpus: str('corpus'),
+        dataset: str('dataset'),
+        id: str('id'),
+        model: str('model'),
+        setting: settingOf(),
+        db: str('db'),
+        json: bool('json'),
+        layout: str('layout'),
+        skipInvalid: bool('skip-invalid'),
+        set: list('set'),
+        thread: str('thread'),
+        checkpoints: str('checkpoints'),
+      });
+    case 'resume':
+      return await load.resume().resumeCommand(io, { thread: rest[0] ?? str('thread'), checkpoints: str('checkpoints'), json: bool('json') });
+    case 'eval':
+      return await load.eval().evalCommand(io, { workflows: need('workflows'), ...evaluation() });
+    case 'sweep':
+      return await load.sweep().sweepCommand(io, { workflow: need('workflow'), params: list('param'), ...evaluation() });
+    case 'worker':
+      return await load.worker().workerCommand(io, {
+        queue: need('queue'),
+        concurrency: int('concurrency', 1),
+        rateLimit: str('rate-limit'),
+        stalledAfter: int('stalled-after', 1),
+        db: str('db'),
+        idleExit: int('idle-exit', 0),
+      });
+    case 'train': {
+      const from = list('from');
+      return await load.train().trainCommand(io, {
+        trainer: rest[0],
+        // A trainer that learns from finished evals (the router) reads --from instead of questions.
+        dataset: from.length ? str('dataset') : need('dataset'),
+        from: from.length ? from : undefined,
+        out: need('out'),
+        offset: int('offset', 0),
+        limit: int('limit', 1),
+        setting: settingOf(),
+        model: str('model'),
+        db: str('db'),
+        flags: { alpha: num('alpha'), epochs: int('epochs', 1), seed: int('seed'), lambda: num('lambda') },
+        set: list('set'),
+      });
+    }
+    case 'evolve': {
+      // A method that learns without weight updates (HERA): its own trainer, rounds as epochs,
+      // a state directory the workflow loads with --set <workflow>.state=DIR.
+      const workflowId = need('workflow');
+      const datasetName = need('dataset');
+      return await load.train().trainCommand(io, {
+        trainer: undefined,
+        workflow: workflowId,
+        dataset: datasetName,
+        out: str('out') ?? `.multihop/state/${workflowId}-${datasetName.replace(/[^\w.-]+/g, '_')}`,
+        offset: int('offset', 0),
+        limit: int('limit', 1),
+        setting: settingOf(),
+        model: str('model'),
+        db: str('db'),
+        flags: { epochs: int('rounds', 1), seed: int('seed') },
+        set: list('set'),
+      });
+    }
+    case 'rollouts':
+      need('group');
+      return await load.rollouts().rolloutsCommand(io, {
+        workflow: need('workflow'),
+        dataset: need('dataset'),
+        group: int('group'),
+        limit: int('limit', 1),
+        out: need('out'),
+        resume: bool('resume'),
+        force: bool('force'),
+        setting: settingOf(),
+        model: str('model'),
+        db: str('db'),
+        sft: str('sft'),
+      });
+    case 'studio':
+      return await load.studio().studioCommand(io, {
+        port: int('port', 0),
+        host: str('host'),
+        open: bool('open'),
+        evals: list('eval'),
+        model: str('model'),
+        db: str('db'),
+      });
+    case 'report':
+      return await load.report().reportCommand(io, rest[0], str('out'));
+    default:
+      throw new ConfigError(`unknown command "${command}"`);
   }
 }

@@ -4,13 +4,84 @@ export interface Io {
   err(text: string): void;
 }
 
-// A reader that closes early (`multihop workflows | head`) is not an error of the command.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+// A reader that closes early (`multihop workflows | head`, `multihop ingest 2>&1 | head`) is not
+// an error of the command: exit quietly with the code the command had so far.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw error;
+  });
+}
 
 export const processIo: Io = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
+
+/** An error of the file system (or another system call) as Node reports it. */
+export type SystemError = NodeJS.ErrnoException & { code: string };
+
+/** True for Node's system-call errors (`ENOENT`, `EACCES`, `ENOSPC`, ...), which carry an errno code. */
+export function isSystemError(error: unknown): error is SystemError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && typeof (error as { syscall?: unknown }).syscall === 'string';
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EISDIR: 'it is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device (disk full)',
+  EDQUOT: 'disk quota exceeded',
+  EEXIST: 'it already exists',
+  ENOTEMPTY: 'the directory is not empty',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'the name is too long',
+  EBUSY: 'the file is busy',
+  EIO: 'input/output error',
+};
+
+const VERBS: Record<string, string> = {
+  open: 'open',
+  read: 'read',
+  write: 'write to',
+  mkdir: 'create the directory',
+  rename: 'rename',
+  unlink: 'delete',
+  rmdir: 'delete',
+  rm: 'delete',
+  scandir: 'list',
+  stat: 'read',
+  lstat: 'read',
+  access: 'write to',
+  copyfile: 'copy',
+  ftruncate: 'truncate',
+  fsync: 'write to',
+  close: 'close',
+};
+
+/**
+ * One line for a system error: what could not be done to which path, and why, e.g.
+ * `cannot write to /data/out/results.jsonl: no space left on the device (disk full) (ENOSPC)`.
+ */
+export function describeSystemError(error: SystemError, path: string | undefined = error.path): string {
+  const verb = VERBS[error.syscall ?? ''] ?? error.syscall ?? 'use';
+  const reason = REASONS[error.code] ?? (error.message.replace(/^E[A-Z0-9]+: /, '').replace(/, \w+ '.*'$/, '') || 'failed');
+  return `cannot ${verb} ${path ?? '(a file)'}: ${reason} (${error.code})`;
+}
+
+/**
+ * Runs `fn`, which reads or writes `path`, so that a system error it throws names `path`: a
+ * write's error (ENOSPC on `write`) carries no path of its own.
+ */
+export function onPath<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isSystemError(error) && !error.path) error.path = path;
+    throw error;
+  }
+}

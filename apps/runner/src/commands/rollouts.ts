@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 import type { RolloutRecord } from '@multihop/core';
@@ -6,6 +6,8 @@ import type { Io } from '../io';
 import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
+import { readJsonlLog } from '../eval/jsonl';
+import { onPath } from '../io';
 
 export interface RolloutsCommandOptions {
   workflow: string;
@@ -13,6 +15,10 @@ export interface RolloutsCommandOptions {
   group?: number;
   limit?: number;
   out?: string;
+  /** Append to an existing --out, skipping the questions already in it. */
+  resume?: boolean;
+  /** Overwrite an existing --out (and the --sft files). */
+  force?: boolean;
   setting: Setting;
   model?: string;
   db?: string;
@@ -41,21 +47,28 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   }
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (!options.out) throw new ConfigError('rollouts needs --out FILE.jsonl');
+  if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
+  // Before any corpus is opened or model called: what --out already holds is never lost by accident.
+  const out = resolve(options.out);
+  const done = existingRollouts(out, options);
   const model = resolveModel(options.model);
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
   try {
-    const questions = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    const all = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    const questions = all.filter((q) => !done.has(q.id));
     io.err(`rollouts: ${method.id} (${trainer.algorithm} stages ${trainer.stages.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
+    if (done.size) io.err(`rollouts: resuming ${out}: ${all.length - questions.length} of ${all.length} questions already in it`);
     if (model.offline) io.err('rollouts: the offline model samples by a seeded perturbation; these rollouts exercise the pipeline, they are not a policy');
-    const out = resolve(options.out);
     mkdirSync(dirname(out), { recursive: true });
     // Each question's groups are appended as soon as they are sampled: a failure later loses nothing before it.
-    writeFileSync(out, '');
-    if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
+    if (!options.resume) onPath(out, () => writeFileSync(out, ''));
     const sftDir = options.sft ? resolve(options.sft) : undefined;
     if (sftDir) {
       mkdirSync(sftDir, { recursive: true });
-      for (const stage of trainer.stages) writeFileSync(join(sftDir, `${stage.role}.jsonl`), '');
+      for (const stage of trainer.stages) {
+        const file = join(sftDir, `${stage.role}.jsonl`);
+        if (!options.resume || !existsSync(file)) onPath(file, () => writeFileSync(file, ''));
+      }
     }
     const sftCounts = new Map<string, number>();
     let written = 0;
@@ -67,10 +80,11 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
         group: options.group,
         dataset: corpus.dataset.name,
       });
-      if (records.length) appendFileSync(out, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      if (records.length) onPath(out, () => appendFileSync(out, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`));
       if (sftDir && trainer.sftExamples) {
         for (const example of trainer.sftExamples(records)) {
-          appendFileSync(join(sftDir, `${example.role}.jsonl`), `${JSON.stringify({ messages: example.messages })}\n`);
+          const file = join(sftDir, `${example.role}.jsonl`);
+          onPath(file, () => appendFileSync(file, `${JSON.stringify({ messages: example.messages })}\n`));
           sftCounts.set(example.role, (sftCounts.get(example.role) ?? 0) + 1);
         }
       }
@@ -85,4 +99,32 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   } finally {
     corpus.close();
   }
+}
+
+/**
+ * What an existing --out holds: refused unless --resume (its questions are skipped; a line torn by
+ * a kill is cut off, so that question runs again) or --force (it is overwritten). A directory, or a
+ * path through a file, is refused with the errno a write would have met.
+ */
+function existingRollouts(out: string, options: RolloutsCommandOptions): Set<string> {
+  if (options.resume && options.force) throw new ConfigError('give --resume (append to --out) or --force (overwrite it), not both');
+  let stat;
+  try {
+    stat = statSync(out);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return new Set();
+    if (code === 'ENOTDIR') throw new ConfigError(`--out ${out}: a part of the path is a file, not a directory (ENOTDIR)`);
+    throw error;
+  }
+  if (stat.isDirectory()) throw new ConfigError(`--out ${out} is a directory (EISDIR); rollouts writes one JSONL file, e.g. --out ${join(out, 'rollouts.jsonl')}`);
+  if (options.force || stat.size === 0 || !stat.isFile()) return new Set();
+  const rows = readJsonlLog<RolloutRecord>(out, ['question_id'], { repair: Boolean(options.resume) });
+  if (!options.resume) {
+    const questions = new Set(rows.map((r) => r.question_id)).size;
+    throw new ConfigError(
+      `--out ${out} already holds ${rows.length} rollouts of ${questions} questions; give --resume to add the questions not yet in it, or --force to overwrite it (or another --out)`,
+    );
+  }
+  return new Set(rows.map((r) => r.question_id));
 }

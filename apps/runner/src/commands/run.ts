@@ -1,8 +1,10 @@
-import { ConfigError, type Query, type Question, type Workflow } from '@multihop/core';
+import { ConfigError, goldAnswers, type Query, type Question, type Workflow } from '@multihop/core';
 import { openThread, type DurableThread } from '../threads';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import type { Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
+import { scoreRun } from '../eval/scoreRun';
+import { DEFAULT_SETTING } from '../setting';
 import { resolveModel, type RunnerModel } from '../model';
 import { formatRun } from '../print';
 import { findWorkflow } from '../workflows';
@@ -30,6 +32,7 @@ export interface RunCommandOptions {
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
 export async function runCommand(io: Io, options: RunCommandOptions): Promise<number> {
   const { workflow } = findWorkflow(options.workflow, settingAssignments(options.set));
+  if (options.question !== undefined) checkQuestion(options.question);
   if (options.question && (options.dataset || options.id)) throw new ConfigError('give either --question, or --dataset with --id, not both');
   if (!options.question && !(options.dataset && options.id)) throw new ConfigError('give --question "..." [--corpus <name|path>], or --dataset <name> --id <question id>');
   const model = resolveModel(options.model);
@@ -37,7 +40,7 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   if (options.corpus && options.setting === 'closed') {
     throw new ConfigError('--corpus gives every question one shared corpus (the open setting); drop --setting closed, or drop --corpus to search the question\'s own paragraphs');
   }
-  const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? 'closed');
+  const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? DEFAULT_SETTING);
   // A bad --thread or --checkpoints is one line now, before the corpus is opened (an ingest can take minutes).
   const durable = options.thread ? await openThread(io, options) : undefined;
   try {
@@ -75,7 +78,16 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model
     await durable?.end(result);
     io.out(
       options.json
-        ? JSON.stringify({ ...result, model: model.describe }, null, 2)
+        ? JSON.stringify(
+            {
+              ...result,
+              model: model.describe,
+              // A dataset question's gold and the run's scores against it (EM/F1/accuracy, recall@5, NDCG@5, All-Pass).
+              ...(gold ? { gold: { answers: goldAnswers(gold), supportingIds: gold.supportingIds }, metrics: scoreRun(result, gold) } : {}),
+            },
+            null,
+            2,
+          )
         : formatRun(result, { query, ...(gold ? { gold } : {}), workflowTitle: workflow.title, modelLabel: model.label, corpus: corpus.corpus }),
     );
     return result.status === 'error' ? 1 : 0;
@@ -94,4 +106,20 @@ async function whatToSearch(options: RunCommandOptions): Promise<{ dataset?: str
   const given = options.corpus ?? 'hotpotqa-dev';
   if (isDatasetName(given)) return { dataset: given };
   return (await isCorpusFile(given)) ? { corpus: given } : { dataset: given };
+}
+
+/** The longest free-text question sent to a model unless MULTIHOP_MAX_QUESTION_CHARS says otherwise. */
+export const DEFAULT_MAX_QUESTION_CHARS = 4000;
+
+/** A --question that is blank, or longer than the limit, is refused before any model call. */
+export function checkQuestion(question: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (!question.trim()) throw new ConfigError('--question is blank: give the question\'s text, e.g. --question "Who directed Moonfall Harbor?"');
+  const raw = env['MULTIHOP_MAX_QUESTION_CHARS'];
+  const max = raw === undefined || raw.trim() === '' ? DEFAULT_MAX_QUESTION_CHARS : Number(raw);
+  if (!Number.isInteger(max) || max < 1) throw new ConfigError(`MULTIHOP_MAX_QUESTION_CHARS must be a positive integer, got "${raw}"`);
+  if (question.length > max) {
+    throw new ConfigError(
+      `--question is ${question.length} characters, over the limit of ${max}; shorten it, or raise the limit with MULTIHOP_MAX_QUESTION_CHARS=<characters>`,
+    );
+  }
 }

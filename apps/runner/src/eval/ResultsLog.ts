@@ -1,7 +1,9 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, InputError, type Usage } from '@multihop/core';
+import { onPath } from '../io';
 import { readJsonlLog } from './jsonl';
+import { ENVIRONMENT_ERRNO } from './runPair';
 
 export interface RowMetrics {
   em: number;
@@ -48,8 +50,18 @@ export interface RunConfig {
   settings?: Record<string, Record<string, unknown>>;
 }
 
-/** Failures of the infrastructure, not of the method: a resume runs these pairs again. */
-const RETRYABLE = new Set(['PROVIDER', 'ABORTED', 'SEARCH']);
+/**
+ * Failures of the infrastructure, not of the method: a resume runs these pairs again. ENVIRONMENT
+ * is a system error of the machine (file system, cache, network; see runPair's errorCodeOf).
+ */
+export const RETRYABLE = new Set(['PROVIDER', 'ABORTED', 'SEARCH', 'ENVIRONMENT']);
+
+/** True when a failed row may pass on a re-run: its code is retryable, or (a row written before ENVIRONMENT existed) an UNEXPECTED system error. */
+export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error'>): boolean {
+  if (row.status !== 'error') return false;
+  if (RETRYABLE.has(row.errorCode ?? '')) return true;
+  return row.errorCode === 'UNEXPECTED' && ENVIRONMENT_ERRNO.test((row.error ?? '').replace(/^UNEXPECTED: /, ''));
+}
 
 /**
  * results.jsonl, append-only. Opening it repairs a line torn by a kill mid-write (the tail after
@@ -101,9 +113,9 @@ export class ResultsLog {
         }
       }
       const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
-      if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileSync(configFile, `${JSON.stringify(merged, null, 2)}\n`);
+      if (JSON.stringify(merged) !== JSON.stringify(previous)) onPath(configFile, () => writeFileSync(configFile, `${JSON.stringify(merged, null, 2)}\n`));
     } else {
-      writeFileSync(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
+      onPath(configFile, () => writeFileSync(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`));
     }
     const file = join(dir, 'results.jsonl');
     const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);
@@ -114,7 +126,7 @@ export class ResultsLog {
   /** True when the pair has a result to keep (anything but a retryable failure). */
   has(workflow: string, questionId: string): boolean {
     const row = this.latest.get(key(workflow, questionId));
-    return row !== undefined && !(row.status === 'error' && RETRYABLE.has(row.errorCode ?? ''));
+    return row !== undefined && !isRetryable(row);
   }
 
   /** Releases the directory for the next eval. */
@@ -124,7 +136,7 @@ export class ResultsLog {
 
   append(row: ResultRow): void {
     if (this.has(row.workflow, row.questionId)) return;
-    appendFileSync(this.file, `${JSON.stringify(row)}\n`);
+    onPath(this.file, () => appendFileSync(this.file, `${JSON.stringify(row)}\n`));
     this.latest.set(key(row.workflow, row.questionId), row);
   }
 }
@@ -144,7 +156,7 @@ function claimLock(dir: string): void {
       throw new ConfigError(`${dir} is being written by another eval (process ${pid}); wait for it or stop it, then re-run to resume`);
     }
   }
-  writeFileSync(file, `${process.pid}\n`);
+  onPath(file, () => writeFileSync(file, `${process.pid}\n`));
 }
 
 function isAlive(pid: number): boolean {

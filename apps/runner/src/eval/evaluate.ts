@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type Question, type RunResult } from '@multihop/core';
-import type { Io } from '../io';
+import { describeSystemError, isSystemError, onPath, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog } from './judging';
@@ -42,6 +42,8 @@ export interface EvaluationOptions {
   queue?: string;
   /** With `queue`: `postgres://...`, the store workers on other machines record into; default: the output directory. */
   store?: string;
+  /** Print summary.json on stdout instead of the Markdown (progress stays on stderr). */
+  json?: boolean;
 }
 
 /**
@@ -62,6 +64,8 @@ export async function evaluate(
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
+  // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs.
+  if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
   const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
   if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
   const modelId = modelIdOf(model);
@@ -73,6 +77,10 @@ export async function evaluate(
     options.out ??
       join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${modelId.replace(/[^\w.-]+/g, '_')}${changed}`),
   );
+
+  // The output directory (and a results.jsonl already in it) must take writes before any pair runs.
+  writableDir(out, '--out');
+  if (existsSync(join(out, 'results.jsonl'))) writable(join(out, 'results.jsonl'), '--out', out);
 
   if (options.queue !== undefined) {
     // Before the corpus is opened (an ingest can take minutes): a bad URL or a server that is down is one line now.
@@ -176,11 +184,13 @@ export async function evaluate(
         .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
       const judge = judgeModel(options, model, out);
       const judgements = new JudgeLog(out, judge.id);
-      const toJudge = rows.filter((r) => !judgements.verdict(r));
+      // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
+      const answered = rows.filter((r) => r.status !== 'error');
+      const toJudge = answered.filter((r) => !judgements.verdict(r));
       if (toJudge.length && !stopping) {
         io.err(`${command}: judging ${toJudge.length} answers with ${judge.label}`);
         const judged = new Progress(toJudge.length, 'judge');
-        await judgements.judgeAll(rows, judge.model.port, { concurrency: options.concurrency, stopped: () => stopping, onJudged: () => judged.tick('') });
+        await judgements.judgeAll(answered, judge.model.port, { concurrency: options.concurrency, stopped: () => stopping, onJudged: () => judged.tick('') });
       }
       const verdicts = new Map<string, RowVerdict>();
       for (const row of rows) {
@@ -216,17 +226,35 @@ export async function evaluate(
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
         ...routerOf(workflows),
+        ...(stopping ? { stopped: true } : {}),
       });
-      writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+      const summaryFile = join(out, 'summary.json');
+      onPath(summaryFile, () => writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`));
       const markdown = renderSummary(summary);
-      writeFileSync(join(out, 'summary.md'), markdown);
-      io.out(markdown);
+      const markdownFile = join(out, 'summary.md');
+      onPath(markdownFile, () => writeFileSync(markdownFile, markdown));
+      io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
       io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
+      const scored = rows.length - summary.failed.runs;
+      if (summary.failed.runs) {
+        const codes = Object.entries(summary.failed.codes).map(([c, n]) => `${c} ${n}`).join(', ');
+        io.err(
+          `${command}: ${summary.failed.runs} of ${rows.length} runs FAILED (${codes}) and are left out of the metrics (the failed column); ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}`,
+        );
+      }
+      if (summary.incomplete) {
+        io.err(`${command}: INCOMPLETE: ${summary.incomplete.questions_run} of ${questions.length} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
+      }
+      if (stopping) return 130;
+      if (scored === 0) {
+        io.err(`${command}: no pair succeeded${rows.length ? '' : ' (none ran)'}: the summary has no figures`);
+        return 1;
+      }
     } finally {
       process.off('SIGINT', onSigint);
       await context.checkpoints?.close();
     }
-    return stopping ? 130 : failed ? 1 : 0;
+    return failed ? 1 : 0;
   } finally {
     log?.close();
     corpus.close();
@@ -264,4 +292,43 @@ function corpusSummary(corpus: OpenedCorpus): CorpusSummary {
 
 function describeRetrieval(c: CorpusSummary): string {
   return c.setting === 'closed-book' ? 'closed-book: nothing to retrieve' : `${c.setting}, ${c.passages} passages`;
+}
+
+/**
+ * A directory a command will write into (created later if missing): refused in one line when it
+ * is a file, when a part of its path is a file, or when it (or its nearest existing parent) cannot
+ * be written. Nothing is created here.
+ */
+function writableDir(path: string, flag: string): void {
+  const full = resolve(path);
+  for (let at = full; ; at = dirname(at)) {
+    let stat;
+    try {
+      stat = statSync(at);
+    } catch (error) {
+      if (isSystemError(error) && error.code === 'ENOENT' && dirname(at) !== at) continue;
+      throw refused(flag, full, error);
+    }
+    if (!stat.isDirectory()) {
+      throw new ConfigError(
+        at === full
+          ? `${flag} ${full} is a file, not a directory (ENOTDIR); give a directory (it is created if missing)`
+          : `${flag} ${full}: ${at} is a file, not a directory (ENOTDIR)`,
+      );
+    }
+    writable(at, flag, full);
+    return;
+  }
+}
+
+function writable(path: string, flag: string, given: string): void {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw refused(flag, given, error, path);
+  }
+}
+
+function refused(flag: string, given: string, error: unknown, path?: string): unknown {
+  return isSystemError(error) ? new ConfigError(`${flag} ${given}: ${describeSystemError(error, error.path ?? path ?? given)}`) : error;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import { onPath } from '../io';
 import { join } from 'node:path';
 import { ModelOutputError, type CallUsage, type ModelPort } from '@multihop/core';
 import { judgeCorrectness } from '@multihop/metrics';
@@ -66,7 +67,7 @@ export class JudgeLog {
   }
 
   private add(j: Judgement): void {
-    appendFileSync(this.file, `${JSON.stringify(j)}\n`);
+    onPath(this.file, () => appendFileSync(this.file, `${JSON.stringify(j)}\n`));
     this.byKey.set(this.id(j.workflow, j.questionId, j.key), j);
   }
 

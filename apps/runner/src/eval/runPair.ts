@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore } from '@multihop/checkpoint';
 import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
+import { onPath } from '../io';
 import type { ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
@@ -69,7 +70,7 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
     gold: goldAnswers(question),
     status: result.status,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: result.error.code } : {}),
+    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error) } : {}),
     metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
     usage: result.usage,
     evidenceIds: result.evidenceIds,
@@ -77,6 +78,17 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
     trace: traceFile(workflow.id, question.id),
   };
   return { row, trace: { ...result, settings: workflow.settings, model: context.model.describe } };
+}
+
+/**
+ * A system error of the machine the pair ran on (a cache path through a file, a read-only or full
+ * disk, a dropped connection) is recorded as ENVIRONMENT, not UNEXPECTED: like a provider outage,
+ * it says nothing of the method, and a re-run after the fix retries the pair.
+ */
+export const ENVIRONMENT_ERRNO = /^(ENOTDIR|EISDIR|ENOENT|EACCES|EPERM|EROFS|ENOSPC|EDQUOT|EMFILE|ENFILE|EIO|EBUSY|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/;
+
+export function errorCodeOf(error: { code: string; message: string }): string {
+  return error.code === 'UNEXPECTED' && ENVIRONMENT_ERRNO.test(error.message) ? 'ENVIRONMENT' : error.code;
 }
 
 /** `traces/<workflow>/<question>.json`, relative to the output directory. */
@@ -89,7 +101,7 @@ export function writeTrace(out: string, file: string, trace: unknown): void {
   const target = join(out, file);
   mkdirSync(dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(trace));
+  onPath(target, () => writeFileSync(temp, JSON.stringify(trace)));
   renameSync(temp, target);
 }
 

@@ -43,7 +43,44 @@ describe('scoreRun and summarize', () => {
     expect(w.em_ci95[0]).toBeLessThanOrEqual(0.5);
     expect(w.em_ci95[1]).toBeGreaterThanOrEqual(0.5);
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['w'], questionIds: ids.slice(0, 2) }).workflows['w']!.n).toBe(2);
-    expect(renderSummary(summary)).toContain('| w | 4 | — | — | 0.500 |');
+    // The failed column (none here); a workflow asked for with no runs at all makes the summary incomplete.
+    expect(renderSummary(summary)).toContain('| w | 4 | 0 | — | — | 0.500 |');
+    expect(summary.incomplete).toEqual({ stopped: false, questions_run: 4, runs: { w: 4, absent: 0 } });
+  });
+
+  it('leaves failed runs out of every metric, counts them by code, and marks a stopped evaluation incomplete', () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, em: number, errorCode?: string): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: errorCode ? '' : 'p', gold: ['g'], status: errorCode ? 'error' : 'ok',
+      ...(errorCode ? { error: `${errorCode}: it failed`, errorCode } : {}),
+      metrics: { em, f1: em, acc: em, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: { ...emptyUsage(), promptTokens: errorCode ? 0 : 50 }, evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    const rows = [
+      rowOf('a', ids[0]!, 1), rowOf('a', ids[1]!, 1), rowOf('a', ids[2]!, 0, 'PROVIDER'), rowOf('a', ids[3]!, 0, 'MODEL_OUTPUT'),
+      rowOf('b', ids[0]!, 0), rowOf('b', ids[1]!, 1), rowOf('b', ids[2]!, 0), rowOf('b', ids[3]!, 0, 'ENVIRONMENT'),
+      ...ids.map((q) => rowOf('down', q, 0, 'PROVIDER')),
+    ];
+    const summary = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b', 'down'], questionIds: ids });
+    // a's EM is over its two scored runs (1, 1), not 2 of 4.
+    expect(summary.workflows['a']).toMatchObject({ n: 2, failed: 2, failed_codes: { MODEL_OUTPUT: 1, PROVIDER: 1 }, em: 1, tokens: 50, status: { ok: 2, partial: 0, error: 2 } });
+    expect(summary.workflows['b']).toMatchObject({ n: 3, failed: 1, failed_codes: { ENVIRONMENT: 1 }, em: 1 / 3 });
+    // A workflow whose every run failed has no figures at all, and no comparison is made with it.
+    expect(summary.workflows['down']).toBeUndefined();
+    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 } });
+    // Compared on the questions both scored: ids[0] and ids[1].
+    expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
+    expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
+    expect(summary.incomplete).toBeUndefined();
+    const md = renderSummary(summary);
+    expect(md).toContain('| a | 2 | 2 (MODEL_OUTPUT 1, PROVIDER 1) |');
+    expect(md).toContain('| down | 0 | 4 (every run failed) |');
+    expect(md).toContain('7 runs failed (PROVIDER 5, ENVIRONMENT 1, MODEL_OUTPUT 1) and are left out of every figure here');
+    expect(md).toContain('6 may pass on a re-run of the same command');
+
+    const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
+    expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });
+    expect(renderSummary(stopped)).toMatch(/^# d \(open setting\), INCOMPLETE: 1 of 4 questions ran\n\n\*\*Incomplete\*\*: stopped \(Ctrl-C\) before every pair ran; runs per workflow: a 1, b 1 \(of 4 each\)/);
   });
 
   it('compares the first workflow with each other one on the same questions, paired', () => {
@@ -144,7 +181,7 @@ describe('scoreRun and summarize', () => {
     const md = renderSummary(summary);
     expect(md).toContain('Retrieval: **open** — every question searches one shared corpus of 120 passages');
     expect(md).toContain('correctness here is the offline model’s lexical judgement');
-    expect(md).toContain('| a | 4 | 1.000 | [1.000, 1.000] | 0.500 |');
+    expect(md).toContain('| a | 4 | 0 | 1.000 | [1.000, 1.000] | 0.500 |');
     expect(md).toContain('| Correct | a | b | 3 | +0.667 |');
     expect(md).toMatch(/## By required hops\n\n\| hops \| workflow .*\n.*\n\| 2 \| a \| 2 \| 1\.000 \| 0\.500 /);
     expect(md).toContain('no-progress 1, hop-budget 1');

@@ -1,5 +1,5 @@
 import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
-import type { ResultRow } from './ResultsLog';
+import { isRetryable, type ResultRow } from './ResultsLog';
 
 /** The judge's verdict on one row, as the summary needs it. */
 export interface RowVerdict {
@@ -12,7 +12,12 @@ export interface RowVerdict {
 }
 
 export interface WorkflowSummary {
+  /** Runs scored: every metric here is over these (failed runs are left out and counted in `failed`). */
   n: number;
+  /** Runs that failed (status error: provider, environment, ...), left out of every metric here. */
+  failed: number;
+  /** The failed runs by error code (PROVIDER, ENVIRONMENT, UNEXPECTED, ...). */
+  failed_codes: Record<string, number>;
   /** LLM-judge correctness (PAR² A.2): mean over the judged answers; null without a judge. */
   correctness: number | null;
   /** Seeded percentile-bootstrap 95% interval of the mean correctness. */
@@ -37,6 +42,7 @@ export interface WorkflowSummary {
   latency_ms_p95: number;
   /** Seeded percentile-bootstrap 95% interval of the mean EM. */
   em_ci95: [number, number];
+  /** Every run's status, failed ones included. */
   status: { ok: number; partial: number; error: number };
   /** How many runs stopped early, by reason (`no-progress`, `hop-budget`, `step-budget`, `budget:tokens`, ...). */
   stop_reasons: Record<string, number>;
@@ -123,6 +129,27 @@ export interface Summary {
   breakdown: { hops: BreakdownCell[]; type: BreakdownCell[] };
   /** When a router is evaluated: the best of its candidates per question in hindsight (the headroom). */
   oracle?: OracleSummary;
+  /** Failed runs (status error), left out of every metric: how many, by code and workflow, and how many a re-run retries. */
+  failed: FailureSummary;
+  /** Present when not every planned run is here (Ctrl-C, or pairs that never ran): the figures are over what ran. */
+  incomplete?: IncompleteSummary;
+}
+
+export interface FailureSummary {
+  runs: number;
+  /** Failed runs whose cause may pass (provider, environment, search, aborted): a re-run of the command runs them again. */
+  retryable: number;
+  codes: Record<string, number>;
+  workflows: Record<string, number>;
+}
+
+export interface IncompleteSummary {
+  /** The evaluation was stopped (Ctrl-C) before every pair ran. */
+  stopped: boolean;
+  /** Questions with at least one run, of `n` planned. */
+  questions_run: number;
+  /** Runs per workflow (scored and failed), of `n` each. */
+  runs: Record<string, number>;
 }
 
 /**
@@ -165,6 +192,8 @@ export interface SummaryContext {
   sweep?: Summary['sweep'];
   /** A router in the eval and its candidates: the summary adds the oracle row over them. */
   router?: { id: string; candidates: readonly string[] };
+  /** The evaluation was stopped before every pair ran (Ctrl-C): the summary says it is incomplete. */
+  stopped?: boolean;
 }
 
 export const RETRIEVAL_METRICS_NOTE =
@@ -178,14 +207,20 @@ const meanOrNull = (values: Array<number | null>): number | null => {
 const verdictKey = (workflow: string, questionId: string) => `${workflow}\u0000${questionId}`;
 
 /** Aggregates the rows of the given workflows over the given questions (all rows from a real run). */
-export function summarize(rows: readonly ResultRow[], context: SummaryContext): Summary {
+export function summarize(allRows: readonly ResultRow[], context: SummaryContext): Summary {
   const wanted = new Set(context.questionIds);
+  const asked = allRows.filter((r) => wanted.has(r.questionId) && context.workflows.includes(r.workflow));
+  // A failed run (status error) has no answer to score: it is left out of every metric and counted apart.
+  const rows = asked.filter((r) => r.status !== 'error');
+  const failedRows = asked.filter((r) => r.status === 'error');
   const verdicts = context.judge?.verdicts;
   const correctOf = (r: ResultRow): number | null => verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null;
   const workflows: Record<string, WorkflowSummary> = {};
   for (const id of context.workflows) {
     const mine = rows.filter((r) => r.workflow === id && wanted.has(r.questionId));
     if (mine.length === 0) continue;
+    const all = asked.filter((r) => r.workflow === id);
+    const failedHere = failedRows.filter((r) => r.workflow === id);
     const em = mine.map((r) => r.metrics.em);
     const ci = bootstrapMean(em, { seed: 7, resamples: 2000 });
     const correct = mine.map(correctOf).filter((c): c is number => c !== null);
@@ -195,6 +230,8 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
     for (const r of mine) if (r.stopReason) stops[r.stopReason] = (stops[r.stopReason] ?? 0) + 1;
     workflows[id] = {
       n: mine.length,
+      failed: failedHere.length,
+      failed_codes: countBy(failedHere.map((r) => r.errorCode ?? 'UNKNOWN')),
       correctness: correct.length ? mean(correct) : null,
       correctness_ci95: correctCi ? [correctCi.lower, correctCi.upper] : null,
       judged: correct.length,
@@ -213,9 +250,9 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
       latency_ms_p95: percentile(latencies, 95),
       em_ci95: [ci.lower, ci.upper],
       status: {
-        ok: mine.filter((r) => r.status === 'ok').length,
-        partial: mine.filter((r) => r.status === 'partial').length,
-        error: mine.filter((r) => r.status === 'error').length,
+        ok: all.filter((r) => r.status === 'ok').length,
+        partial: all.filter((r) => r.status === 'partial').length,
+        error: all.filter((r) => r.status === 'error').length,
       },
       stop_reasons: stops,
       method_metrics: methodMeans(mine),
@@ -258,7 +295,27 @@ export function summarize(rows: readonly ResultRow[], context: SummaryContext): 
       type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
     },
     ...(context.router && workflows[context.router.id] ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
+    failed: {
+      runs: failedRows.length,
+      retryable: failedRows.filter(isRetryable).length,
+      codes: countBy(failedRows.map((r) => r.errorCode ?? 'UNKNOWN')),
+      workflows: countBy(failedRows.map((r) => r.workflow)),
+    },
+    ...incompleteOf(asked, context),
   };
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}
+
+function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { incomplete?: IncompleteSummary } {
+  const planned = context.questionIds.length;
+  const runs = Object.fromEntries(context.workflows.map((id) => [id, asked.filter((r) => r.workflow === id).length]));
+  if (!context.stopped && Object.values(runs).every((n) => n >= planned)) return {};
+  return { incomplete: { stopped: Boolean(context.stopped), questions_run: new Set(asked.map((r) => r.questionId)).size, runs } };
 }
 
 function oracle(rows: readonly ResultRow[], router: { id: string; candidates: readonly string[] }, present: readonly string[], questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): OracleSummary {
@@ -366,9 +423,16 @@ const ci = (v: [number, number] | null) => (v === null ? '—' : `[${f3(v[0])}, 
 /** The summary as Markdown: the setting and corpus, the models (the offline model always labelled), the tables. */
 export function renderSummary(summary: Summary): string {
   const corpus = summary.corpus;
+  const inc = summary.incomplete;
   const lines = [
-    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${summary.n} questions${summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran` : `${summary.n} questions`}${summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
+    ...(inc
+      ? [
+          `**Incomplete**: ${inc.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}; runs per workflow: ${Object.entries(inc.runs).map(([id, n]) => `${id} ${n}`).join(', ')} (of ${summary.n} each). The figures below are over the runs that finished; re-run the same command to finish the rest.`,
+          '',
+        ]
+      : []),
     corpus
       ? corpus.setting === 'closed-book'
         ? 'Retrieval: **closed-book** — the dataset brings no passages and no corpus was given, so nothing could be retrieved.'
@@ -404,13 +468,24 @@ export function renderSummary(summary: Summary): string {
     '',
     '## Workflows',
     '',
-    '| workflow | n | Correct | Correct 95% CI | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error | stopped early |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| workflow | n | failed | Correct | Correct 95% CI | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error | stopped early |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
+  const failedCell = (n: number, codes: Record<string, number>) => (n ? `${n} (${Object.entries(codes).map(([c, k]) => `${c} ${k}`).join(', ')})` : '0');
   for (const [id, w] of Object.entries(summary.workflows)) {
     const stops = Object.entries(w.stop_reasons).map(([r, n]) => `${r} ${n}`).join(', ') || '—';
     lines.push(
-      `| ${id} | ${w.n} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${ci(w.em_ci95)} | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stops} |`,
+      `| ${id} | ${w.n} | ${failedCell(w.failed, w.failed_codes)} | ${f3(w.correctness)} | ${ci(w.correctness_ci95)} | ${f3(w.em)} | ${ci(w.em_ci95)} | ${f3(w.f1)} | ${f3(w.acc)} | ${f3(w.recall_at_5)} | ${f3(w.ndcg_at_5)} | ${f3(w.all_pass)} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${w.latency_ms_p50} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stops} |`,
+    );
+  }
+  for (const [id, n] of Object.entries(summary.failed.workflows)) {
+    if (summary.workflows[id]) continue;
+    lines.push(`| ${id} | 0 | ${n} (every run failed) | — | — | — | — | — | — | — | — | — | — | — | — | 0/0/${n} | — |`);
+  }
+  if (summary.failed.runs) {
+    lines.push(
+      '',
+      `${summary.failed.runs} run${summary.failed.runs === 1 ? '' : 's'} failed (${Object.entries(summary.failed.codes).map(([c, k]) => `${c} ${k}`).join(', ')}) and ${summary.failed.runs === 1 ? 'is' : 'are'} left out of every figure here (n counts the scored runs only); ${summary.failed.retryable} may pass on a re-run of the same command, which runs ${summary.failed.retryable === 1 ? 'it' : 'them'} again.`,
     );
   }
   if (summary.oracle) {
