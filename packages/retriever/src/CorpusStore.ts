@@ -325,6 +325,20 @@ export class CorpusStore {
     }
   }
 
+  private async dropLeftovers(corpus: string): Promise<void> {
+    const names = new Set(await this.db.tableNames());
+    for (const level of ['passage', 'sentence'] as const) {
+      const name = tableName(corpus, level);
+      if (!names.has(name)) continue;
+      try {
+        await this.db.dropTable(name);
+      } catch (cause) {
+        if (!isLocal(this.uri)) throw storeError(this.uri, cause, corpus);
+        rmSync(join(this.uri, `${name}.lance`), { recursive: true, force: true });
+      }
+    }
+  }
+
   private async writeLocked(
     corpus: string,
     setting: CorpusSetting,
@@ -335,6 +349,10 @@ export class CorpusStore {
   ): Promise<IngestReport> {
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
+    // Tables of a corpus without a manifest are what an ingest killed before its end left behind
+    // (kill -9 can even leave a table created but without a version, which LanceDB cannot open):
+    // no one can search them, so they go, and this ingest starts afresh.
+    if (!previous) await this.dropLeftovers(corpus);
     const started = performance.now();
     // (The fingerprint covers the levels: one found was ingested with these very levels.)
     if (previous && meta.fingerprint && previous.inputs?.includes(meta.fingerprint)) {

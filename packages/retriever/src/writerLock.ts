@@ -54,8 +54,8 @@ export async function acquireWriterLock(dir: string, corpus: string, options: Wr
       continue;
     }
     if (!holder || !alive(holder)) {
-      // A writer killed mid-ingest (or a lock file cut short): its half-written rows are keyed and
-      // the next ingest completes them, so the lock is simply taken over.
+      // A writer killed mid-ingest (or a lock file cut short): it wrote no manifest, so the next
+      // ingest drops what it left and starts afresh; the lock is simply taken over.
       options.notice?.(
         `the corpus store at ${dir} has the writer lock of process ${holder?.pid ?? '(unknown)'}, which no longer runs (killed during an ingest?); taking it over`,
       );

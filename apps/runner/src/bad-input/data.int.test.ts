@@ -1,0 +1,362 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ingestCommand } from '../commands/ingest';
+import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
+
+/**
+ * The data area of the bad-input suite: dataset and corpus files, the LanceDB corpus store and
+ * ingest, each through the real `multihop` bin. Inputs are tiny HotpotQA-layout files written per
+ * case; every store is a scratch `--db`, so nothing touches the repository's .multihop.
+ */
+
+jest.setTimeout(60_000);
+
+type Hotpot = { _id: string; question: string; answer: string; type: string; context: Array<[string, string[]]>; supporting_facts: Array<[string, number]> };
+
+const QUESTIONS: Hotpot[] = [
+  {
+    _id: 'q1',
+    question: 'Which city is the capital of the country where the Rhine Falls are?',
+    answer: 'Bern',
+    type: 'bridge',
+    context: [
+      ['Rhine Falls', ['The Rhine Falls is a waterfall in Switzerland.', ' It is the largest plain waterfall in Europe.']],
+      ['Bern', ['Bern is the de facto capital of Switzerland.']],
+      ['Lake Constance', ['Lake Constance lies on the Rhine at the northern foot of the Alps.']],
+    ],
+    supporting_facts: [
+      ['Rhine Falls', 0],
+      ['Bern', 0],
+    ],
+  },
+  {
+    _id: 'q2',
+    question: 'Who designed the tower that stands on the Champ de Mars?',
+    answer: 'Gustave Eiffel',
+    type: 'bridge',
+    context: [
+      ['Champ de Mars', ['The Champ de Mars is a public green space in Paris.', ' The Eiffel Tower stands at its northwestern end.']],
+      ['Eiffel Tower', ['The Eiffel Tower was designed by the company of Gustave Eiffel.']],
+    ],
+    supporting_facts: [
+      ['Champ de Mars', 1],
+      ['Eiffel Tower', 0],
+    ],
+  },
+  {
+    _id: 'q3',
+    question: 'Which river flows through the city where the Charles Bridge is?',
+    answer: 'Vltava',
+    type: 'bridge',
+    context: [
+      ['Charles Bridge', ['The Charles Bridge is a medieval bridge in Prague.']],
+      ['Prague', ['Prague is the capital of the Czech Republic, on the Vltava river.']],
+    ],
+    supporting_facts: [
+      ['Charles Bridge', 0],
+      ['Prague', 0],
+    ],
+  },
+];
+
+const jsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+
+/** A file of `text` in a fresh directory. */
+function file(name: string, text: string | Buffer, dir = scratch('bad-input-data-')): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A store directory that does not exist yet. */
+const freshDb = () => join(scratch('bad-input-db-'), 'db');
+
+/** Exit 2, one `multihop: ...` line on stderr, no stack, nothing on stdout. */
+function expectOneLine(result: CliResult, message: string | RegExp): void {
+  expect(hasStack(result.stderr)).toBe(false);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  if (typeof message === 'string') expect(lines[0]).toBe(`multihop: ${message}`);
+  else expect(lines[0]).toMatch(message);
+  expect(result.stderr).not.toMatch(/cargo|rustc|ENOENT|EISDIR/);
+  expect(result.code).toBe(2);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The manifest JSON ingest prints after its summary line. */
+function manifestOf(stdout: string): { counts: { questions: number; rows: Record<string, number>; passages: number } } {
+  return JSON.parse(stdout.slice(stdout.indexOf('{')));
+}
+
+/** The one data file of a corpus table. */
+function dataFile(db: string, table: string): string {
+  const dir = join(db, `${table}.lance`, 'data');
+  return join(dir, readdirSync(dir)[0]!);
+}
+
+describe('data: dataset arguments', () => {
+  it(kind('data/dataset-typo'), async () => {
+    const db = freshDb();
+    const result = await runCli(['ingest', '--dataset', 'hotpotqa-dve', '--db', db]);
+    expectOneLine(result, /^multihop: unknown dataset "hotpotqa-dve" \(did you mean "hotpotqa-dev"\?\): it is neither a shared dataset nor a file/);
+    // Every known name is listed.
+    for (const name of ['hotpotqa-dev', '2wiki-dev', 'musique-dev', 'hotpotqa-train', 'musique-train']) expect(result.stderr).toContain(`  ${name}: `);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it(kind('data/dataset-path-missing'), async () => {
+    const cwd = scratch('bad-input-data-');
+    const result = await runCli(['ingest', '--dataset', './nope.json', '--db', freshDb()], { cwd });
+    expectOneLine(result, `dataset file ${join(cwd, 'nope.json')} does not exist`);
+  });
+
+  it(kind('data/dataset-is-directory'), async () => {
+    const questions = file('questions.json', JSON.stringify(QUESTIONS));
+    const dir = join(questions, '..');
+    const result = await runCli(['ingest', '--dataset', dir, '--db', freshDb()]);
+    expectOneLine(result, `${dir} is a directory, not a file; give one of its files: ${questions}`);
+  });
+
+  it(kind('data/corpus-is-directory'), async () => {
+    const questions = file('questions.json', JSON.stringify(QUESTIONS));
+    const dir = scratch('bad-input-corpus-dir-');
+    const result = await runCli(['ingest', '--dataset', questions, '--corpus', dir, '--db', freshDb()]);
+    expectOneLine(result, `${dir} is a directory, not a file`);
+  });
+
+  it(kind('data/layout-typo'), async () => {
+    const questions = file('questions.json', JSON.stringify(QUESTIONS));
+    const result = await runCli(['ingest', '--dataset', questions, '--layout', 'hotpt', '--db', freshDb()]);
+    expectOneLine(result, /^multihop: unknown layout "hotpt" \(did you mean "hotpot"\?\); the layouts and what each needs:$/);
+    expect(result.stderr).toMatch(/^ {2}hotpot: original HotpotQA/m);
+  });
+});
+
+describe('data: dataset files', () => {
+  it(kind('data/malformed-json-line'), async () => {
+    const lines = jsonl(QUESTIONS).split('\n');
+    lines[1] = lines[1]!.slice(0, 60);
+    const bad = file('questions.jsonl', lines.join('\n'));
+    expectOneLine(await runCli(['ingest', '--dataset', bad, '--db', freshDb()]), new RegExp(`^multihop: ${escape(bad)}:2: not valid JSON \\(`));
+  });
+
+  it(kind('data/missing-field'), async () => {
+    const { question: _, ...noQuestion } = QUESTIONS[1]!;
+    const bad = file('questions.jsonl', jsonl([QUESTIONS[0], noQuestion, QUESTIONS[2]]));
+    const result = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);
+    expectOneLine(result, new RegExp(`^multihop: ${escape(bad)}:2: field \`question\`: `));
+    expect(result.stderr).toContain('--skip-invalid');
+  });
+
+  it(kind('data/unknown-layout'), async () => {
+    const bad = file('questions.jsonl', jsonl([{ foo: 1, bar: 2 }]));
+    const result = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);
+    expectOneLine(result, new RegExp(`^multihop: ${escape(bad)}:1: cannot detect the layout from fields \\[foo, bar\\]; pass \`layout\` \\(--layout\\)`));
+  });
+
+  it(kind('data/empty-dataset-file'), async () => {
+    const empty = file('questions.json', '');
+    expectOneLine(await runCli(['ingest', '--dataset', empty, '--db', freshDb()]), `${empty} is empty`);
+  });
+
+  it(kind('data/non-utf8'), async () => {
+    // "Zürich" written by a Latin-1 editor: ü is the single byte 0xFC.
+    const [first, second] = jsonl(QUESTIONS).split('\n');
+    const at = second!.indexOf('Champ de Mars');
+    const bytes = Buffer.concat([Buffer.from(`${first}\n${second!.slice(0, at)}Z`), Buffer.from([0xfc]), Buffer.from(`rich ${second!.slice(at)}\n`)]);
+    const bad = file('latin1.jsonl', bytes);
+    const column = Buffer.byteLength(second!.slice(0, at)) + 2;
+    const result = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);
+    expectOneLine(result, new RegExp(`^multihop: ${escape(bad)}:2: not UTF-8 text \\(byte 0xFC at byte ${column} of the line\\); save the file as UTF-8`));
+  });
+});
+
+describe('data: content that loads but would search badly', () => {
+  it(kind('data/question-without-paragraphs'), async () => {
+    const thin = file('questions.jsonl', jsonl([QUESTIONS[0], { ...QUESTIONS[1], context: [], supporting_facts: [] }, QUESTIONS[2]]));
+    const result = await runCli(['ingest', '--dataset', thin, '--setting', 'closed', '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    expect(hasStack(result.stderr)).toBe(false);
+    expect(result.stderr).toContain(`warning: ${thin}: 1 question brings no paragraphs (an empty context): question q2 (${thin}:2); in the closed setting retrieval finds nothing for them`);
+    // The other questions are ingested all the same.
+    expect(manifestOf(result.stdout).counts.questions).toBe(3);
+  });
+
+  it(kind('data/paragraph-without-text'), async () => {
+    const blank: Hotpot = { ...QUESTIONS[2]!, context: [QUESTIONS[2]!.context[0]!, ['Prague', ['', '  ']]] };
+    const thin = file('questions.jsonl', jsonl([QUESTIONS[0], QUESTIONS[1], blank]));
+    const result = await runCli(['ingest', '--dataset', thin, '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    expect(hasStack(result.stderr)).toBe(false);
+    expect(result.stderr).toContain(`warning: ${thin}: 1 paragraph has no text: "Prague" of question q3 (${thin}:3); kept, but only their titles can be found`);
+  });
+
+  const plainQuestions = () => file('questions.jsonl', jsonl([{ id: 'p-q1', question: 'Where is the Rhine Falls?', answers: ['Switzerland'], supporting_ids: ['rf'] }]));
+
+  it(kind('data/corpus-duplicate-ids'), async () => {
+    const corpus = file(
+      'corpus.jsonl',
+      jsonl([
+        { id: 'rf', title: 'Rhine Falls', text: 'The Rhine Falls is a waterfall in Switzerland.' },
+        { id: 'bern', title: 'Bern', text: 'Bern is the de facto capital of Switzerland.' },
+        { id: 'rf', title: 'Prague', text: 'Prague is on the Vltava.' },
+      ]),
+    );
+    const result = await runCli(['ingest', '--dataset', plainQuestions(), '--corpus', corpus, '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    expect(hasStack(result.stderr)).toBe(false);
+    expect(result.stderr).toContain(`warning: ${corpus}: 1 id is given to two different passages: "rf" (lines 1 and 3); the first of each is kept (give every passage its own id)`);
+    expect(manifestOf(result.stdout).counts.passages).toBe(2);
+  });
+
+  it(kind('data/corpus-empty-text'), async () => {
+    const corpus = file(
+      'corpus.jsonl',
+      jsonl([
+        { id: 'rf', title: 'Rhine Falls', text: 'The Rhine Falls is a waterfall in Switzerland.' },
+        { id: 'bern', title: 'Bern', text: '' },
+      ]),
+    );
+    const result = await runCli(['ingest', '--dataset', plainQuestions(), '--corpus', corpus, '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    expect(hasStack(result.stderr)).toBe(false);
+    expect(result.stderr).toContain(`warning: ${corpus}: 1 passage has no text: "Bern" (line 2); kept, but only their titles can be found`);
+  });
+});
+
+describe('data: the corpus store', () => {
+  const questions = () => file('tiny.json', JSON.stringify(QUESTIONS, null, 1));
+
+  it(kind('data/store-file-deleted'), async () => {
+    const dataset = questions();
+    const db = freshDb();
+    expect((await runCli(['ingest', '--dataset', dataset, '--db', db])).code).toBe(0);
+    const deleted = dataFile(db, 'tiny-open__passage');
+    rmSync(deleted);
+    const damaged = new RegExp(
+      `^multihop: the corpus store at ${escape(db)} is damaged \\(data file tiny-open__passage\\.lance/data/${escape(deleted.split('/').pop()!)} is missing\\); ` +
+        `rebuild corpus tiny-open with \`multihop ingest --dataset ${escape(dataset)} --db ${escape(db)} --rebuild\`, or delete ${escape(db)}`,
+    );
+    expectOneLine(await runCli(['ingest', '--dataset', dataset, '--db', db]), damaged);
+    // A run meets it when it opens the corpus, not as a failed search inside the workflow.
+    expectOneLine(await runCli(['run', '--workflow', 'single-turn-rag', '--dataset', dataset, '--id', 'q1', '--setting', 'open', '--db', db]), damaged);
+
+    // The rebuild the message names (in process: cli.ts does not pass --rebuild yet).
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await ingestCommand({ out: (t) => out.push(t), err: (t) => err.push(t) }, { dataset, setting: 'open', db, rebuild: true });
+    expect(code).toBe(0);
+    expect(err[0]).toMatch(/^rebuilding corpus tiny-open \(7 passages, 9 sentences\)/);
+    expect(out[0]).toMatch(/^corpus tiny-open: rebuilt, added 7 passage rows, 9 sentence rows in \d+ ms/);
+    // The store works again, with every passage.
+    const again = await runCli(['ingest', '--dataset', dataset, '--db', db]);
+    expect(again.code).toBe(0);
+    expect(manifestOf(again.stdout).counts).toMatchObject({ questions: 3, passages: 7 });
+  });
+
+  it(kind('data/store-file-truncated'), async () => {
+    const dataset = questions();
+    const db = freshDb();
+    expect((await runCli(['ingest', '--dataset', dataset, '--db', db])).code).toBe(0);
+    truncateSync(dataFile(db, 'tiny-open__sentence'), 64);
+    expectOneLine(
+      await runCli(['ingest', '--dataset', dataset, '--db', db]),
+      `the corpus store at ${db} is damaged (a data file is truncated or corrupt); rebuild corpus tiny-open with \`multihop ingest --dataset ${dataset} --db ${db} --rebuild\`, or delete ${db} (every corpus in it is then ingested again when next used)`,
+    );
+  });
+
+  it(kind('data/db-is-file'), async () => {
+    const db = file('db', 'not a database');
+    const result = await runCli(['ingest', '--dataset', questions(), '--db', db]);
+    expectOneLine(result, `the corpus store at ${db} is damaged (it is a regular file, not a directory); move the file away or give another directory; the store is created there on the next ingest`);
+  });
+
+  it(kind('data/kill-9-during-ingest'), async () => {
+    const db = freshDb();
+    let killed = false;
+    const first = await runCli(['ingest', '--dataset', 'hotpotqa-train', '--db', db], {
+      onSpawn: (child) =>
+        child.stderr?.on('data', (chunk: Buffer) => {
+          // Killed once the passage level is written, while the sentences are.
+          if (!killed && chunk.toString().includes('passages ')) {
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        }),
+    });
+    expect(first.signal).toBe('SIGKILL');
+    expect(first.stderr).not.toContain('ingested corpus');
+    expect(existsSync(join(db, '.multihop-writer.lock'))).toBe(true);
+
+    const again = await runCli(['ingest', '--dataset', 'hotpotqa-train', '--db', db]);
+    expect(again.code).toBe(0);
+    expect(hasStack(again.stderr)).toBe(false);
+    expect(again.stderr).toMatch(/writer lock of process \d+, which no longer runs \(killed during an ingest\?\); taking it over/);
+    // Nothing lost, nothing twice: every passage and sentence of the 100 questions.
+    expect(manifestOf(again.stdout).counts).toEqual({ questions: 100, rows: { passage: 994, sentence: 4139 }, passages: 994 });
+    expect(existsSync(join(db, '.multihop-writer.lock'))).toBe(false);
+  });
+
+  it(kind('data/concurrent-ingest'), async () => {
+    // A writer holding the lock (a live process named in it) is waited for, with a line saying so.
+    const db = freshDb();
+    mkdirSync(db, { recursive: true });
+    const holder = spawn('sleep', ['30']);
+    writeFileSync(join(db, '.multihop-writer.lock'), JSON.stringify({ pid: holder.pid, host: hostname(), corpus: 'other-open', since: '2026-01-01T00:00:00Z' }));
+    const waited = await runCli(['ingest', '--dataset', questions(), '--db', db], {
+      onSpawn: (child) =>
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('waiting for process')) holder.kill();
+        }),
+    });
+    holder.kill();
+    expect(waited.code).toBe(0);
+    expect(waited.stderr).toContain(`waiting for process ${holder.pid}, which has been writing corpus "other-open" to the corpus store at ${db} since 2026-01-01T00:00:00Z`);
+
+    // Two real ingests of one corpus started together: both succeed, the rows are there once.
+    const shared = freshDb();
+    const both = await Promise.all([runCli(['ingest', '--dataset', 'hotpotqa-train', '--db', shared]), runCli(['ingest', '--dataset', 'hotpotqa-train', '--db', shared])]);
+    for (const result of both) {
+      expect(result.code).toBe(0);
+      expect(hasStack(result.stderr)).toBe(false);
+      expect(manifestOf(result.stdout).counts.rows).toEqual({ passage: 994, sentence: 4139 });
+    }
+  });
+});
+
+describe('data: what ingest and a first run say', () => {
+  it(kind('data/ingest-times'), async () => {
+    const result = await runCli(['ingest', '--dataset', file('tiny.json', JSON.stringify(QUESTIONS)), '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    const summary = result.stdout.split('\n')[0]!;
+    expect(summary).toMatch(/^corpus tiny-open: added 7 passage rows, 9 sentence rows in (\d+ ms|\d+\.\d s) \(index (\d+ ms|\d+\.\d s)\)$/);
+    expect(result.stderr).toMatch(/^ingested corpus tiny-open in (\d+ ms|\d+\.\d s)$/m);
+  });
+
+  it(kind('data/manifest-question-count'), async () => {
+    const result = await runCli(['ingest', '--dataset', file('tiny.json', JSON.stringify(QUESTIONS)), '--setting', 'open', '--db', freshDb()]);
+    expect(result.code).toBe(0);
+    expect(manifestOf(result.stdout).counts).toEqual({ questions: 3, rows: { passage: 7, sentence: 9 }, passages: 7 });
+  });
+
+  it(kind('data/first-run-ingest-progress'), async () => {
+    const dataset = file('tiny.json', JSON.stringify(QUESTIONS));
+    const db = freshDb();
+    const args = ['run', '--workflow', 'single-turn-rag', '--dataset', dataset, '--id', 'q1', '--db', db];
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    const lines = first.stderr.split('\n');
+    // (The corpus is tiny-open or tiny-closed, whichever setting run picks for a dataset question.)
+    expect(lines[0]).toMatch(new RegExp(`^ingesting corpus tiny-(open|closed) \\(7 passages, 9 sentences\\) into ${escape(db)}; once per input, later runs reuse it$`));
+    expect(lines).toContain('  passages 7/7');
+    expect(lines.some((l) => /^ingested corpus tiny-(open|closed) in \d+ ms$/.test(l))).toBe(true);
+    expect(first.stdout).toContain('Question: Which city is the capital');
+    // Later runs reuse the corpus and say nothing about it.
+    const second = await runCli(args);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('ingest');
+  });
+});
