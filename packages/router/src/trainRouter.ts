@@ -51,7 +51,7 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   if (partial.length) throw new ConfigError(`router.candidates: ${partial.join(', ')} did not run in every eval given`);
   if (candidates.length < 2) throw new ConfigError(`the router needs at least two candidate workflows that ran in every eval given; found ${candidates.join(', ') || 'none'}`);
 
-  const target: 'correctness' | 'f1' = outcomes.every((o) => o.correct !== null) ? 'correctness' : 'f1';
+  const target: 'correctness' | 'f1' = outcomes.every((o) => !candidates.includes(o.workflow) || INFRASTRUCTURE(o) || o.correct !== null) ? 'correctness' : 'f1';
   const examples = new Map<string, Example>();
   const texts = new Map<string, string>();
   const dropped = new Set<string>();
