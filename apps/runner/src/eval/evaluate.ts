@@ -112,12 +112,7 @@ export async function evaluate(
     for (const question of questions) {
       for (const workflow of workflows) if (!results.has(workflow.id, question.id)) pending.push({ workflow, question });
     }
-    const total = questions.length * workflows.length;
-    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
-    if (options.queue === undefined) {
-      io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
-    }
-
+    // Ctrl-C from here on stops scheduling and still writes the summary of what ran (marked incomplete).
     let stopping = false;
     const onSigint = () => {
       if (stopping) process.exit(130);
@@ -125,6 +120,12 @@ export async function evaluate(
       io.err(`\n${command}: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume`);
     };
     process.on('SIGINT', onSigint);
+    const total = questions.length * workflows.length;
+    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
+    if (options.queue === undefined) {
+      io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
+    }
+
     const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name };
     let failed = 0;
     try {

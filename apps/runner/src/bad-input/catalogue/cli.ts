@@ -1,4 +1,67 @@
 import type { Kind } from '../harness';
 
-/** The cli area's kinds of bad input and fault (see ../catalogue.ts). */
-export const KINDS: readonly Kind[] = [];
+/**
+ * The cli area's kinds of bad input and fault (see ../catalogue.ts): the commands, their options
+ * and help, and the eval machinery. `before` was measured by running each case against the runner
+ * as it was before issue 16's fixes.
+ */
+export const KINDS: readonly Kind[] = [
+  // Data lost
+  { id: 'rollouts/out-exists', before: 'data-lost', what: 'rollouts --out naming an existing file (overwritten without a word; now refused unless --resume or --force)' },
+
+  // Silent wrong results
+  { id: 'eval/cache-is-file', before: 'silent-wrong', what: 'eval --cache naming a file: every pair failed with UNEXPECTED: ENOTDIR and the eval exited 0' },
+  { id: 'eval/environment-failure-retried', before: 'silent-wrong', what: 'resume after pairs failed on the environment (ENOTDIR): every pair counted as done, never retried' },
+  { id: 'eval/every-pair-failed', before: 'silent-wrong', what: 'eval where every pair failed at the provider: exit 0, EM 0.000, comparisons with p = 1.000' },
+  { id: 'eval/some-pairs-failed', before: 'silent-wrong', what: 'eval where some pairs failed: scored as EM 0 among the rest, no word of it' },
+  { id: 'eval/ctrl-c-summary', before: 'silent-wrong', what: 'Ctrl-C during eval: the summary said "100 questions" when one pair ran' },
+  { id: 'run/blank-question', before: 'silent-wrong', what: 'run --question "  " (blank): sent to the model' },
+  { id: 'run/oversized-question', before: 'silent-wrong', what: 'run --question of 100,000 characters: sent as is (limit 4,000, MULTIHOP_MAX_QUESTION_CHARS)' },
+  { id: 'cli/extra-argument-ignored', before: 'silent-wrong', what: 'chart par2-rag extra: an extra positional argument silently ignored' },
+  { id: 'cli/option-of-another-command', before: 'silent-wrong', what: 'eval --group 2: an option another command has, silently ignored' },
+  { id: 'workflows/json', before: 'silent-wrong', what: 'workflows --json: ignored, text printed' },
+  { id: 'eval/json', before: 'silent-wrong', what: 'eval --json: ignored, Markdown printed' },
+
+  // Crashes with a stack trace
+  { id: 'eval/out-is-file', before: 'crash', what: 'eval --out naming a file (ENOTDIR)' },
+  { id: 'eval/out-read-only', before: 'crash', what: 'eval --out inside a read-only directory (EACCES)' },
+  { id: 'eval/results-read-only', before: 'crash', what: 'eval resuming into a read-only results.jsonl (EACCES)' },
+  { id: 'eval/disk-full', before: 'crash', what: 'disk full while eval writes (ENOSPC, a real write to /dev/full)' },
+  { id: 'rollouts/out-is-directory', before: 'crash', what: 'rollouts --out naming a directory (EISDIR)' },
+  { id: 'rollouts/disk-full', before: 'crash', what: 'disk full while rollouts append (ENOSPC, --out /dev/full)' },
+
+  // Unclear messages, help people expect
+  { id: 'cli/negative-limit', before: 'unclear', what: '--limit -1: the argument parser\'s "ambiguous" text' },
+  { id: 'cli/extra-argument-run', before: 'unclear', what: 'run par2-rag --question x: "run needs --workflow" and the whole usage' },
+  { id: 'cli/command-help', before: 'unclear', what: 'eval --help: the same global usage for every command, no defaults' },
+  { id: 'cli/help-command', before: 'unclear', what: 'multihop help eval: unknown command "help"' },
+  { id: 'cli/version', before: 'unclear', what: 'multihop --version: unknown option' },
+  { id: 'cli/setting-default', before: 'unclear', what: 'the default --setting: open for ingest/eval/sweep, closed for run/train/rollouts' },
+  { id: 'run/json-gold', before: 'unclear', what: 'run --json on a dataset question: no gold, no EM/F1/recall' },
+
+  // Already clear before issue 16: kept clear
+  { id: 'cli/unknown-command', before: 'clear', what: 'an unknown command (now with a did-you-mean)' },
+  { id: 'cli/unknown-option', before: 'clear', what: 'an option no command has' },
+  { id: 'cli/missing-value', before: 'clear', what: 'an option given without its value (eval --limit)' },
+  { id: 'cli/not-an-integer', before: 'clear', what: '--limit two' },
+  { id: 'eval/resume-after-kill', before: 'clear', what: 'eval killed (SIGKILL) mid-run, a torn last line, then resumed' },
+  { id: 'eval/writer-lock', before: 'clear', what: 'a second eval into a directory another eval is writing' },
+  { id: 'eval/offset-past-end', before: 'clear', what: 'eval --offset past the last question' },
+  { id: 'eval/unknown-workflow', before: 'clear', what: 'eval --workflows naming an unknown workflow' },
+  { id: 'eval/unknown-set-key', before: 'clear', what: 'eval --set naming a setting the workflow does not have' },
+  { id: 'eval/concurrency-zero', before: 'clear', what: 'eval --concurrency 0' },
+  { id: 'eval/malformed-results-line', before: 'clear', what: 'a results.jsonl line that is not JSON' },
+  { id: 'eval/other-model-dir', before: 'clear', what: 'eval into a directory that holds another model\'s results' },
+  { id: 'eval/store-without-queue', before: 'clear', what: 'eval --store without --queue' },
+  { id: 'resume/unknown-thread', before: 'clear', what: 'resume of a thread the store does not have' },
+  { id: 'chart/unknown-workflow', before: 'clear', what: 'chart of an unknown workflow' },
+  { id: 'report/not-eval-dir', before: 'clear', what: 'report of a directory that holds no eval' },
+  { id: 'run/unknown-question-id', before: 'clear', what: 'run --dataset --id with an id the dataset does not have' },
+  { id: 'run/question-and-id', before: 'clear', what: 'run with both --question and --dataset --id' },
+  { id: 'rollouts/not-trainable', before: 'clear', what: 'rollouts of a workflow whose method trains nothing' },
+  { id: 'rollouts/group-one', before: 'clear', what: 'rollouts --group 1' },
+  { id: 'sweep/no-param', before: 'clear', what: 'sweep without --param' },
+  { id: 'train/unknown-trainer', before: 'clear', what: 'train with an unknown trainer' },
+  { id: 'studio/port-out-of-range', before: 'clear', what: 'studio --port 70000' },
+  { id: 'pipe/closed-reader', before: 'clear', what: 'workflows, ingest, chart, run, eval, --help with stdout closed early (| head): quiet exit' },
+];
