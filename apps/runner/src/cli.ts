@@ -456,9 +456,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     const value = str(name);
     if (value === undefined) return undefined;
     const n = Number(value);
-    if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n)) {
-      throw new ConfigError(`--${name} must be ${min === 1 ? 'a positive integer' : min === 0 ? 'a non-negative integer' : 'an integer'}, got "${value}"`);
-    }
+    if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n)) throw new ConfigError(`--${name} must be an integer, got "${value}"`);
     if (min !== undefined && n < min) throw new ConfigError(`--${name} must be ${min === 1 ? 'a positive integer' : min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`}, got ${n}`);
     return n;
   };
@@ -533,9 +531,9 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         queue: need('queue'),
         concurrency: int('concurrency', 1),
         rateLimit: str('rate-limit'),
-        stalledAfter: int('stalled-after', 1),
+        stalledAfter: int('stalled-after'),
         db: str('db'),
-        idleExit: int('idle-exit', 0),
+        idleExit: int('idle-exit'),
       });
     case 'train': {
       const from = list('from');

@@ -34,7 +34,7 @@ describe('multihop worker: bad options', () => {
   });
 
   it('needs --queue, a Redis URL', async () => {
-    expect(await cli('worker')).toMatchObject({ code: 2, err: expect.stringMatching(/^multihop: worker needs --queue\n/) });
+    expect(await cli('worker')).toMatchObject({ code: 2, err: expect.stringMatching(/^multihop: worker needs --queue redis:\/\/HOST:PORT; multihop worker --help lists its options\n/) });
     expect(await cli('worker', '--queue', 'localhost:6379')).toMatchObject({ code: 2, err: 'multihop: --queue "localhost:6379" is not a Redis URL (localhost://); give redis://HOST:PORT\n' });
     expect(await cli('worker', '--queue', 'not a url')).toMatchObject({ code: 2, err: 'multihop: --queue "not a url" is not a URL; give redis://HOST:PORT (e.g. redis://127.0.0.1:6379)\n' });
     expect(await cli('worker', '--queue', 'redis://127.0.0.1:6379/jobs')).toMatchObject({ code: 2, err: expect.stringMatching(/^multihop: --queue "redis:\/\/127\.0\.0\.1:6379\/jobs": the path must be a database number/) });

@@ -364,7 +364,7 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   });
 
   it.concurrent(kind('cli/not-an-integer'), async () => {
-    answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', 'two']), 2, '--limit must be a positive integer, got "two"');
+    answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', 'two']), 2, '--limit must be an integer, got "two"');
   });
 
   it.concurrent(kind('eval/resume-after-kill'), async () => {

@@ -39,9 +39,13 @@ describe('multihop studio and multihop report: what a new user meets, through th
     expect(await cli('report', notEval, '--out', dir)).toMatchObject({ code: 2, err: expect.stringContaining(`report: cannot write ${dir} (EISDIR)`) });
   });
 
-  it('lists both commands in its usage', async () => {
+  it('lists both commands in its usage, and each one\'s options in its own help', async () => {
     const { out } = await cli('--help');
-    expect(out).toContain('multihop studio [--port N] [--open] [--eval DIR ...]');
-    expect(out).toContain('multihop report <eval dir> [--out FILE.html]');
+    expect(out).toMatch(/^ {2}studio {2,}serve the local web app/m);
+    expect(out).toMatch(/^ {2}report <eval dir> {2,}write an eval directory's view as one HTML file/m);
+    const studio = await cli('studio', '--help');
+    expect(studio.out).toContain('Usage: multihop studio [options]');
+    for (const option of ['--port N', '--open', '--eval DIR']) expect(studio.out).toContain(option);
+    expect((await cli('help', 'report')).out).toMatch(/Usage: multihop report <eval dir> \[options\]\n[\s\S]*--out FILE\.html\s+the HTML file \(default: <eval dir>\/report\.html\)/);
   });
 });
