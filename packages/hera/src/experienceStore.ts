@@ -282,7 +282,7 @@ export class ExperienceStore {
           .nearestTo(query!)
           .distanceType('cosine')
           .where(where)
-          .select(['id', 'query_type', 'complexity', 'profile', 'insight', 'utility', 'uses'])
+          .select(['id', 'query_type', 'complexity', 'profile', 'insight', 'utility', 'uses', '_distance'])
           .limit(n)
           .toArray();
         return rankExperiences(rows.map((row) => ({ entry: entryOf(row), similarity: 1 - Number(row['_distance']) })), options);

@@ -156,10 +156,11 @@ async function latency(retriever: LanceRetriever, table: Table, mode: SearchMode
   const words = (text: string) => new lancedb.MatchQuery(text, 'search_text');
   const columns = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id'];
   const rawQuery = async (text: string) => {
-    if (mode === 'bm25') return table.query().fullTextSearch(words(text)).select(columns).limit(k).toArray();
+    if (mode === 'bm25') return table.query().fullTextSearch(words(text)).select([...columns, '_score']).limit(k).toArray();
     const [vector] = await embedder.embed([text]);
-    const q = table.query().nearestTo(vector!).distanceType('cosine').select(columns).limit(k);
-    return mode === 'vector' ? q.toArray() : q.fullTextSearch(words(text)).rerank(rrf).toArray();
+    // Score columns named, as the wrapper does (LanceDB deprecates projecting them implicitly); hybrid takes every column.
+    const q = table.query().nearestTo(vector!).distanceType('cosine').limit(k);
+    return mode === 'vector' ? q.select([...columns, '_distance']).toArray() : q.fullTextSearch(words(text)).rerank(rrf).toArray();
   };
   for (const q of questions.slice(0, 20)) {
     await retriever.search(q.text, { k });

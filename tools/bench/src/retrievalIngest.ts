@@ -113,7 +113,7 @@ export async function vectorIndex(table: Table, queries: string[], embedder: Has
   const buildMs = performance.now() - t;
   const vectors = await embedder.embed(queries);
   const search = (v: number[], nprobes: number) => {
-    const q = table.query().nearestTo(v).distanceType('cosine').select(['id']).limit(10);
+    const q = table.query().nearestTo(v).distanceType('cosine').select(['id', '_distance']).limit(10);
     return (nprobes === 0 ? q.bypassVectorIndex() : q.nprobes(nprobes).refineFactor(REFINE_FACTOR)).toArray();
   };
   for (const v of vectors.slice(0, 3)) await search(v, NPROBES[0]!);
