@@ -59,7 +59,11 @@ describe('multihop eval', () => {
     expect(rag.correctness_ci95).not.toBeNull();
     expect(summary.judge).toMatchObject({ model: 'offline', offline: true, errors: 0 });
     expect(summary.judge!.calls + verdicts.filter((v) => v.correct === 0).length).toBeGreaterThanOrEqual(12);
-    expect(summary.comparisons.map((c) => c.metric)).toEqual(['correctness', 'em']);
+    expect(summary.comparisons.map((c) => c.metric)).toEqual(['correctness', 'em', 'tokens']);
+    // Nothing failed, nothing missing: no failed runs counted, not marked incomplete.
+    expect(summary.failed).toEqual({ runs: 0, retryable: 0, codes: {}, workflows: {} });
+    expect(summary.incomplete).toBeUndefined();
+    expect(rag).toMatchObject({ n: 6, failed: 0 });
     expect(summary.breakdown.hops.map((c) => [c.group, c.workflow, c.n])).toEqual([['2', 'single-turn-rag', 6], ['2', 'direct', 6]]);
     expect(summary.settings['single-turn-rag']).toEqual({ k: 5 });
     const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
