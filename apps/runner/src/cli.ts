@@ -105,7 +105,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   ingest: {
     summary: 'put a dataset (or corpus file) into the embedded LanceDB store',
-    options: { dataset, corpus, layout, setting, db, 'skip-invalid': skipInvalid },
+    options: {
+      dataset,
+      corpus,
+      layout,
+      setting,
+      db,
+      'skip-invalid': skipInvalid,
+      rebuild: { type: 'boolean', help: "drop the corpus's tables and ingest it anew (what repairs a damaged corpus store)" },
+    },
   },
   run: {
     summary: 'answer one question with one workflow: answer, evidence, trace and usage',
@@ -502,6 +510,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         corpus: str('corpus'),
         layout: str('layout'),
         skipInvalid: bool('skip-invalid'),
+        rebuild: bool('rebuild'),
       });
     case 'run':
       return await load.run().runCommand(io, {
