@@ -90,6 +90,6 @@ export function kind(id: string): string {
   // Loaded lazily: the catalogue imports this file's types.
   const { CATALOGUE } = require('./catalogue') as typeof import('./catalogue');
   const found = CATALOGUE.find((k) => k.id === id);
-  if (!found) throw new Error(`bad-input kind "${id}" is not in apps/runner/src/bad-input/catalogue/`);
+  if (!found) throw new Error(`bad-input kind "${id}" is not in apps/runner/test/bad-input/catalogue/`);
   return `${found.id}: ${found.what}`;
 }

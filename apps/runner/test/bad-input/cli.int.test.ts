@@ -3,8 +3,8 @@ import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
-import type { ResultRow } from '../eval/ResultsLog';
-import type { Summary } from '../eval/summarize';
+import type { ResultRow } from '../../src/eval/ResultsLog';
+import type { Summary } from '../../src/eval/summarize';
 import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
 
 // The cli area of the bad-input suite: every case runs the real `multihop` bin in a child process

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ingestCommand } from '../commands/ingest';
+import { ingestCommand } from '../../src/commands/ingest';
 import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
 
 /**
