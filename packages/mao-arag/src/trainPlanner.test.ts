@@ -97,7 +97,7 @@ describe('the manifest’s local trainer (what `multihop train mao-arag-planner`
     const out = join(dir, 'cli.json');
     const epochs: number[] = [];
     const run = (total: number) =>
-      trainer!.train({
+      trainer!.train!({
         model,
         modelId: 'offline',
         retrieverFor: (q) => scopedTo(corpus, q),

@@ -26,8 +26,9 @@ function sourceFiles(dir: string): string[] {
 describe.each(table)('%s', (_name, pkg) => {
   const m = pkg.manifest;
 
-  it('ships dist/ and its README, built by prepack', () => {
-    expect(m.files).toEqual(m.bin ? ['bin', 'dist', 'README.md'] : ['dist', 'README.md']);
+  it('ships dist/ and its README (and data/ when it has some, e.g. a trained router file), built by prepack', () => {
+    const data = existsSync(join(pkg.dir, 'data')) ? ['data'] : [];
+    expect(m.files).toEqual(m.bin ? ['bin', 'dist', ...data, 'README.md'] : ['dist', ...data, 'README.md']);
     expect(m.scripts?.['build']).toBe('tsc -p tsconfig.lib.json');
     expect(m.scripts?.['prepack']).toMatch(/npm run build$/);
   });
@@ -74,7 +75,15 @@ describe.each(table)('%s', (_name, pkg) => {
     expect(m.scripts?.['typecheck']).toContain('tsc -p examples/tsconfig.json');
   });
 
-  if (m.multihop) {
+  // A method that calls no model itself (the router: its candidates' methods answer) has no offline handlers.
+  if (m.multihop && !m.multihop.offline) {
+    it('is a method package that calls no model: a ./manifest export, no ./offline, no offline-model dependency', () => {
+      expect(m.multihop).toEqual({ manifest: './manifest' });
+      expect(Object.keys(m.exports ?? {})).toContain('./manifest');
+      expect(Object.keys(m.exports ?? {})).not.toContain('./offline');
+      expect(m.dependencies?.['@multihop/offline-model']).toBeUndefined();
+    });
+  } else if (m.multihop) {
     it('is a method package: ./manifest and ./offline exports, the offline model an optional peer', () => {
       expect(m.multihop).toEqual({ manifest: './manifest', offline: './offline' });
       expect(Object.keys(m.exports ?? {})).toEqual(expect.arrayContaining(['./manifest', './offline']));
