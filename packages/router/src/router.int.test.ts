@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EvalOutcome, WorkflowContext } from '@multihop/core';
+import { manifest as baselines } from '@multihop/baselines/manifest';
+import { offlineHandlers } from '@multihop/baselines/offline';
+import { scoreAnswer } from '@multihop/metrics';
+import { offlineModel } from '@multihop/offline-model';
+import { overlapRetriever, sharedDatasetsDir } from '@multihop/testing';
+import { loadRouterFile, saveRouterFile } from './routerFile';
+import { trainRouter } from './trainRouter';
+import { createRouterWorkflow } from './workflows';
+
+// Real runs of three baselines on HotpotQA train questions (their own paragraphs, the offline
+// model), scored with the official F1: the outcomes the router learns from, then routes with.
+const model = offlineModel({ handlers: offlineHandlers });
+const context: WorkflowContext = {
+  workflowIds: () => baselines.workflows.map((w) => w.id),
+  workflow: (id) => baselines.workflows.find((w) => w.id === id)!.create(),
+};
+const candidates = ['direct', 'single-turn-rag', 'ircot'];
+// The first 34 questions of the shared HotpotQA train file, each with its own ten paragraphs and its gold answer.
+const sample = (JSON.parse(readFileSync(join(sharedDatasetsDir(), 'hotpotqa', 'train-100.json'), 'utf8')) as Array<{ _id: string; question: string; answer: string; context: Array<[string, string[]]> }>)
+  .slice(0, 34)
+  .map((row) => ({
+    question: { id: row._id, text: row.question },
+    answer: row.answer,
+    passages: row.context.map(([title, sentences], i) => ({ id: `${row._id}:${i}`, title, text: sentences.join('').trim() })),
+  }));
+
+async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
+  const out: EvalOutcome[] = [];
+  for (const { question, answer, passages } of questions) {
+    for (const id of candidates) {
+      const result = await context.workflow(id).run(question, { model, retriever: overlapRetriever(passages) });
+      const f1 = scoreAnswer(result.answer, [answer]).f1;
+      out.push({
+        dataset: 'hotpotqa-train', questionId: question.id, question: question.text, workflow: id, correct: null, em: 0, f1,
+        tokens: result.usage.promptTokens + result.usage.completionTokens, llmCalls: result.usage.llmCalls, latencyMs: 0, status: result.status,
+      });
+    }
+  }
+  return out;
+}
+
+describe('the router on real runs', () => {
+  it('learns from outcomes deterministically, records them, and routes a question to the run of its top prediction', async () => {
+    const outcomes = await outcomesOf(sample.slice(0, 30));
+    const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, workflows: candidates };
+    const settings = { seed: 2, folds: 5, candidates: '' };
+    const file = trainRouter(outcomes, [source], settings);
+    expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });
+    expect(file.candidates.map((c) => c.workflow)).toEqual(candidates);
+    expect(trainRouter(outcomes, [source], settings).candidates).toEqual(file.candidates);
+    const path = join(mkdtempSync(join(tmpdir(), 'multihop-router-')), 'router.json');
+    saveRouterFile(path, file);
+    expect(loadRouterFile(path).lambda).toBe(file.lambda);
+
+    const router = createRouterWorkflow({ file: path }, context);
+    for (const { question, passages } of sample.slice(30, 34)) {
+      const routed = await router.run(question, { model, retriever: overlapRetriever(passages) });
+      const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+      const predictions = route.data['predictions'] as Array<{ workflow: string; value: number }>;
+      expect(route.data['choice']).toBe(predictions[0]!.workflow);
+      const alone = await context.workflow(predictions[0]!.workflow).run(question, { model, retriever: overlapRetriever(passages) });
+      expect({ answer: routed.answer, evidence: routed.evidenceIds, calls: routed.usage.llmCalls }).toEqual({ answer: alone.answer, evidence: alone.evidenceIds, calls: alone.usage.llmCalls });
+    }
+  });
+});
