@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, MultihopError } from '@multihop/core';
+import { ConfigError, MultihopError, editDistance } from '@multihop/core';
 import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
@@ -344,13 +344,7 @@ function attachNegativeValues(argv: readonly string[]): string[] {
 
 /** The closest name to `given` (a typo of a command or option), if any is close. */
 function closest(given: string, names: readonly string[]): string | undefined {
-  const distance = (a: string, b: string): number => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    return d[a.length]![b.length]!;
-  };
-  const scored = names.map((n) => ({ n, d: n.startsWith(given) && given.length >= 2 ? 0 : distance(given, n) })).sort((a, b) => a.d - b.d);
+  const scored = names.map((n) => ({ n, d: n.startsWith(given) && given.length >= 2 ? 0 : editDistance(given, n) })).sort((a, b) => a.d - b.d);
   return scored[0] && scored[0].d <= Math.max(1, Math.floor(scored[0].n.length / 3)) ? scored[0].n : undefined;
 }
 

@@ -19,6 +19,7 @@ export * from './plan';
 
 // Methods: manifests (one folder per method) and the trainer contract
 export * from './method';
+export { editDistance, nearest, didYouMean } from './suggest';
 
 // Model port
 export type {

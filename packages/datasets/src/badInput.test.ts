@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@multihop/core';
-import { didYouMean, nearest } from './didYouMean';
+import { didYouMean, nearest } from '@multihop/core';
 import { loadCorpusFile } from './loadCorpus';
 import { loadDataset, parseLayout } from './loadDataset';
 

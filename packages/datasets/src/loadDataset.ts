@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { InputError, type Question } from '@multihop/core';
+import { didYouMean, InputError, type Question } from '@multihop/core';
 import { CorpusBuilder } from './CorpusBuilder';
 import { describeLayouts, LAYOUTS, type CorpusFile, type Dataset, type Layout, type RecordProblem } from './Dataset';
 import { detectLayout } from './detectLayout';
-import { didYouMean } from './didYouMean';
 import { framesRecord } from './layouts/frames';
 import { hfHotpotRecord } from './layouts/hfHotpot';
 import { hotpotRecord } from './layouts/hotpot';

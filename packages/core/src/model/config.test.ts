@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors';
-import { closest, createModelFromEnv, editDistance, loadModelConfig, parseModelSpec, type OpenAIProviderSettings } from './config';
+import { editDistance } from '../suggest';
+import { closest, createModelFromEnv, loadModelConfig, parseModelSpec, type OpenAIProviderSettings } from './config';
 import type { Provider } from './port';
 
 const offline = (): Provider => ({ id: 'offline', generate: async () => ({ text: '{}', model: 'offline' }) });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors';
 import { createModel } from './createModel';
 import type { ModelPort, Provider } from './port';
+import { editDistance, nearest } from '../suggest';
 
 /** Which model serves a role, once resolved from flags, environment and config file. */
 export type ModelSpec =
@@ -195,33 +196,17 @@ function describeConfigIssue(issue: Issue, raw: unknown): string {
   return `field ${field(path)}: expected ${expected}, got ${describeValue(value)}`;
 }
 
-/** Edit distance (insertions, deletions, substitutions) between two strings. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /**
  * The candidate `name` was most likely meant to be: the nearest by edit distance when it is near
- * enough (a third of the name's length, at least 2), or one that ends in `-<name>` (`esc` for
- * `par2-esc`); undefined when none is.
+ * enough (`nearest`), else one that ends in `-<name>` (`esc` for `par2-esc`); undefined when none is.
  */
 export function closest(name: string, candidates: readonly string[]): string | undefined {
-  const limit = Math.max(2, Math.floor(name.length / 3));
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    const near = distance <= limit || candidate.toLowerCase().endsWith(`-${name.toLowerCase()}`);
-    if (near && (!best || distance < best.distance)) best = { candidate, distance };
-  }
-  return best?.candidate;
+  const lower = name.toLowerCase();
+  const suffixed = candidates
+    .filter((c) => c.toLowerCase().endsWith(`-${lower}`))
+    .map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance);
+  return nearest(name, candidates)[0] ?? suffixed[0]?.candidate;
 }
 
 function isHttpUrl(text: string): boolean {

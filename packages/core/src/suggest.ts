@@ -12,8 +12,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates `value` was most likely meant to be, nearest first: those within a third of its
- * length in edit distance (at least 2), ignoring case. Empty when none is near.
+ * The names `value` was most likely meant to be, nearest first (ties in the candidates' order):
+ * those within a third of its length in edit distance (at least 2), ignoring case. Empty when
+ * none is near. What every "did you mean" of the project is built on.
  */
 export function nearest(value: string, candidates: readonly string[]): string[] {
   const limit = Math.max(2, Math.floor(value.length / 3));
@@ -25,7 +26,7 @@ export function nearest(value: string, candidates: readonly string[]): string[] 
     .map((c) => c.candidate);
 }
 
-/** ` (did you mean "x"?)`, or '' when nothing is near. */
+/** ` (did you mean "x"?)` with the nearest one or two names, or '' when nothing is near. */
 export function didYouMean(value: string, candidates: readonly string[]): string {
   const near = nearest(value, candidates).slice(0, 2);
   return near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(' or ')}?)` : '';
