@@ -109,6 +109,16 @@ const FTS = { column: 'search_text', stem: true, removeStopWords: true, language
 // A closed corpus holds one row per (question, paragraph); the separator cannot occur in either id.
 const KEY_SEPARATOR = '\u241f';
 
+/** What an ingest records about its input in the manifest. */
+interface IngestMeta {
+  source: string;
+  dataset?: string;
+  layout?: string;
+  questions: number;
+  fingerprint?: string;
+  totals?: Partial<Record<ChunkLevel, number>>;
+}
+
 /**
  * The corpus store: LanceDB tables per corpus and chunk level, ingested idempotently (rows are
  * keyed, re-runs insert nothing twice), indexed for BM25 (stemming, stop words) and optionally
@@ -287,7 +297,7 @@ export class CorpusStore {
     levels: ChunkLevel[],
     batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
     options: IngestOptions,
-    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string; totals?: Partial<Record<ChunkLevel, number>> },
+    meta: IngestMeta,
   ): Promise<IngestReport> {
     validateCorpusName(corpus);
     // One writer at a time on a local store; the manifest is read once the lock is held, so a
@@ -345,7 +355,7 @@ export class CorpusStore {
     levels: ChunkLevel[],
     batchesFor: (level: ChunkLevel) => Iterable<ChunkRow[]> | AsyncIterable<ChunkRow[]>,
     options: IngestOptions,
-    meta: { source: string; dataset?: string; layout?: string; questions: number; fingerprint?: string; totals?: Partial<Record<ChunkLevel, number>> },
+    meta: IngestMeta,
   ): Promise<IngestReport> {
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);

@@ -46,7 +46,7 @@ async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
 describe('the router on real runs', () => {
   it('learns from outcomes deterministically, records them, and routes a question to the run of its top prediction', async () => {
     const outcomes = await outcomesOf(sample.slice(0, 30));
-    const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, workflows: candidates };
+    const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, questionIds: sample.slice(0, 30).map((q) => q.question.id), workflows: candidates };
     const settings = { seed: 2, folds: 5, candidates: '' };
     const file = trainRouter(outcomes, [source], settings);
     expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });

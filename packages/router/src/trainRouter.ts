@@ -25,6 +25,7 @@ const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
 
 interface Example {
   key: string;
+  question: string;
   features: number[];
   /** By candidate: realised quality and tokens. */
   outcomes: Map<string, { quality: number; tokens: number }>;
@@ -53,7 +54,6 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
 
   const target: 'correctness' | 'f1' = outcomes.every((o) => !candidates.includes(o.workflow) || INFRASTRUCTURE(o) || o.correct !== null) ? 'correctness' : 'f1';
   const examples = new Map<string, Example>();
-  const texts = new Map<string, string>();
   const dropped = new Set<string>();
   for (const o of outcomes) {
     if (!candidates.includes(o.workflow)) continue;
@@ -62,15 +62,14 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
       dropped.add(key);
       continue;
     }
-    texts.set(key, o.question);
-    const example = examples.get(key) ?? { key, features: [], outcomes: new Map() };
+    const example = examples.get(key) ?? { key, question: o.question, features: [], outcomes: new Map() };
     example.outcomes.set(o.workflow, { quality: target === 'correctness' ? o.correct! : o.f1, tokens: o.tokens });
     examples.set(key, example);
   }
   const complete = [...examples.values()].filter((e) => !dropped.has(e.key) && candidates.every((c) => e.outcomes.has(c)));
   if (complete.length < 20) throw new ConfigError(`the router needs at least 20 questions every candidate ran without error; the evals given have ${complete.length}`);
   if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed (status error)`);
-  for (const e of complete) e.features = questionFeatures(texts.get(e.key)!);
+  for (const e of complete) e.features = questionFeatures(e.question);
   log(`${complete.length} questions × ${candidates.length} candidates; target: ${target === 'correctness' ? "the judge's correctness" : 'F1'}`);
 
   const fit = (train: readonly Example[], l2: number): { scaler: ReturnType<typeof fitScaler>; models: CandidateModel[] } => {
@@ -111,11 +110,8 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
     for (const lambda of lambdas) grid.push({ lambda, l2, ...realised((e) => rankAt.get(e)!(lambda)) });
   }
   const singles = candidates.map((workflow) => ({ workflow, ...realised(() => workflow) }));
-  const best = singles.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a));
-  const oracleRow = realised((e) => candidates.reduce((a, b) => {
-    const [oa, ob] = [e.outcomes.get(a)!, e.outcomes.get(b)!];
-    return ob.quality > oa.quality || (ob.quality === oa.quality && ob.tokens < oa.tokens) ? b : a;
-  }));
+  const best = singles.reduce(better);
+  const oracleRow = realised((e) => candidates.map((workflow) => ({ workflow, ...e.outcomes.get(workflow)! })).reduce(better).workflow);
   for (const row of grid) log(`L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q`);
   log(`best single workflow: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
 
@@ -127,7 +123,7 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   if (settings.lambda !== undefined) {
     lambda = settings.lambda;
     const mine = grid.filter((r) => r.lambda === lambda);
-    l2 = mine.reduce((a, b) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a)).l2;
+    l2 = mine.reduce(better).l2;
     chosenBy = 'given';
   } else {
     const affordable = grid.filter((r) => r.tokens <= best.tokens);
@@ -144,7 +140,8 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   }
 
   const { scaler, models } = fit(complete, l2);
-  const idsOf = (source: EvalSource) => complete.filter((e) => e.key.startsWith(`${source.dataset}\u0000`)).map((e) => e.key.split('\u0000')[1]!);
+  const used = new Set(complete.map((e) => e.key));
+  const idsOf = (source: EvalSource) => source.questionIds.filter((id) => used.has(`${source.dataset}\u0000${id}`));
   return {
     format: ROUTER_FORMAT,
     version: 1,
@@ -168,12 +165,17 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   };
 }
 
+/** The better of two outcomes: higher quality, then fewer tokens; a tie keeps the first. */
+function better<T extends { quality: number; tokens: number }>(a: T, b: T): T {
+  return b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a;
+}
+
 function mean(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
 }
 
 /** A seeded Fisher–Yates shuffle (mulberry32): the folds depend on the seed only. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
+function shuffled(items: readonly Example[], seed: number): Example[] {
   let state = seed >>> 0 || 1;
   const random = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -182,7 +184,7 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const out = [...items].sort((a, b) => ((a as Example).key < (b as Example).key ? -1 : 1));
+  const out = [...items].sort((a, b) => (a.key < b.key ? -1 : 1));
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];

@@ -1,16 +1,8 @@
 import type { Io } from '../io';
-import { formatDuration, openCorpus, type Setting } from '../corpus';
+import { formatDuration, openCorpus, type OpenCorpusOptions } from '../corpus';
 
-export interface IngestCommandOptions {
-  dataset: string;
-  setting: Setting;
-  db?: string;
-  corpus?: string;
-  layout?: string;
-  skipInvalid?: boolean;
-  /** Drop the corpus's tables and ingest it anew (--rebuild): what repairs a damaged corpus store. */
-  rebuild?: boolean;
-}
+/** What `multihop ingest` takes: a dataset's corpus, opened (and ingested) as a run would open it. */
+export type IngestCommandOptions = Pick<OpenCorpusOptions, 'setting' | 'db' | 'corpus' | 'layout' | 'skipInvalid' | 'rebuild'> & { dataset: string };
 
 export async function ingestCommand(io: Io, options: IngestCommandOptions): Promise<number> {
   const corpus = await openCorpus({ ...options, progress: io.err });

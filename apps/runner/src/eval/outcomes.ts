@@ -47,6 +47,7 @@ export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source
     status: row.status,
   }));
   const judges = [...new Set(judgements.map((j) => j.judge))];
+  const questionIds = [...new Set(outcomes.map((o) => o.questionId))];
   return {
     outcomes,
     source: {
@@ -56,7 +57,8 @@ export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source
       model: config.model,
       ...(judges.length ? { judge: judges.join(',') } : {}),
       offset: summary?.offset ?? 0,
-      questions: new Set(outcomes.map((o) => o.questionId)).size,
+      questions: questionIds.length,
+      questionIds,
       workflows: [...new Set(outcomes.map((o) => o.workflow))],
     },
   };

@@ -323,8 +323,10 @@ function oracle(rows: readonly ResultRow[], router: { id: string; candidates: re
   const tokensOf = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
   const chosen: ResultRow[] = [];
   const choices: Record<string, number> = {};
+  const byQuestion = new Map<string, ResultRow[]>();
+  for (const r of rows) if (candidates.includes(r.workflow)) (byQuestion.get(r.questionId) ?? byQuestion.set(r.questionId, []).get(r.questionId)!).push(r);
   for (const q of questionIds) {
-    const runs = rows.filter((r) => r.questionId === q && candidates.includes(r.workflow));
+    const runs = byQuestion.get(q) ?? [];
     if (runs.length === 0) continue;
     // Best in hindsight: judged correct, then F1, then the cheapest; ties keep the candidates' order.
     const best = runs.reduce((a, b) => {

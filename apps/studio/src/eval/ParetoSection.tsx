@@ -2,7 +2,7 @@ import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo, useState } from 'react';
 import { count1, metricLabel, offlineCaption, rate, whole } from './format';
 import { placeLabels } from './labels';
-import { frontSteps, paretoFront, type ParetoPoint } from './pareto';
+import { frontSteps, oraclePoint, paretoFront, type ParetoPoint } from './pareto';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import { isJudged, workflowIds, type EvalSummary } from './types';
@@ -29,17 +29,6 @@ export function workflowPoints(summary: EvalSummary, cost: CostKey, quality: Qua
   });
   const front = new Set(paretoFront(points).map((p) => p.id));
   return points.map((p) => ({ ...p, onFront: front.has(p.id) }));
-}
-
-/**
- * The oracle of a router eval (the best candidate per question in hindsight) on the same axes:
- * not a workflow, so drawn apart and never on the front. Absent unless the eval ran a router.
- */
-export function oraclePoint(summary: EvalSummary, cost: CostKey, quality: QualityKey): { cost: number; quality: number } | null {
-  const o = summary.oracle;
-  if (!o) return null;
-  const q = o[quality];
-  return typeof q === 'number' ? { cost: o[cost], quality: q } : null;
 }
 
 /** Quality against cost, one labelled point per workflow with its 95% interval, and the Pareto front as a staircase. */

@@ -1,4 +1,4 @@
-import { dominates, frontSteps, paretoFront, type ParetoPoint } from './pareto';
+import { dominates, frontSteps, oraclePoint, paretoFront, type ParetoPoint } from './pareto';
 
 const ids = (points: readonly ParetoPoint[]) => points.map((p) => p.id);
 
@@ -105,5 +105,17 @@ describe('frontSteps', () => {
   it('adds nothing when the last member is the rightmost point', () => {
     expect(frontSteps([{ id: 'a', cost: 5, quality: 1 }], 5)).toEqual([{ cost: 5, quality: 1 }]);
     expect(frontSteps([], 5)).toEqual([]);
+  });
+});
+
+describe('oraclePoint', () => {
+  const oracle = { tokens: 479, llm_calls: 2.5, correctness: 0.71, em: 0.6, f1: 0.75 };
+  it('puts a router eval\'s oracle on the chosen axes', () => {
+    expect(oraclePoint({ oracle }, 'tokens', 'correctness')).toEqual({ cost: 479, quality: 0.71 });
+    expect(oraclePoint({ oracle }, 'llm_calls', 'f1')).toEqual({ cost: 2.5, quality: 0.75 });
+  });
+  it('has none without a router, or without the quality figure (an unjudged eval)', () => {
+    expect(oraclePoint({}, 'tokens', 'em')).toBeNull();
+    expect(oraclePoint({ oracle: { ...oracle, correctness: null } }, 'tokens', 'correctness')).toBeNull();
   });
 });

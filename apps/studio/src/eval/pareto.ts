@@ -37,3 +37,19 @@ export function frontSteps(front: readonly ParetoPoint[], xMax?: number): Array<
   if (last && xMax !== undefined && Number.isFinite(xMax) && xMax > last.cost) steps.push({ cost: xMax, quality: last.quality });
   return steps;
 }
+
+/**
+ * The oracle of a router eval (the best candidate per question in hindsight) on the plot's axes:
+ * not a workflow, so drawn apart and never on the front. Null unless the eval ran a router and
+ * the oracle has the chosen quality figure.
+ */
+export function oraclePoint(
+  summary: { oracle?: { tokens: number; llm_calls: number; correctness: number | null; em: number; f1: number } },
+  cost: 'tokens' | 'llm_calls',
+  quality: 'correctness' | 'em' | 'f1',
+): { cost: number; quality: number } | null {
+  const o = summary.oracle;
+  if (!o) return null;
+  const q = o[quality];
+  return typeof q === 'number' ? { cost: o[cost], quality: q } : null;
+}

@@ -157,6 +157,8 @@ export interface EvalSource {
   /** The eval's first question's position in its file (`--offset`), and how many it ran. */
   offset: number;
   questions: number;
+  /** The ids of those questions. */
+  questionIds: string[];
   workflows: string[];
 }
 
