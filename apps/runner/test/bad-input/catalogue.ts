@@ -2,6 +2,7 @@ import type { Kind } from './harness';
 import { KINDS as cli } from './catalogue/cli';
 import { KINDS as data } from './catalogue/data';
 import { KINDS as provider } from './catalogue/provider';
+import { KINDS as router } from './catalogue/router';
 
 /**
  * Every kind of bad input and fault the suite runs through the real CLI, with how the CLI
@@ -12,4 +13,5 @@ export const CATALOGUE: readonly (Kind & { area: string })[] = [
   ...cli.map((k) => ({ ...k, area: 'cli' })),
   ...data.map((k) => ({ ...k, area: 'data' })),
   ...provider.map((k) => ({ ...k, area: 'provider' })),
+  ...router.map((k) => ({ ...k, area: 'router' })),
 ];

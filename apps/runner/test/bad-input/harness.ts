@@ -10,8 +10,11 @@ import { sharedDatasetsDir } from '@multihop/testing';
  * the suite's catalogue (kinds.test.ts) can count them and their verdicts.
  */
 
-/** How the CLI answered this kind before the fix (issue 16's audit), or `clear` for the kinds that were already fine. */
-export type Before = 'clear' | 'unclear' | 'crash' | 'silent-wrong' | 'data-lost';
+/**
+ * How the CLI answered this kind before the fix (issue 16's audit), `clear` for the kinds that
+ * were already fine, `new` for a command added after the audit (the router's).
+ */
+export type Before = 'clear' | 'unclear' | 'crash' | 'silent-wrong' | 'data-lost' | 'new';
 
 export interface Kind {
   /** Short stable id, `area/what` (`rollouts/out-exists`). */

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hasStack, kind, runCli, scratch } from './harness';
+
+/**
+ * The router area of the bad-input suite: `multihop train router` and the router workflow's
+ * settings, each through the real `multihop` bin. One message per case names the directory,
+ * option, setting or file, and says what to do.
+ */
+
+jest.setTimeout(90_000);
+
+const cwd = scratch('bad-input-router-');
+const db = join(cwd, 'db');
+const QUESTION = ['run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db];
+
+function expectOneLine(r: { code: number | null; stderr: string }, code: number, ...parts: string[]): void {
+  expect(hasStack(r.stderr)).toBe(false);
+  for (const part of parts) expect(r.stderr).toContain(part);
+  expect(r.code).toBe(code);
+}
+
+describe('the router', () => {
+  it(kind('router/from-missing'), async () => {
+    const missing = join(cwd, 'no-such-eval');
+    const r = await runCli(['train', 'router', '--from', missing, '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(r, 2, `--from ${missing}: not a directory`);
+    expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
+  it(kind('router/from-not-eval'), async () => {
+    const dir = join(cwd, 'not-an-eval');
+    mkdirSync(dir, { recursive: true });
+    const r = await runCli(['train', 'router', '--from', dir, '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(r, 2, `--from ${dir}: no run.json and results.jsonl here`);
+  });
+
+  it(kind('router/without-from'), async () => {
+    const r = await runCli(['train', 'router', '--dataset', 'hotpotqa-train', '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(r, 2, 'trainer router learns from finished evals: give --from <eval dir>');
+  });
+
+  it(kind('router/lambda-not-number'), async () => {
+    const r = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--lambda', 'abc'], { cwd });
+    expectOneLine(r, 2, '--lambda', 'abc');
+  });
+
+  it(kind('router/too-few-questions'), async () => {
+    const out = join(cwd, 'small-eval');
+    const evaluated = await runCli(['eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '3', '--setting', 'closed', '--db', db, '--out', out], { cwd });
+    expect(evaluated.code).toBe(0);
+    const r = await runCli(['train', 'router', '--from', out, '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(r, 2, 'the router needs at least 20 questions every candidate ran without error; the evals given have 3');
+    expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
+  it(kind('router/file-missing'), async () => {
+    const file = join(cwd, 'none.json');
+    const r = await runCli([...QUESTION, '--set', `router.file=${file}`], { cwd });
+    expectOneLine(r, 2, `router file ${file} does not exist; train one with: multihop train router --from <eval dir>`);
+  });
+
+  it(kind('router/file-not-router'), async () => {
+    const file = join(cwd, 'policy.json');
+    writeFileSync(file, JSON.stringify({ format: 'mao-arag-planner-policy' }));
+    const r = await runCli([...QUESTION, '--set', `router.file=${file}`], { cwd });
+    expectOneLine(r, 2, `${file}: field format: expected "multihop-router", got "mao-arag-planner-policy"`);
+  });
+
+  it(kind('router/candidate-not-trained'), async () => {
+    const r = await runCli([...QUESTION, '--set', 'router.candidates=direct,mao-arag-fixed:AG'], { cwd });
+    expectOneLine(r, 2, 'router.candidates: mao-arag-fixed:AG not among the candidates', 'retrain with them');
+  });
+});
