@@ -75,12 +75,14 @@ const layout: OptionSpec = { type: 'string', arg: 'L', defaultText: "detected fr
 const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a file with invalid ones, and report the rest' };
 const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 'at most N questions' };
 const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file' };
+const part: OptionSpec = { type: 'string', arg: 'K/N', help: 'only the questions whose id falls in part K of N (a split by a hash of the id, after --offset and --limit): e.g. train on 1/2, report on 2/2' };
 const workflow: OptionSpec = { type: 'string', arg: '<id>', required: true, help: 'a workflow id (multihop workflows lists them)' };
 
 const evaluation: Record<string, OptionSpec> = {
   dataset,
   offset,
   limit,
+  part,
   concurrency: { type: 'string', arg: 'K', default: '2', help: 'pairs (question × workflow) run at a time' },
   setting,
   corpus,
@@ -177,6 +179,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: {
       dataset: { ...dataset, required: false, arg: '<name|path>[,...]', help: 'the training questions (not with --from)' },
       from: { type: 'string', arg: '<eval dir>', multiple: true, help: 'a finished eval a trainer such as the router learns from (repeatable)' },
+      part: { ...part, help: 'only the questions whose id falls in part K of N (of --dataset after --offset and --limit, or of each --from eval)' },
       out: { type: 'string', arg: 'FILE', required: true, help: 'the policy file (resumed from when it exists)' },
       alpha: { type: 'string', arg: 'A', defaultText: "the trainer's", help: 'learning rate' },
       epochs: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'passes over the questions' },
@@ -475,6 +478,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     dataset: need('dataset'),
     limit: int('limit', 1),
     offset: int('offset', 0),
+    part: str('part'),
     concurrency: int('concurrency', 1)!,
     setting: settingOf(),
     model: str('model'),
@@ -548,6 +552,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         out: need('out'),
         offset: int('offset', 0),
         limit: int('limit', 1),
+        part: str('part'),
         setting: settingOf(),
         model: str('model'),
         db: str('db'),

@@ -50,6 +50,43 @@ describe('the router from evals to a routed eval', () => {
     expect((await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', again, '--seed', '3')).code).toBe(0);
     const second = JSON.parse(readFileSync(again, 'utf8'));
     expect({ candidates: second.candidates, lambda: second.lambda }).toEqual({ candidates: router.candidates, lambda: router.lambda });
+
+    // λ and L2 are chosen dataset by dataset: no row of the study meets more datasets' best single workflows than the chosen one.
+    type Row = { lambda: number; l2: number; datasets: Array<{ dataset: string; best: string; met: boolean; quality: number; bestQuality: number }> };
+    const grid = router.training.lambda.grid as Row[];
+    const met = (r: Row) => r.datasets.filter((d) => d.met).length;
+    const chosen = grid.find((r) => r.lambda === router.lambda && r.l2 === router.training.l2)!;
+    expect(chosen.datasets.map((d) => d.dataset)).toEqual(['hotpotqa-train', 'musique-train']);
+    expect(Math.max(...grid.map(met))).toBe(met(chosen));
+    for (const d of chosen.datasets) expect(d.met).toBe(d.quality >= d.bestQuality - 1e-12 && (d as unknown as { tokens: number; bestTokens: number }).tokens <= (d as unknown as { bestTokens: number }).bestTokens);
+  });
+
+  it('--part K/N splits the questions by id, the same way in eval and in train', async () => {
+    const parts = ['1/2', '2/2'].map((part) => join(work, `part-${part.replace('/', 'of')}`));
+    const ids: string[][] = [];
+    for (const [i, out] of parts.entries()) {
+      const evaluated = await cli('eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '40', '--part', `${i + 1}/2`, '--setting', 'closed', '--db', db, '--out', out);
+      expect(evaluated.code).toBe(0);
+      expect(evaluated.err).toContain(`(part ${i + 1} of 2 by id)`);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+      expect(summary.part).toEqual({ part: i + 1, of: 2 });
+      ids.push([...new Set(rowsOf(out).map((r) => r.questionId))]);
+    }
+    // The two parts are disjoint and together are the 40 questions.
+    expect(ids[0]!.filter((id) => ids[1]!.includes(id))).toEqual([]);
+    expect(ids[0]!.length + ids[1]!.length).toBe(40);
+    expect(ids[0]!.length).toBeGreaterThan(8);
+    // train --part picks the same questions out of an eval of all of them.
+    const trained = await cli('train', 'router', '--from', hotpot, '--from', musique, '--part', '1/2', '--out', join(work, 'router-part.json'));
+    expect(trained.err).toContain('(part 1 of 2 by id)');
+    expect(trained.code).toBe(0);
+    const record = JSON.parse(readFileSync(join(work, 'router-part.json'), 'utf8')).training.data[0];
+    expect(record.part).toEqual({ part: 1, of: 2 });
+    const first30 = new Set(rowsOf(hotpot).map((r) => r.questionId));
+    expect(record.questionIds.sort()).toEqual(ids[0]!.filter((id) => first30.has(id)).sort());
+    const refused = await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--part', '3/2', '--db', db, '--out', join(work, 'x'));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--part must be K/N');
   });
 
   it('routes each question to one candidate, whose run it is, and the eval adds the oracle row', async () => {

@@ -10,3 +10,4 @@ export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } fr
 export { passageId, sentenceId } from './passageId';
 export { goldSentenceIds } from './goldSentenceIds';
 export { CorpusBuilder } from './CorpusBuilder';
+export { questionPart, inPart, parsePart, type QuestionPart } from './questionPart';

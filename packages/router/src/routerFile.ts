@@ -15,6 +15,20 @@ export interface LambdaRow {
   quality: number;
   /** Mean realised tokens per question of those candidates. */
   tokens: number;
+  /** The same routing on each training dataset, against that dataset's best single workflow. */
+  datasets: DatasetRow[];
+}
+
+/** Cross-validated routing on one training dataset beside that dataset's best single workflow. */
+export interface DatasetRow {
+  dataset: string;
+  quality: number;
+  tokens: number;
+  best: string;
+  bestQuality: number;
+  bestTokens: number;
+  /** quality ≥ bestQuality at tokens ≤ bestTokens. */
+  met: boolean;
 }
 
 /** Everything a router file records beside the predictors: data, model, λ, seed. */
@@ -24,7 +38,7 @@ export interface RouterTraining {
   /** `correctness` (the judge's verdicts) or `f1` (when some outcome had no verdict). */
   target: 'correctness' | 'f1';
   /** The evals learned from: dataset, setting, offset, question count and the question ids used. */
-  data: Array<{ dir: string; dataset: string; setting: string; model: string; judge?: string; offset: number; questions: number; questionIds: string[] }>;
+  data: Array<{ dir: string; dataset: string; setting: string; model: string; judge?: string; offset: number; part?: { part: number; of: number }; questions: number; questionIds: string[] }>;
   /** Questions used (those every candidate ran without an infrastructure error). */
   questions: number;
   seed: number;

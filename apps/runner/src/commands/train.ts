@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, type EvalOutcome, type EvalSource, type LocalTrainer, type Question } from '@multihop/core';
+import { inPart, parsePart, type QuestionPart } from '@multihop/datasets';
 import { z } from 'zod';
 import type { Io } from '../io';
 import { methodCatalog } from '../methods';
@@ -18,6 +19,8 @@ export interface TrainCommandOptions {
   out: string;
   offset?: number;
   limit?: number;
+  /** `K/N`: only the questions whose id falls in part K of N. */
+  part?: string;
   setting: Setting;
   model?: string;
   db?: string;
@@ -70,10 +73,11 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   } else if (Object.keys(given).length) {
     throw new ConfigError(`trainer ${trainer.id} declares no settings`);
   }
+  const part = options.part !== undefined ? parsePart(options.part) : undefined;
   if (trainer.trainFromEvals || options.from?.length) {
     if (!trainer.trainFromEvals) throw new ConfigError(`trainer ${trainer.id} learns from runs of its own, not from evals: give it --dataset, not --from`);
     if (!options.from?.length) throw new ConfigError(`trainer ${trainer.id} learns from finished evals: give --from <eval dir> (repeatable), e.g. the --out of multihop eval`);
-    return trainFromEvals(io, trainer, options.from, resolve(options.out), settings);
+    return trainFromEvals(io, trainer, options.from, resolve(options.out), settings, part);
   }
   if (!trainer.train) throw new ConfigError(`trainer ${trainer.id} offers no way to train`);
   const train = trainer.train.bind(trainer);
@@ -93,7 +97,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
       const corpus = await openCorpus({ dataset: name, setting: options.setting, db: options.db });
       corpora.push(corpus);
       for (const notice of corpus.notices) io.err(notice);
-      const mine = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length));
+      const mine = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
       for (const q of mine) owner.set(q, corpus);
       questions.push(...mine);
     }
@@ -139,15 +143,16 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
  * judgements and summary, hands the trainer one outcome per question × workflow, and prints
  * what it wrote.
  */
-async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly string[], out: string, settings: Record<string, unknown>): Promise<number> {
+async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly string[], out: string, settings: Record<string, unknown>, part: QuestionPart | undefined): Promise<number> {
   const { readEvalOutcomes } = require('../eval/outcomes') as typeof import('../eval/outcomes');
   const outcomes: EvalOutcome[] = [];
   const sources: EvalSource[] = [];
   for (const dir of dirs) {
-    const read = readEvalOutcomes(dir);
+    const read = readEvalOutcomes(dir, part);
+    if (read.outcomes.length === 0) throw new ConfigError(`--from ${dir}: no question of this eval falls in part ${part!.part} of ${part!.of}`);
     outcomes.push(...read.outcomes);
     sources.push(read.source);
-    io.err(`train ${trainer.id}: ${read.source.dir}: ${read.source.questions} ${read.source.dataset} questions × ${read.source.workflows.length} workflows (${read.source.setting}, model ${read.source.model}${read.source.judge ? `, judge ${read.source.judge}` : ''})`);
+    io.err(`train ${trainer.id}: ${read.source.dir}: ${read.source.questions} ${read.source.dataset} questions${part ? ` (part ${part.part} of ${part.of} by id)` : ''} × ${read.source.workflows.length} workflows (${read.source.setting}, model ${read.source.model}${read.source.judge ? `, judge ${read.source.judge}` : ''})`);
   }
   const models = [...new Set(sources.map((s) => s.model))];
   if (models.length > 1) io.err(`train ${trainer.id}: warning: the evals were run with different models (${models.join(', ')}); the router predicts one model's quality and cost`);

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSyn
 import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type Question, type RunResult } from '@multihop/core';
+import { inPart, parsePart } from '@multihop/datasets';
 import { describeSystemError, isSystemError, onPath, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
@@ -22,6 +23,8 @@ export interface EvaluationOptions {
   /** Skip the first `offset` questions (e.g. to report on the second half of a file tuned on its first). */
   offset?: number;
   limit?: number;
+  /** `K/N`: only the questions whose id falls in part K of N (after offset and limit). */
+  part?: string;
   concurrency: number;
   setting: Setting;
   model?: string;
@@ -64,6 +67,7 @@ export async function evaluate(
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
+  const part = options.part !== undefined ? parsePart(options.part) : undefined;
   // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs.
   if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
   const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
@@ -99,7 +103,8 @@ export async function evaluate(
     if (offset >= corpus.dataset.questions.length) {
       throw new ConfigError(`--offset ${offset} skips every question: ${corpus.dataset.name} has ${corpus.dataset.questions.length}`);
     }
-    const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length));
+    const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
+    if (questions.length === 0) throw new ConfigError(`--part ${options.part}: no question of ${corpus.dataset.name} from #${offset + 1} falls in that part`);
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
       setting: described.setting,
@@ -121,7 +126,7 @@ export async function evaluate(
     };
     process.on('SIGINT', onSigint);
     const total = questions.length * workflows.length;
-    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
+    io.err(`${command}: ${workflows.map((w) => w.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${offset ? ` (from #${offset + 1})` : ''}${part ? ` (part ${part.part} of ${part.of} by id)` : ''} (${describeRetrieval(described)}), model: ${model.label}`);
     if (options.queue === undefined) {
       io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
     }
@@ -222,6 +227,7 @@ export async function evaluate(
         workflows: workflows.map((w) => w.id),
         questionIds: questions.map((q) => q.id),
         offset,
+        ...(part ? { part } : {}),
         questions: new Map(questions.map((q) => [q.id, { ...(q.hops ? { hops: q.hops } : {}), ...(q.type ? { type: q.type } : {}) }])),
         settings,
         aggregates,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@multihop/core';
+import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
 import type { Judgement } from './judging';
 import type { ResultRow, RunConfig } from './ResultsLog';
@@ -11,7 +12,7 @@ import type { Summary } from './summarize';
  * question × workflow, with the judge's verdict where there is one. Read-only: a torn last line
  * (an eval still running) is left out, not repaired.
  */
-export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source: EvalSource } {
+export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: EvalOutcome[]; source: EvalSource } {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new ConfigError(`--from ${dir}: not a directory (give the --out directory of a finished multihop eval)`);
   const runFile = join(root, 'run.json');
@@ -33,7 +34,7 @@ export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source
   for (const j of judgements) verdict.set(`${j.workflow}\u0000${j.questionId}`, j);
   const summaryFile = join(root, 'summary.json');
   const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as Partial<Summary>) : undefined;
-  const outcomes: EvalOutcome[] = [...latest.values()].map((row) => ({
+  const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({
     dataset: config.dataset,
     questionId: row.questionId,
     question: row.question,
@@ -57,6 +58,7 @@ export function readEvalOutcomes(dir: string): { outcomes: EvalOutcome[]; source
       model: config.model,
       ...(judges.length ? { judge: judges.join(',') } : {}),
       offset: summary?.offset ?? 0,
+      ...(part ?? summary?.part ? { part: part ?? summary!.part! } : {}),
       questions: questionIds.length,
       questionIds,
       workflows: [...new Set(outcomes.map((o) => o.workflow))],

@@ -115,6 +115,8 @@ export interface Summary {
   n: number;
   /** Questions skipped at the start of the file (`--offset`). */
   offset: number;
+  /** `--part K/N`: the questions were those of part K of N by id (after the offset and limit). */
+  part?: { part: number; of: number };
   created: string;
   /** How the retrieval metrics are computed: which k, over which list. */
   retrieval_metrics: string;
@@ -181,6 +183,7 @@ export interface SummaryContext {
   workflows: string[];
   questionIds: string[];
   offset?: number;
+  part?: { part: number; of: number };
   corpus?: CorpusSummary;
   /** The judge and its verdicts by `workflow\0questionId`. */
   judge?: { model: string; label: string; offline: boolean; verdicts: Map<string, RowVerdict> };
@@ -270,6 +273,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     ...(context.judge ? { judge: judgeSummary(context.judge, inScope) } : {}),
     n: context.questionIds.length,
     offset: context.offset ?? 0,
+    ...(context.part ? { part: context.part } : {}),
     created: new Date().toISOString(),
     retrieval_metrics: RETRIEVAL_METRICS_NOTE,
     settings: Object.fromEntries(present.map((id) => [id, context.settings?.[id] ?? {}])),
@@ -427,7 +431,7 @@ export function renderSummary(summary: Summary): string {
   const corpus = summary.corpus;
   const inc = summary.incomplete;
   const lines = [
-    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran` : `${summary.n} questions`}${summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran` : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
     ...(inc
       ? [

@@ -156,6 +156,8 @@ export interface EvalSource {
   judge?: string;
   /** The eval's first question's position in its file (`--offset`), and how many it ran. */
   offset: number;
+  /** `--part K/N`: the questions were those of part K of N by id (of the eval, or chosen from it by the trainer). */
+  part?: { part: number; of: number };
   questions: number;
   /** The ids of those questions. */
   questionIds: string[];
