@@ -4,10 +4,10 @@
 // `multihop` CLI. Nothing of the workspace is linked in: no @multihop/source condition, no
 // ts-register. Slow (a real npm install): its own Nx target, `test:consumer`.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeRun, installedManifest, packAll, packStub, run, sharedDatasetsDir, stagePackages, tscBin, writeConsumerProject, type Packed } from './consumerProject';
+import { describeRun, installedManifest, localPrebuilds, packAll, packStub, run, sharedDatasetsDir, stagePackages, tscBin, writeConsumerProject, type Packed } from './consumerProject';
 import { publicPackages } from './workspace';
 
 const SLOW = 20 * 60_000;
@@ -48,7 +48,7 @@ beforeAll(() => {
   process.stdout.write(`\nPacked ${packed.length} public packages in ${((t1 - t0) / 1000).toFixed(0)} s (${kB(total)} in all):\n${lines.join('\n')}\n`);
 
   writeConsumerProject(app, packed, packStub(join(work, 'tarballs')));
-  const install = run('npm', ['install', '--no-audit', '--no-fund'], { cwd: app });
+  const install = run('npm', ['install', '--no-audit', '--no-fund'], { cwd: app, env: localPrebuilds(join(work, 'prebuilds')) });
   if (install.status !== 0) throw new Error(describeRun('npm install (consumer project)', install));
   installed = true;
   const thirdParty = ['zod', '@langchain/core', '@langchain/langgraph', 'xstate', '@langchain/openai', '@lancedb/lancedb', 'apache-arrow'];
@@ -140,9 +140,10 @@ describe('the installed multihop CLI', () => {
     }
   }, 120_000);
 
-  it('answers a HotpotQA question with PAR²-RAG on the offline model', () => {
+  it('answers a HotpotQA question with PAR²-RAG on the offline model, checkpointed in SQLite (the installed native better-sqlite3)', () => {
     const db = join(work, 'db');
-    const r = run('npx', ['--no-install', 'multihop', 'run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db], {
+    const checkpoints = join(work, 'checkpoints.sqlite');
+    const r = run('npx', ['--no-install', 'multihop', 'run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db, '--thread', 'consumer-1', '--checkpoints', checkpoints], {
       cwd: app,
       env,
       timeoutMs: 300_000,
@@ -150,5 +151,6 @@ describe('the installed multihop CLI', () => {
     if (r.status !== 0) throw new Error(describeRun('npx multihop run', r));
     expect(r.stdout).toMatch(/answer/i);
     expect(r.stdout).toContain('Chief of Protocol');
+    expect(statSync(checkpoints).size).toBeGreaterThan(0);
   }, 300_000);
 });
