@@ -219,6 +219,43 @@ describe('multihop studio in Chromium', () => {
     await page.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
   });
 
+  it('draws a router eval: the router beside each candidate, the Pareto front, and the oracle as a star, in the studio and in the report', async () => {
+    // A router over three baselines, trained on an eval of 24 questions, then evaluated beside them on 6 it never saw.
+    const quiet = { out: () => undefined, err: () => undefined };
+    const candidates = 'direct,single-turn-rag,ircot';
+    const training = join(work, 'router-training');
+    const file = join(work, 'router.json');
+    const routed = join('evals', 'router');
+    expect(await main(['eval', '--workflows', candidates, '--dataset', 'hotpotqa-train', '--limit', '24', '--setting', 'closed', '--out', training, '--db', db], quiet)).toBe(0);
+    expect(await main(['train', 'router', '--from', training, '--out', file], quiet)).toBe(0);
+    expect(await main(['eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '24', '--limit', '6', '--setting', 'closed', '--out', join(work, routed), '--db', db, '--set', `router.file=${file}`], quiet)).toBe(0);
+    const summary = JSON.parse(readFileSync(join(work, routed, 'summary.json'), 'utf8')) as StudioEval['summary'] & { oracle: { correctness: number; tokens: number } };
+
+    const drawn = async (view: Page) => {
+      await view.waitForSelector('[data-testid="plot-pareto"] svg', { timeout: 20_000 });
+      const labels = await view.$$eval('[data-testid="plot-pareto"] svg text', (texts) => texts.map((t) => t.textContent));
+      for (const workflow of ['router', 'direct', 'single-turn-rag', 'ircot', 'oracle (hindsight)']) expect(labels).toContain(workflow);
+      const front = (await view.getAttribute('[data-testid="plot-pareto"]', 'data-front'))?.split(',') ?? [];
+      expect(front.length).toBeGreaterThan(0);
+      expect(front).not.toContain('oracle');
+      // The star sits at the oracle's tokens and correctness from the summary.
+      expect(await view.getAttribute('[data-testid="plot-pareto"]', 'data-oracle')).toBe(`${summary.oracle.tokens},${summary.oracle.correctness}`);
+    };
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(routed)}`);
+    await drawn(page);
+    await shot('studio-router-eval');
+
+    const out = join(work, 'router-report.html');
+    process.env['MULTIHOP_STUDIO_DIR'] = join(studioDir, 'dist');
+    const code = await main(['report', join(work, routed), '--out', out], quiet);
+    delete process.env['MULTIHOP_STUDIO_DIR'];
+    expect(code).toBe(0);
+    const offline = await browser.newPage();
+    await offline.goto(`file://${out}`);
+    await drawn(offline);
+    await offline.close();
+  }, 300_000);
+
   it('writes the same eval view as one HTML file that opens from disk with no server', async () => {
     const out = join(work, 'report.html');
     process.env['MULTIHOP_STUDIO_DIR'] = join(studioDir, 'dist');
