@@ -546,8 +546,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       const from = list('from');
       return await load.train().trainCommand(io, {
         trainer: rest[0],
-        // A trainer that learns from finished evals (the router) reads --from instead of questions.
-        dataset: from.length ? str('dataset') : need('dataset'),
+        // Which of --dataset and --from a trainer needs is the trainer's to say (the router reads --from).
+        dataset: str('dataset'),
         from: from.length ? from : undefined,
         out: need('out'),
         offset: int('offset', 0),

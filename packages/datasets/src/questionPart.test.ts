@@ -18,8 +18,8 @@ describe('questionPart', () => {
     // Roughly even (a binomial(250, 1/2) draw lies in [100, 150] with probability > 0.998).
     expect(first.length).toBeGreaterThan(100);
     expect(first.length).toBeLessThan(150);
-    // By id: the same question is in the same part whatever slice of the file it is read from.
-    expect(rows.slice(300, 320).map((q) => questionPart(q.question_id, 2))).toEqual(parts.slice(50, 70));
+    // By id alone, and fixed: a change of the hash would move the questions recorded evals and router files split by.
+    expect(['5a8c7595554299585d9e36b6', '5a7d2afd5542995f4f402221', '5a7555215542996c70cfaee1', '5ae12fcf5542990adbacf72c'].map((id) => [questionPart(id, 2), questionPart(id, 3)])).toEqual([[2, 2], [1, 1], [1, 2], [1, 2]]);
   });
 
   it('keeps the kinds of question of the slice it splits (unlike a split by position)', () => {

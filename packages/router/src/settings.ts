@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { L2_GRID } from './trainRouter';
 
 /** The router workflow's settings and their defaults. */
 export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '' };
@@ -18,6 +19,6 @@ export const routerTrainerSettingsSchema = z.object({
   lambda: z.number().min(0).optional().describe('λ, quality per 1,000 tokens (default: chosen by cross-validation on the training questions)'),
   seed: z.number().int().min(0).default(1).describe('seed of the cross-validation folds'),
   folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
-  l2: z.number().min(0).optional().describe('L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from 3, 30, 300)'),
+  l2: z.number().min(0).optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
 });

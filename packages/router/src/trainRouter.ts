@@ -1,18 +1,13 @@
 import { ConfigError, type EvalOutcome, type EvalSource } from '@multihop/core';
+import { mean, mulberry32 } from '@multihop/metrics';
+import type { z } from 'zod';
+import type { routerTrainerSettingsSchema } from './settings';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
 import { fitLogistic, fitRidge, fitScaler, rank, scale, type CandidateModel } from './predictor';
 import { ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile } from './routerFile';
 
-export interface RouterTrainingSettings {
-  /** λ in quality per 1,000 tokens; undefined: chosen by cross-validation on the training questions. */
-  lambda?: number;
-  seed: number;
-  folds: number;
-  /** L2 penalty of both regressions (on standardised features); undefined: chosen by cross-validation with λ. */
-  l2?: number;
-  /** Comma-separated candidate ids; empty: every workflow all the evals ran. */
-  candidates: string;
-}
+/** What trainRouter takes: `multihop train router`'s settings, parsed (λ and L2 undefined: chosen by cross-validation). */
+export type RouterTrainingSettings = z.output<typeof routerTrainerSettingsSchema>;
 
 /** The λ values cross-validation tries (quality per 1,000 tokens). */
 export const LAMBDA_GRID = [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
@@ -32,7 +27,7 @@ export const SELECTION_RULE =
   'most training datasets on which cross-validated routing stays within the tokens of that dataset’s best single workflow; then the largest quality margin over those workflows, summed over the datasets; then the fewest tokens; then the larger λ';
 
 /** Whether row `a` beats row `b` under SELECTION_RULE. */
-function preferred(a: LambdaRow, b: LambdaRow): boolean {
+export function preferred(a: LambdaRow, b: LambdaRow): boolean {
   const affordable = (r: LambdaRow) => r.datasets.filter((d) => d.tokens <= d.bestTokens).length;
   const margin = (r: LambdaRow) => r.datasets.reduce((s, d) => s + d.quality - d.bestQuality, 0);
   if (affordable(a) !== affordable(b)) return affordable(a) > affordable(b);
@@ -56,9 +51,9 @@ interface Example {
 /**
  * Learns the router from finished evals: one example per question that every candidate ran,
  * features of its wording, each candidate's realised quality (the judge's verdict, else F1) and
- * tokens. Chooses λ by k-fold cross-validation unless given: the λ whose routing on held-out
- * folds matches the best single workflow's quality at the fewest tokens (or, failing that, the
- * best quality at no more than its tokens). Seeded: the same evals and settings give the same file.
+ * tokens. Chooses λ and L2 by k-fold cross-validation unless given, by SELECTION_RULE (each
+ * training dataset against its own best single workflow). Seeded: the same evals and settings
+ * give the same file.
  */
 export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly EvalSource[], settings: RouterTrainingSettings, log: (line: string) => void = () => {}): RouterFile {
   const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
@@ -203,20 +198,9 @@ function better<T extends { quality: number; tokens: number }>(a: T, b: T): T {
   return b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a;
 }
 
-function mean(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
-}
-
-/** A seeded Fisher–Yates shuffle (mulberry32): the folds depend on the seed only. */
+/** A seeded Fisher–Yates shuffle (metrics' mulberry32; seed 0 counts as 1): the folds depend on the seed only. */
 function shuffled(items: readonly Example[], seed: number): Example[] {
-  let state = seed >>> 0 || 1;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seed >>> 0 || 1);
   const out = [...items].sort((a, b) => (a.key < b.key ? -1 : 1));
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

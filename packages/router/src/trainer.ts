@@ -18,7 +18,7 @@ export const routerTrainer: LocalTrainer = {
   settings: routerTrainerSettingsSchema,
   async trainFromEvals(options) {
     const s = routerTrainerSettingsSchema.parse(options.settings);
-    const trained = training().trainRouter(options.outcomes, options.sources, { ...s, ...(s.lambda !== undefined ? { lambda: s.lambda } : {}) }, options.log);
+    const trained = training().trainRouter(options.outcomes, options.sources, s, options.log);
     file().saveRouterFile(options.out, trained);
     const t = trained.training;
     return {

@@ -127,9 +127,9 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
       out,
       settings,
       onEpoch: ({ epoch, epochs, metrics }) =>
-        io.err(`epoch ${epoch}/${epochs}: ${Object.entries(metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' (offline model)' : ''}`),
+        io.err(`epoch ${epoch}/${epochs}: ${formatMetrics(metrics)}${model.offline ? ' (offline model)' : ''}`),
     });
-    io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
+    io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
     if (options.workflow) io.out(`run it with: --workflows ${options.workflow} --set ${options.workflow}.state=${result.file}`);
     process.off('SIGINT', onSigint);
     return controller.signal.aborted ? 130 : 0;
@@ -162,10 +162,14 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
     out,
     settings,
     log: (line) => io.err(`train ${trainer.id}: ${line}`),
-    onEpoch: ({ epoch, epochs, metrics }) => io.err(`epoch ${epoch}/${epochs}: ${Object.entries(metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}`),
   });
   const offline = models.includes('offline');
-  io.out(`wrote ${result.file}: ${Object.entries(result.metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ')}${offline ? ' — from the offline model’s evals' : ''}`);
+  io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${offline ? ' — from the offline model’s evals' : ''}`);
   io.out(`run it with: --workflows ${trainer.id},... --set ${trainer.id}.file=${result.file}`);
   return 0;
+}
+
+/** `name value, ...`: integers as they are, the rest to four decimals. */
+function formatMetrics(metrics: Record<string, number>): string {
+  return Object.entries(metrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(', ');
 }

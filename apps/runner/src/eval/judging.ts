@@ -30,7 +30,8 @@ export interface Judgement {
 /** Judge failures worth another try on the next run (the provider was down), unlike a reply in the wrong form. */
 const RETRY_JUDGE = new Set(['PROVIDER', 'ABORTED']);
 
-function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
+/** What a verdict is on: the question, the answer and the gold (a changed answer is judged again). */
+export function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
   return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold])).digest('hex').slice(0, 16);
 }
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@multihop/core';
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
-import type { Judgement } from './judging';
+import { judgeKey, type Judgement } from './judging';
 import type { ResultRow, RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
@@ -29,17 +29,24 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   // The latest line of each pair wins, as in the eval itself (a retried pair supersedes its failure).
   const latest = new Map<string, ResultRow>();
   for (const row of rows) latest.set(`${row.workflow}\u0000${row.questionId}`, row);
-  const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge'], { repair: false });
-  const verdict = new Map<string, Judgement>();
-  for (const j of judgements) verdict.set(`${j.workflow}\u0000${j.questionId}`, j);
   const summaryFile = join(root, 'summary.json');
-  const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as Partial<Summary>) : undefined;
+  let summary: Partial<Summary> | undefined;
+  try {
+    summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as Partial<Summary>) : undefined;
+  } catch (error) {
+    throw new InputError(`${summaryFile}: not valid JSON (${(error as Error).message})`, { file: summaryFile });
+  }
+  // The verdicts the eval's own summary counted: its judge's, on each row's current answer (as JudgeLog matches them).
+  const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge', 'key'], { repair: false });
+  const judge = summary?.judge?.model ?? judgements.at(-1)?.judge;
+  const verdict = new Map<string, Judgement>();
+  for (const j of judgements) if (j.judge === judge) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
   const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({
     dataset: config.dataset,
     questionId: row.questionId,
     question: row.question,
     workflow: row.workflow,
-    correct: verdict.get(`${row.workflow}\u0000${row.questionId}`)?.correct ?? null,
+    correct: verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null,
     em: row.metrics.em,
     f1: row.metrics.f1,
     tokens: row.usage.promptTokens + row.usage.completionTokens,
@@ -47,7 +54,6 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
     latencyMs: row.latencyMs,
     status: row.status,
   }));
-  const judges = [...new Set(judgements.map((j) => j.judge))];
   const questionIds = [...new Set(outcomes.map((o) => o.questionId))];
   return {
     outcomes,
@@ -56,7 +62,7 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
       dataset: config.dataset,
       setting: config.setting,
       model: config.model,
-      ...(judges.length ? { judge: judges.join(',') } : {}),
+      ...(judge ? { judge } : {}),
       offset: summary?.offset ?? 0,
       ...(part ?? summary?.part ? { part: part ?? summary!.part! } : {}),
       questions: questionIds.length,

@@ -33,11 +33,21 @@ describe('the router', () => {
     mkdirSync(dir, { recursive: true });
     const r = await runCli(['train', 'router', '--from', dir, '--out', join(cwd, 'r.json')], { cwd });
     expectOneLine(r, 2, `--from ${dir}: no run.json and results.jsonl here`);
+    // An eval started but with no pair finished yet.
+    const started = join(cwd, 'started-eval');
+    mkdirSync(started, { recursive: true });
+    writeFileSync(join(started, 'run.json'), JSON.stringify({ dataset: 'hotpotqa-train', setting: 'closed', model: 'offline' }));
+    writeFileSync(join(started, 'results.jsonl'), '');
+    expectOneLine(await runCli(['train', 'router', '--from', started, '--out', join(cwd, 'r.json')], { cwd }), 2, `--from ${started}: results.jsonl holds no results yet`);
   });
 
   it(kind('router/without-from'), async () => {
     const r = await runCli(['train', 'router', '--dataset', 'hotpotqa-train', '--out', join(cwd, 'r.json')], { cwd });
     expectOneLine(r, 2, 'trainer router learns from finished evals: give --from <eval dir>');
+    // Neither: the router's own message, not the --dataset other trainers need.
+    const bare = await runCli(['train', 'router', '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(bare, 2, 'trainer router learns from finished evals: give --from <eval dir>');
+    expect(bare.stderr).not.toContain('--dataset');
   });
 
   it(kind('router/lambda-not-number'), async () => {
@@ -52,6 +62,9 @@ describe('the router', () => {
     const r = await runCli(['train', 'router', '--from', out, '--out', join(cwd, 'r.json')], { cwd });
     expectOneLine(r, 2, 'the router needs at least 20 questions every candidate ran without error; the evals given have 3');
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+    // A part that none of the three questions falls in.
+    const none = await runCli(['train', 'router', '--from', out, '--part', '7/100', '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(none, 2, `--from ${out}: no question of this eval falls in part 7 of 100`);
   });
 
   it(kind('router/file-missing'), async () => {

@@ -172,7 +172,6 @@ export interface EvalTrainingOptions {
   out: string;
   /** The trainer's settings, already checked against its `settings` schema. */
   settings: Record<string, unknown>;
-  onEpoch?(progress: { epoch: number; epochs: number; metrics: Record<string, number> }): void;
   /** Lines worth showing as training goes (the λ chosen, the cross-validated figures). */
   log?(line: string): void;
 }

@@ -3,10 +3,10 @@ import type { Kind } from '../harness';
 /** The router's commands and settings (issue 15), added after the audit: what a newcomer gets wrong with them. */
 export const KINDS: readonly Kind[] = [
   { id: 'router/from-missing', before: 'new', what: 'train router --from a directory that does not exist' },
-  { id: 'router/from-not-eval', before: 'new', what: 'train router --from a directory that is no eval output' },
-  { id: 'router/without-from', before: 'new', what: 'train router with --dataset instead of --from' },
+  { id: 'router/from-not-eval', before: 'new', what: 'train router --from a directory that is no eval output, or an eval with no results yet' },
+  { id: 'router/without-from', before: 'new', what: 'train router without --from: bare, or with --dataset instead' },
   { id: 'router/lambda-not-number', before: 'new', what: 'train router --lambda abc' },
-  { id: 'router/too-few-questions', before: 'new', what: 'train router --from an eval of 3 questions' },
+  { id: 'router/too-few-questions', before: 'new', what: 'train router --from an eval of 3 questions, or --part that keeps none of them' },
   { id: 'router/file-missing', before: 'new', what: '--set router.file= a file that does not exist' },
   { id: 'router/file-not-router', before: 'new', what: '--set router.file= a JSON file that is no router file' },
   { id: 'router/candidate-not-trained', before: 'new', what: '--set router.candidates= a workflow the router file was not trained on' },
