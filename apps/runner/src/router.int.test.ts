@@ -88,6 +88,10 @@ describe('the router from evals to a routed eval', () => {
     const refused = await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--part', '3/2', '--db', db, '--out', join(work, 'x'));
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('--part must be K/N');
+    // A part that none of the selected questions falls in (the file's first question is in part 1 of 2).
+    const empty = await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', '1', '--part', '2/2', '--setting', 'closed', '--db', db, '--out', join(work, 'x'));
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain('--part 2/2: no question of hotpotqa-train from #1 falls in that part');
   });
 
   it('routes each question to one candidate, whose run it is, and the eval adds the oracle row', async () => {

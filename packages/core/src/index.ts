@@ -43,6 +43,7 @@ export {
   findConfigFile,
   loadModelConfig,
   parseModelSpec,
+  isHttpUrl,
   type ModelSpec,
   type ModelConfigFile,
   type ModelFromEnvOptions,

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAICompletions } from '@langchain/openai';
-import { ConfigError, ProviderError, RunAbortedError, type ChatMessage, type Provider, type ProviderRequest, type ProviderResponse } from '@multihop/core';
+import { ConfigError, isHttpUrl, ProviderError, RunAbortedError, type ChatMessage, type Provider, type ProviderRequest, type ProviderResponse } from '@multihop/core';
 
 export interface OpenAIProviderOptions {
   /** Model name as the endpoint knows it (gpt-4o-mini, Qwen2.5-7B-Instruct, llama3.1:8b, ...). */
@@ -307,15 +307,6 @@ function checkedFetch(): typeof fetch {
     headers.delete('content-encoding');
     return new Response(text, { status: response.status, statusText: response.statusText, headers });
   };
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const parsed = new URL(text);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 function isAbort(error: unknown): boolean {

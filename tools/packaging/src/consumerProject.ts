@@ -18,19 +18,15 @@ const quietNpm = { npm_config_audit: 'false', npm_config_fund: 'false', npm_conf
  * another version finds no matching file and builds as before.
  */
 export function localPrebuilds(dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, binary] of [['better-sqlite3', 'build/Release/better_sqlite3.node']] as const) {
-    const installed = join(workspaceRoot, 'node_modules', name);
-    if (!existsSync(join(installed, binary))) continue;
-    const { version } = readJson<{ version: string }>(join(installed, 'package.json'));
-    const libc = process.platform === 'linux' && !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime ? 'musl' : '';
-    const into = join(dir, name);
-    mkdirSync(into, { recursive: true });
-    const file = `${name}-v${version}-node-v${process.versions.modules}-${process.platform}${libc}-${process.arch}.tar.gz`;
-    execFileSync('tar', ['czf', join(into, file), binary], { cwd: installed });
-    env[`npm_config_${name.replace(/[^a-zA-Z0-9]/g, '_')}_local_prebuilds`] = into;
-  }
-  return env;
+  const installed = join(workspaceRoot, 'node_modules', 'better-sqlite3');
+  const binary = 'build/Release/better_sqlite3.node';
+  if (!existsSync(join(installed, binary))) return {};
+  const { version } = readJson<{ version: string }>(join(installed, 'package.json'));
+  // prebuild-install's name for this Node ABI, platform and arch; on musl it has a `musl` suffix, which would only mean compiling as before.
+  const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['czf', join(dir, file), binary], { cwd: installed });
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
 }
 
 export interface Run {

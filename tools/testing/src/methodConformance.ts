@@ -173,11 +173,11 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         for (const entry of manifest.workflows) {
           for (const settings of settingsVariants(entry)) {
             const workflow = entry.create(settings, options.context);
+            const chart = workflow.chart();
+            const own = new Set(chart.nodes.map((n) => n.id));
+            const delegates = chart.nodes.some((n) => n.kind === 'workflow');
             for (const { question, passages } of sample) {
               const result = await workflow.run(question, { model, retriever: overlapRetriever(passages) });
-              const chart = workflow.chart();
-              const own = new Set(chart.nodes.map((n) => n.id));
-              const delegates = chart.nodes.some((n) => n.kind === 'workflow');
               for (const event of result.trace.filter((e) => e.kind === 'llm')) {
                 // A call made inside a workflow this one runs whole (a router's candidate) is that method's to declare.
                 if (delegates && !own.has(event.node)) {

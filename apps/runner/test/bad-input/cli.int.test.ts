@@ -98,6 +98,8 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     const after = readFileSync(file, 'utf8');
     expect(after.startsWith(two)).toBe(true);
     expect(new Set(after.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question_id: string }).question_id)).size).toBe(3);
+    // Both at once is a contradiction, refused before anything is written.
+    answered(await rollouts('--limit', '1', '--resume', '--force'), 2, 'give --resume (append to --out) or --force (overwrite it), not both');
     // --force overwrites, as asked.
     answered(await rollouts('--limit', '1', '--force'), 0);
     expect(new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question_id: string }).question_id)).size).toBe(1);
@@ -197,6 +199,8 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     expect(r.stdout).toBe('');
     const lower = await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet, the play?'], { env: { MULTIHOP_MAX_QUESTION_CHARS: '10' } });
     answered(lower, 2, 'over the limit of 10');
+    const notANumber = await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?'], { env: { MULTIHOP_MAX_QUESTION_CHARS: 'lots' } });
+    answered(notANumber, 2, 'MULTIHOP_MAX_QUESTION_CHARS must be a positive integer, got "lots"');
   });
 
   it.concurrent(kind('cli/extra-argument-ignored'), async () => {
@@ -319,6 +323,7 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     expect(help.stdout).toMatch(/^multihop rollouts — /);
     expect(help.stdout).toContain('--force');
     answered(bad, 2, 'help: unknown command "evl" (did you mean eval?)');
+    answered(await runCli(['help', 'eval', 'run']), 2, 'help takes one command, got 2: eval run');
   });
 
   it.concurrent(kind('cli/version'), async () => {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ingestCommand } from '../../src/commands/ingest';
 import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
 
 /**
@@ -244,13 +243,11 @@ describe('data: the corpus store', () => {
     // A run meets it when it opens the corpus, not as a failed search inside the workflow.
     expectOneLine(await runCli(['run', '--workflow', 'single-turn-rag', '--dataset', dataset, '--id', 'q1', '--setting', 'open', '--db', db]), damaged);
 
-    // The rebuild the message names (in process: cli.ts does not pass --rebuild yet).
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await ingestCommand({ out: (t) => out.push(t), err: (t) => err.push(t) }, { dataset, setting: 'open', db, rebuild: true });
-    expect(code).toBe(0);
-    expect(err[0]).toMatch(/^rebuilding corpus tiny-open \(7 passages, 9 sentences\)/);
-    expect(out[0]).toMatch(/^corpus tiny-open: rebuilt, added 7 passage rows, 9 sentence rows in \d+ ms/);
+    // The rebuild the message names, as a user types it.
+    const rebuilt = await runCli(['ingest', '--dataset', dataset, '--db', db, '--rebuild']);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr.split('\n')[0]).toMatch(/^rebuilding corpus tiny-open \(7 passages, 9 sentences\)/);
+    expect(rebuilt.stdout.split('\n')[0]).toMatch(/^corpus tiny-open: rebuilt, added 7 passage rows, 9 sentence rows in \d+ ms/);
     // The store works again, with every passage.
     const again = await runCli(['ingest', '--dataset', dataset, '--db', db]);
     expect(again.code).toBe(0);
@@ -277,11 +274,13 @@ describe('data: the corpus store', () => {
   it(kind('data/kill-9-during-ingest'), async () => {
     const db = freshDb();
     let killed = false;
+    let seen = '';
     const first = await runCli(['ingest', '--dataset', 'hotpotqa-train', '--db', db], {
       onSpawn: (child) =>
         child.stderr?.on('data', (chunk: Buffer) => {
-          // Killed once the passage level is written, while the sentences are.
-          if (!killed && chunk.toString().includes('passages ')) {
+          // Killed once the passage level is written (its last line, `passages N/N`, however the output is chunked), while the sentences are.
+          seen += chunk.toString();
+          if (!killed && /^ {2}passages (\S+)\/\1$/m.test(seen)) {
             killed = true;
             child.kill('SIGKILL');
           }

@@ -52,7 +52,7 @@ describe('the router', () => {
 
   it(kind('router/lambda-not-number'), async () => {
     const r = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--lambda', 'abc'], { cwd });
-    expectOneLine(r, 2, '--lambda', 'abc');
+    expectOneLine(r, 2, '--lambda must be a number, got "abc"');
   });
 
   it(kind('router/too-few-questions'), async () => {

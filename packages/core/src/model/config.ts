@@ -209,7 +209,8 @@ export function closest(name: string, candidates: readonly string[]): string | u
   return nearest(name, candidates)[0] ?? suffixed[0]?.candidate;
 }
 
-function isHttpUrl(text: string): boolean {
+/** Whether `text` is an http(s) URL (what a provider's baseURL must be). */
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';
