@@ -106,6 +106,17 @@ describe('the router from evals to a routed eval', () => {
     for (const w of Object.values(summary.workflows)) expect(summary.oracle!.correctness!).toBeGreaterThanOrEqual(w.correctness!);
     expect(summary.comparisons.filter((c) => c.metric === 'tokens').map((c) => c.b)).toEqual(['direct', 'single-turn-rag', 'ircot']);
     expect(evaluated.out).toContain("## Oracle: the best of router's candidates per question, in hindsight");
+    // Its curve across λ, replayed from the candidates' runs: at the λ it ran with, the replay is
+    // what it did (deterministic offline model), and the cheapest λ ends on the cheapest candidate.
+    const curve = summary.router_curve!;
+    expect(curve).toMatchObject({ router: 'router', measure: 'correctness', n: 12 });
+    const own = curve.points.filter((p) => p.routed_with);
+    expect(own).toHaveLength(1);
+    expect({ quality: own[0]!.quality, tokens: own[0]!.tokens }).toEqual({ quality: summary.workflows['router']!.correctness, tokens: summary.workflows['router']!.tokens });
+    expect(curve.points.map((p) => p.lambda)).toEqual([...curve.points.map((p) => p.lambda)].sort((a, b) => a - b));
+    expect(Object.keys(curve.points.at(-1)!.choices)).toEqual(['direct']);
+    expect(curve.best_single.quality).toBe(Math.max(...candidates.split(',').map((id) => summary.workflows[id]!.correctness!)));
+    expect(evaluated.out).toContain("## router across λ, replayed from the candidates' runs");
 
     const rows = rowsOf(out);
     for (const row of rows.filter((r) => r.workflow === 'router')) {

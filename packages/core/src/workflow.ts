@@ -52,6 +52,43 @@ export interface Workflow {
    * An eval that runs it beside them adds the oracle row (the best of them per question).
    */
   candidates?: readonly string[];
+  /**
+   * For a router: how it chooses, so an eval that ran it beside its candidates can replay its
+   * choice at other λ from the candidates' own runs (the router's quality–cost curve).
+   */
+  policy?: RoutingPolicy;
+}
+
+/** A candidate's predicted quality and tokens on one question. */
+export interface RoutePrediction {
+  workflow: string;
+  /** Expected quality, 0..1. */
+  quality: number;
+  /** Expected tokens. */
+  tokens: number;
+}
+
+/**
+ * A router's choice rule: among its candidates, the one with the highest quality − λ·tokens/1000
+ * (ties to the earlier candidate). `predict` makes no model call and no retrieval.
+ */
+export interface RoutingPolicy {
+  /** The λ it routes with, in quality per 1,000 tokens. */
+  lambda: number;
+  /** The λ values worth replaying (its training compared these). */
+  lambdas: readonly number[];
+  predict(question: string): readonly RoutePrediction[];
+}
+
+/** The candidate a routing policy picks at λ: the highest quality − λ·tokens/1000, ties to the earlier one. */
+export function routeChoice(predictions: readonly RoutePrediction[], lambda: number): string | undefined {
+  let best: RoutePrediction | undefined;
+  let bestValue = -Infinity;
+  for (const p of predictions) {
+    const value = p.quality - (lambda * p.tokens) / 1000;
+    if (value > bestValue) [best, bestValue] = [p, value];
+  }
+  return best?.workflow;
 }
 
 /** What a workflow's body hands back; runWorkflow adds the trace, the usage and the status. */

@@ -1,3 +1,4 @@
+import type { RoutePrediction } from '@multihop/core';
 import { Matrix, solve } from 'ml-matrix';
 
 /**
@@ -98,20 +99,18 @@ export interface CandidateModel {
 }
 
 /** A candidate's expected quality and tokens on a question, and the value the router ranks by. */
-export interface Prediction {
-  workflow: string;
-  quality: number;
-  tokens: number;
+export interface Prediction extends RoutePrediction {
   /** quality − λ · tokens / 1000. */
   value: number;
 }
 
+/** Every candidate's expected quality and tokens on one standardised feature vector, in the models' order. */
+export function predictAll(models: readonly CandidateModel[], x: readonly number[]): RoutePrediction[] {
+  return models.map((m) => ({ workflow: m.workflow, quality: sigmoid(linear(m.quality, x)), tokens: Math.max(0, Math.expm1(linear(m.cost, x))) }));
+}
+
 /** Predicts every candidate on one standardised feature vector and ranks them by quality − λ·tokens/1000 (best first; ties keep candidate order). */
 export function rank(models: readonly CandidateModel[], x: readonly number[], lambda: number): Prediction[] {
-  const predictions = models.map((m) => {
-    const quality = sigmoid(linear(m.quality, x));
-    const tokens = Math.max(0, Math.expm1(linear(m.cost, x)));
-    return { workflow: m.workflow, quality, tokens, value: quality - (lambda * tokens) / 1000 };
-  });
+  const predictions = predictAll(models, x).map((p) => ({ ...p, value: p.quality - (lambda * p.tokens) / 1000 }));
   return predictions.map((p, i) => ({ p, i })).sort((a, b) => b.p.value - a.p.value || a.i - b.i).map(({ p }) => p);
 }

@@ -1,6 +1,8 @@
 import { ConfigError, type Workflow, type WorkflowContext } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
+import { questionFeatures } from './features';
 import { buildRouterGraph } from './graph';
+import { predictAll, scale } from './predictor';
 import { DEFAULT_ROUTER_FILE, loadRouterFile } from './routerFile';
 import { ROUTER_DEFAULTS, routerSettingsSchema } from './settings';
 import { ROUTER_PAPER, ROUTER_TITLE } from './variants';
@@ -64,5 +66,11 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
       data: { route: final.choice, lambda, predictions: final.predictions, delegated: final.delegated, file: path, trainedOn: file.training.model },
     }),
   });
-  return { ...workflow, candidates };
+  const models = file.candidates.filter((c) => candidates.includes(c.workflow));
+  const lambdas = [...new Set([...file.training.lambda.grid.map((row) => row.lambda), file.lambda, lambda])].sort((a, b) => a - b);
+  return {
+    ...workflow,
+    candidates,
+    policy: { lambda, lambdas, predict: (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))) },
+  };
 }

@@ -12,7 +12,7 @@ import { runPool } from './jsonl';
 import { Progress } from './Progress';
 import { ResultsLog } from './ResultsLog';
 import { forgetPair, modelIdOf, runPair, writeTrace, type EvaluatedWorkflow, type PairContext } from './runPair';
-import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary } from './summarize';
+import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary, type SummaryContext } from './summarize';
 
 const shortHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 8);
 
@@ -232,7 +232,7 @@ export async function evaluate(
         settings,
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
-        ...routerOf(workflows),
+        ...routerOf(workflows, questions),
         ...(stopping ? { stopped: true } : {}),
       });
       const summaryFile = join(out, 'summary.json');
@@ -285,10 +285,21 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
   return { id, label, model };
 }
 
-/** The first workflow that hands questions to others (the router), for the summary's oracle row. */
-function routerOf(workflows: readonly EvaluatedWorkflow[]): { router?: { id: string; candidates: readonly string[] } } {
+/**
+ * The first workflow that hands questions to others (the router), for the summary's oracle row;
+ * with its policy's predictions on these questions, for its curve across λ.
+ */
+function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[]): Pick<SummaryContext, 'router'> {
   const router = workflows.find((w) => w.workflow.candidates?.length);
-  return router ? { router: { id: router.id, candidates: router.workflow.candidates! } } : {};
+  if (!router) return {};
+  const policy = router.workflow.policy;
+  return {
+    router: {
+      id: router.id,
+      candidates: router.workflow.candidates!,
+      ...(policy ? { policy: { lambda: policy.lambda, lambdas: policy.lambdas, predictions: new Map(questions.map((q) => [q.id, policy.predict(q.text)])) } } : {}),
+    },
+  };
 }
 
 /** What the summary says about the corpus searched. */

@@ -138,6 +138,47 @@ describe('scoreRun and summarize', () => {
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['cheap', 'dear'], questionIds: ids }).oracle).toBeUndefined();
   });
 
+  it('replays a router with a policy at each λ from its candidates’ runs, against the best single candidate within the same tokens', () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, right: boolean, tokens: number): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em: right ? 1 : 0, f1: right ? 1 : 0, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    // cheap (100 tokens) is right on questions 0 and 1, dear (900) on 1, 2 and 3.
+    const rows = [
+      ...ids.map((q, i) => rowOf('cheap', q, i < 2, 100)),
+      ...ids.map((q, i) => rowOf('dear', q, i >= 1, 900)),
+      ...ids.map((q, i) => rowOf('router', q, true, i < 2 ? 100 : 900)),
+    ];
+    // The router expects cheap to be right on 0 and 1 only, dear everywhere at 0.8.
+    const predictions = new Map(ids.map((q, i) => [q, [{ workflow: 'cheap', quality: i < 2 ? 0.9 : 0.1, tokens: 100 }, { workflow: 'dear', quality: 0.8, tokens: 900 }]]));
+    const context = { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'cheap', 'dear'], questionIds: ids };
+    const summary = summarize(rows, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
+    const curve = summary.router_curve!;
+    expect(curve).toMatchObject({ router: 'router', lambda: 0.1, measure: 'em', n: 4, best_single: { workflow: 'dear', quality: 0.75, tokens: 900 } });
+    // λ 0 and 0.1: cheap where it is expected right (0.9 − 0.01 > 0.8 − 0.09), dear elsewhere: all four right at 500 tokens.
+    // λ 1: 0.1 − 0.1 = 0 beats 0.8 − 0.9 on every question, so cheap everywhere.
+    expect(curve.points.map((p) => [p.lambda, p.quality, p.tokens, p.choices, p.routed_with, p.meets_best_single])).toEqual([
+      [0, 1, 500, { cheap: 2, dear: 2 }, false, true],
+      [0.1, 1, 500, { cheap: 2, dear: 2 }, true, true],
+      [1, 0.5, 100, { cheap: 4 }, false, false],
+    ]);
+    // At 500 tokens the best single within them is cheap (0.5): the router is +0.5 over it, paired.
+    expect(curve.points[1]!.best_within).toEqual({ workflow: 'cheap', quality: 0.5, tokens: 100 });
+    expect(curve.points[1]!.vs_best_within!.diff).toBeCloseTo(0.5, 9);
+    // The replay at the router's own λ is what the router itself did.
+    expect(summary.workflows['router']).toMatchObject({ em: curve.points[1]!.quality, tokens: curve.points[1]!.tokens });
+    const md = renderSummary(summary);
+    expect(md).toContain("## router across λ, replayed from the candidates' runs");
+    expect(md).toContain('| 0.1 ★ | 1.000 | 500 | cheap 2, dear 2 | cheap (100) | 0.500 | +0.500 |');
+    expect(md).toContain('| 1 | 0.500 | 100 | cheap 4 | cheap (100) | 0.500 | +0.000 | [0.000, 0.000] | 1.000 | no |');
+    // No curve when a candidate did not run here, or without a policy.
+    const withoutDear = rows.filter((r) => r.workflow !== 'dear');
+    expect(summarize(withoutDear, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0], predictions } } }).router_curve).toBeUndefined();
+    expect(summarize(rows, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'] } }).router_curve).toBeUndefined();
+  });
+
   it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {
     const ids = ['q1', 'q2', 'q3', 'q4'];
     const rowOf = (workflow: string, questionId: string, em: number, stopReason?: string): ResultRow => ({

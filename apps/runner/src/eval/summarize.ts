@@ -1,5 +1,6 @@
 import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
 import { isRetryable, type ResultRow } from './ResultsLog';
+import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
 
 /** The judge's verdict on one row, as the summary needs it. */
 export interface RowVerdict {
@@ -131,6 +132,8 @@ export interface Summary {
   breakdown: { hops: BreakdownCell[]; type: BreakdownCell[] };
   /** When a router is evaluated: the best of its candidates per question in hindsight (the headroom). */
   oracle?: OracleSummary;
+  /** When a router with a policy is evaluated beside every candidate: its choice replayed at each λ of the policy. */
+  router_curve?: RouterCurve;
   /** Failed runs (status error), left out of every metric: how many, by code and workflow, and how many a re-run retries. */
   failed: FailureSummary;
   /** Present when not every planned run is here (Ctrl-C, or pairs that never ran): the figures are over what ran. */
@@ -194,7 +197,7 @@ export interface SummaryContext {
   aggregates?: Record<string, Record<string, number>>;
   sweep?: Summary['sweep'];
   /** A router in the eval and its candidates: the summary adds the oracle row over them. */
-  router?: { id: string; candidates: readonly string[] };
+  router?: { id: string; candidates: readonly string[]; policy?: Omit<RouterCurveInput, 'id' | 'candidates'> };
   /** The evaluation was stopped before every pair ran (Ctrl-C): the summary says it is incomplete. */
   stopped?: boolean;
 }
@@ -299,6 +302,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
     },
     ...(context.router && workflows[context.router.id] ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
+    ...curveOf(inScope, context, correctOf),
     failed: {
       runs: failedRows.length,
       retryable: failedRows.filter(isRetryable).length,
@@ -307,6 +311,13 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     },
     ...incompleteOf(asked, context),
   };
+}
+
+function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf: (r: ResultRow) => number | null): { router_curve?: RouterCurve } {
+  const router = context.router;
+  if (!router?.policy) return {};
+  const curve = routerCurve(rows, { id: router.id, candidates: router.candidates, ...router.policy }, context.questionIds, correctOf);
+  return curve ? { router_curve: curve } : {};
 }
 
 function countBy(keys: readonly string[]): Record<string, number> {
@@ -508,6 +519,7 @@ export function renderSummary(summary: Summary): string {
       `| oracle | ${o.n} | ${f3(o.correctness)} | ${f3(o.em)} | ${f3(o.f1)} | ${o.llm_calls.toFixed(1)} | ${Math.round(o.tokens)} | ${top} |`,
     );
   }
+  if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve));
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
   const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];
   if (measures.length || overRuns.length) {

@@ -1,0 +1,131 @@
+import { routeChoice, type RoutePrediction } from '@multihop/core';
+import { comparePaired, mean } from '@multihop/metrics';
+import type { ResultRow } from './ResultsLog';
+
+/** A single candidate's quality and tokens per question over the curve's questions. */
+export interface CurveSingle {
+  workflow: string;
+  quality: number;
+  tokens: number;
+}
+
+/** The router replayed at one λ: each question scored with the chosen candidate's own run. */
+export interface RouterCurvePoint {
+  lambda: number;
+  /** The λ the router itself ran with in this eval. */
+  routed_with: boolean;
+  quality: number;
+  em: number;
+  f1: number;
+  tokens: number;
+  llm_calls: number;
+  /** How many questions each candidate was chosen for, most first. */
+  choices: Record<string, number>;
+  /** The best single candidate costing no more tokens per question than this point (null: none is that cheap). */
+  best_within: CurveSingle | null;
+  /** This point minus best_within on the quality measure, paired by question. */
+  vs_best_within: { diff: number; diff_ci95: [number, number]; p_value: number } | null;
+  /** At least the best single candidate's quality at no more than its tokens (the router's bar). */
+  meets_best_single: boolean;
+}
+
+/**
+ * A router's quality–cost curve on an eval that ran it beside every candidate: its choice at each
+ * λ of its policy, replayed from its predictions and scored with the candidates' own runs (nothing
+ * is run again). With a deterministic model the point at the router's own λ equals its own row.
+ */
+export interface RouterCurve {
+  router: string;
+  lambda: number;
+  /** correctness when judged, else em. */
+  measure: 'correctness' | 'em';
+  /** Questions where every candidate has a scored run. */
+  n: number;
+  /** The best single candidate on these questions in hindsight (highest quality, then fewest tokens). */
+  best_single: CurveSingle;
+  points: RouterCurvePoint[];
+}
+
+export interface RouterCurveInput {
+  id: string;
+  candidates: readonly string[];
+  lambda: number;
+  lambdas: readonly number[];
+  /** The router's predictions by question id. */
+  predictions: ReadonlyMap<string, readonly RoutePrediction[]>;
+}
+
+const tokensOf = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
+
+/** The curve, or undefined when a candidate did not run here or no question has every candidate's run. */
+export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput, questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): RouterCurve | undefined {
+  const judged = rows.some((r) => router.candidates.includes(r.workflow) && correctOf(r) !== null);
+  const qualityOf = (r: ResultRow) => (judged ? correctOf(r) : r.metrics.em);
+  const runs = new Map<string, Map<string, ResultRow>>();
+  for (const r of rows) {
+    if (!router.candidates.includes(r.workflow) || r.status === 'error' || qualityOf(r) === null) continue;
+    (runs.get(r.questionId) ?? runs.set(r.questionId, new Map()).get(r.questionId)!).set(r.workflow, r);
+  }
+  const questions = questionIds.filter((q) => router.predictions.has(q) && router.candidates.every((c) => runs.get(q)?.has(c)));
+  if (questions.length === 0) return undefined;
+  const run = (q: string, workflow: string) => runs.get(q)!.get(workflow)!;
+  const singles: CurveSingle[] = router.candidates.map((workflow) => ({
+    workflow,
+    quality: mean(questions.map((q) => qualityOf(run(q, workflow))!)),
+    tokens: mean(questions.map((q) => tokensOf(run(q, workflow)))),
+  }));
+  const better = (a: CurveSingle, b: CurveSingle) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a);
+  const bestSingle = singles.reduce(better);
+  const points = router.lambdas.map((lambda): RouterCurvePoint => {
+    const chosen = questions.map((q) => run(q, routeChoice(router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow)), lambda) ?? router.candidates[0]!));
+    const quality = mean(chosen.map((r) => qualityOf(r)!));
+    const tokens = mean(chosen.map(tokensOf));
+    const within = singles.filter((s) => s.tokens <= tokens);
+    const bestWithin = within.length ? within.reduce(better) : null;
+    const choices: Record<string, number> = {};
+    for (const r of chosen) choices[r.workflow] = (choices[r.workflow] ?? 0) + 1;
+    let vs: RouterCurvePoint['vs_best_within'] = null;
+    if (bestWithin) {
+      const c = comparePaired(chosen.map((r) => qualityOf(r)!), questions.map((q) => qualityOf(run(q, bestWithin.workflow))!), { seed: 7, resamples: 2000, permutations: 5000 });
+      vs = { diff: c.meanDifference, diff_ci95: [c.lower, c.upper], p_value: c.pValue };
+    }
+    return {
+      lambda,
+      routed_with: lambda === router.lambda,
+      quality,
+      em: mean(chosen.map((r) => r.metrics.em)),
+      f1: mean(chosen.map((r) => r.metrics.f1)),
+      tokens,
+      llm_calls: mean(chosen.map((r) => r.usage.llmCalls)),
+      choices: Object.fromEntries(Object.entries(choices).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+      best_within: bestWithin,
+      vs_best_within: vs,
+      meets_best_single: quality >= bestSingle.quality && tokens <= bestSingle.tokens,
+    };
+  });
+  return { router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points };
+}
+
+/** The curve as a Markdown section of summary.md. */
+export function renderRouterCurve(curve: RouterCurve): string[] {
+  const name = curve.measure === 'correctness' ? 'Correct' : 'EM';
+  const b = curve.best_single;
+  const lines = [
+    '',
+    `## ${curve.router} across λ, replayed from the candidates' runs`,
+    '',
+    `At each λ, ${curve.router}'s choice on each of the ${curve.n} questions where every candidate ran (from its recorded predictions: the candidate with the highest quality − λ·tokens/1000) is scored with that candidate's own run here; nothing is run again. ★ marks the λ it ran with: with a deterministic model that row equals its own. Best single candidate on these questions, in hindsight: **${b.workflow}**, ${name} ${b.quality.toFixed(3)} at ${Math.round(b.tokens)} tokens/q. Last column: ${name} at least that at no more tokens.`,
+    '',
+    `| λ | ${name} | tokens/q | chosen most | best single within these tokens | its ${name} | Δ ${name} | 95% CI | p | ≥ ${b.workflow} at ≤ its tokens |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const p of curve.points) {
+    const top = Object.entries(p.choices).slice(0, 3).map(([id, n]) => `${id} ${n}`).join(', ');
+    const w = p.best_within;
+    const v = p.vs_best_within;
+    lines.push(
+      `| ${p.lambda}${p.routed_with ? ' ★' : ''} | ${p.quality.toFixed(3)} | ${Math.round(p.tokens)} | ${top} | ${w ? `${w.workflow} (${Math.round(w.tokens)})` : '— (none this cheap)'} | ${w ? w.quality.toFixed(3) : '—'} | ${v ? `${v.diff >= 0 ? '+' : ''}${v.diff.toFixed(3)}` : '—'} | ${v ? `[${v.diff_ci95[0].toFixed(3)}, ${v.diff_ci95[1].toFixed(3)}]` : '—'} | ${v ? v.p_value.toFixed(3) : '—'} | ${p.meets_best_single ? 'yes' : 'no'} |`,
+    );
+  }
+  return lines;
+}
