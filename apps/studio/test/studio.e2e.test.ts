@@ -219,7 +219,7 @@ describe('multihop studio in Chromium', () => {
     await page.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
   });
 
-  it('draws a router eval: the router beside each candidate, the Pareto front, and the oracle as a star, in the studio and in the report', async () => {
+  it('draws a router eval: the router beside each candidate, the Pareto front, the oracle as a star and the router across λ, in the studio and in the report', async () => {
     // A router over three baselines, trained on an eval of 24 questions, then evaluated beside them on 6 it never saw.
     const quiet = { out: () => undefined, err: () => undefined };
     const candidates = 'direct,single-turn-rag,ircot';
@@ -230,15 +230,18 @@ describe('multihop studio in Chromium', () => {
     expect(await main(['train', 'router', '--from', training, '--out', file], quiet)).toBe(0);
     expect(await main(['eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '24', '--limit', '6', '--setting', 'closed', '--out', join(work, routed), '--db', db, '--set', `router.file=${file}`], quiet)).toBe(0);
     const summary = JSON.parse(readFileSync(join(work, routed, 'summary.json'), 'utf8')) as StudioEval['summary'] & { oracle: { correctness: number; tokens: number } };
+    const curve = [...summary.router_curve!.points].sort((a, b) => a.tokens - b.tokens || a.quality - b.quality).map((p) => `${p.lambda}:${p.tokens},${p.quality}`).join(' ');
 
     const drawn = async (view: Page) => {
       await view.waitForSelector('[data-testid="plot-pareto"] svg', { timeout: 20_000 });
       const labels = await view.$$eval('[data-testid="plot-pareto"] svg text', (texts) => texts.map((t) => t.textContent));
-      for (const workflow of ['router', 'direct', 'single-turn-rag', 'ircot', 'oracle (hindsight)']) expect(labels).toContain(workflow);
+      for (const workflow of ['router', 'direct', 'single-turn-rag', 'ircot', 'oracle (hindsight)', 'router across λ']) expect(labels).toContain(workflow);
       const front = (await view.getAttribute('[data-testid="plot-pareto"]', 'data-front'))?.split(',') ?? [];
       expect(front.length).toBeGreaterThan(0);
       // The star sits at the oracle's tokens and correctness from the summary.
       expect(await view.getAttribute('[data-testid="plot-pareto"]', 'data-oracle')).toBe(`${summary.oracle.tokens},${summary.oracle.correctness}`);
+      // The router's curve across λ, each point at the summary's replayed tokens and correctness.
+      expect(await view.getAttribute('[data-testid="plot-pareto"]', 'data-router-curve')).toBe(curve);
     };
     await page.goto(`${url}#/evals?dir=${encodeURIComponent(routed)}`);
     await drawn(page);

@@ -2,7 +2,7 @@ import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo, useState } from 'react';
 import { count1, metricLabel, offlineCaption, rate, whole } from './format';
 import { placeLabels } from './labels';
-import { frontSteps, oraclePoint, paretoFront, type ParetoPoint } from './pareto';
+import { frontSteps, oraclePoint, paretoFront, routerCurvePoints, type ParetoPoint } from './pareto';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import { isJudged, workflowIds, type EvalSummary } from './types';
@@ -39,6 +39,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const points = useMemo(() => workflowPoints(summary, cost, quality), [summary, cost, quality]);
   const front = useMemo(() => paretoFront(points), [points]);
   const oracle = useMemo(() => oraclePoint(summary, cost, quality), [summary, cost, quality]);
+  const curve = useMemo(() => routerCurvePoints(summary, cost, quality), [summary, cost, quality]);
   const ids = useMemo(() => workflowIds(summary), [summary]);
   const estimated = cost === 'tokens' && Object.values(summary.workflows).some((w) => w.tokens_estimated);
   const qualityName = quality === 'correctness' ? `Correct (${summary.judge?.offline ? 'offline judge' : 'LLM judge'})` : metricLabel(quality);
@@ -46,8 +47,8 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const render = useCallback(
     (width: number) => {
       const height = 380;
-      const xMax = Math.max(...points.map((p) => p.cost), oracle?.cost ?? 0, 1) * 1.12;
-      const yTop = Math.max(...points.map((p) => Math.max(p.hi ?? p.quality, p.quality)), oracle?.quality ?? 0, 0.05);
+      const xMax = Math.max(...points.map((p) => p.cost), ...curve.map((p) => p.cost), oracle?.cost ?? 0, 1) * 1.12;
+      const yTop = Math.max(...points.map((p) => Math.max(p.hi ?? p.quality, p.quality)), ...curve.map((p) => p.quality), oracle?.quality ?? 0, 0.05);
       const yMax = Math.min(1, Math.ceil((yTop * 1.15) / 0.05) * 0.05);
       const margin = { left: 56, right: 24, top: 24, bottom: 44 };
       const spots = placeLabels(
@@ -107,6 +108,19 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
             points.filter((p) => p.onFront),
             { x: 'cost', y: 'quality', r: 7, fill: 'id', stroke: 'white', strokeWidth: 1.5, title: tip },
           ),
+          ...(curve.length
+            ? [
+                Plot.line(curve, { x: 'cost', y: 'quality', stroke: '#8250df', strokeWidth: 1.5, strokeOpacity: 0.8 }),
+                Plot.dot(curve, {
+                  x: 'cost',
+                  y: 'quality',
+                  r: (d: (typeof curve)[number]) => (d.routedWith ? 4 : 2.5),
+                  fill: '#8250df',
+                  title: (d: (typeof curve)[number]) => `${summary.router_curve!.router} at λ ${d.lambda}${d.routedWith ? ' (the λ it ran with)' : ''}, replayed from the candidates' runs\n${qualityName}: ${rate(d.quality)}\n${COSTS[cost]}: ${fmtCost(d.cost)}`,
+                }),
+                Plot.text([curve[0]!], { x: 'cost', y: 'quality', text: () => `${summary.router_curve!.router} across λ`, dx: 0, dy: 14, textAnchor: 'start', fill: '#6639ba', stroke: 'white', strokeWidth: 3, paintOrder: 'stroke', fontSize: 11, fontStyle: 'italic' }),
+              ]
+            : []),
           ...labels,
           ...(oracle
             ? [
@@ -117,7 +131,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
         ],
       });
     },
-    [points, front, oracle, cost, ids, estimated, qualityName, summary, quality],
+    [points, front, oracle, curve, cost, ids, estimated, qualityName, summary, quality],
   );
 
   return (
@@ -133,6 +147,13 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
               {' '}
               The star is the oracle: {summary.oracle.router}’s best candidate per question in hindsight, over the {summary.oracle.candidates.length} candidates this eval ran — the
               most a per-question router could reach.
+            </>
+          ) : null}
+          {curve.length ? (
+            <>
+              {' '}
+              The purple line is {summary.router_curve!.router} across λ: its choice at each λ its training compared, replayed from its predictions and scored with the candidates’
+              own runs in this eval (nothing run again); the larger dot is the λ it ran with.
             </>
           ) : null}
         </>
@@ -161,7 +182,11 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
         <PlotFigure
           render={render}
           testId="plot-pareto"
-          attributes={{ 'data-front': front.map((p) => p.id).join(','), ...(oracle ? { 'data-oracle': `${oracle.cost},${oracle.quality}` } : {}) }}
+          attributes={{
+            'data-front': front.map((p) => p.id).join(','),
+            ...(oracle ? { 'data-oracle': `${oracle.cost},${oracle.quality}` } : {}),
+            ...(curve.length ? { 'data-router-curve': curve.map((p) => `${p.lambda}:${p.cost},${p.quality}`).join(' ') } : {}),
+          }}
         />
       )}
     </Section>

@@ -1,4 +1,4 @@
-import { dominates, frontSteps, oraclePoint, paretoFront, type ParetoPoint } from './pareto';
+import { dominates, frontSteps, oraclePoint, paretoFront, routerCurvePoints, type ParetoPoint } from './pareto';
 
 const ids = (points: readonly ParetoPoint[]) => points.map((p) => p.id);
 
@@ -117,5 +117,22 @@ describe('oraclePoint', () => {
   it('has none without a router, or without the quality figure (an unjudged eval)', () => {
     expect(oraclePoint({}, 'tokens', 'em')).toBeNull();
     expect(oraclePoint({ oracle: { ...oracle, correctness: null } }, 'tokens', 'correctness')).toBeNull();
+  });
+});
+
+describe('routerCurvePoints', () => {
+  const point = (lambda: number, quality: number, tokens: number, routed_with = false) => ({ lambda, routed_with, quality, em: quality / 2, f1: quality / 3, tokens, llm_calls: tokens / 100 });
+  const router_curve = { measure: 'correctness' as const, points: [point(0, 0.5, 900), point(0.05, 0.45, 400, true), point(1, 0.2, 100)] };
+  it('puts each λ of a router eval on the chosen axes, cheapest first', () => {
+    expect(routerCurvePoints({ router_curve }, 'tokens', 'correctness')).toEqual([
+      { lambda: 1, routedWith: false, cost: 100, quality: 0.2 },
+      { lambda: 0.05, routedWith: true, cost: 400, quality: 0.45 },
+      { lambda: 0, routedWith: false, cost: 900, quality: 0.5 },
+    ]);
+    expect(routerCurvePoints({ router_curve }, 'llm_calls', 'em').map((p) => [p.cost, p.quality])).toEqual([[1, 0.1], [4, 0.225], [9, 0.25]]);
+  });
+  it('has none without a curve, or for correctness when the curve was measured on EM (an unjudged eval)', () => {
+    expect(routerCurvePoints({}, 'tokens', 'em')).toEqual([]);
+    expect(routerCurvePoints({ router_curve: { ...router_curve, measure: 'em' } }, 'tokens', 'correctness')).toEqual([]);
   });
 });

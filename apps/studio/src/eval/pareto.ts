@@ -53,3 +53,20 @@ export function oraclePoint(
   const q = o[quality];
   return typeof q === 'number' ? { cost: o[cost], quality: q } : null;
 }
+
+/**
+ * A router's curve across λ (its choice replayed from the candidates' runs) on the plot's axes,
+ * cheapest first. Empty unless the eval ran a router with a policy beside every candidate, and
+ * the curve has the chosen quality figure (correctness needs a judged eval).
+ */
+export function routerCurvePoints(
+  summary: { router_curve?: { measure: 'correctness' | 'em'; points: ReadonlyArray<{ lambda: number; routed_with: boolean; quality: number; em: number; f1: number; tokens: number; llm_calls: number }> } },
+  cost: 'tokens' | 'llm_calls',
+  quality: 'correctness' | 'em' | 'f1',
+): Array<{ lambda: number; routedWith: boolean; cost: number; quality: number }> {
+  const curve = summary.router_curve;
+  if (!curve || (quality === 'correctness' && curve.measure !== 'correctness')) return [];
+  return curve.points
+    .map((p) => ({ lambda: p.lambda, routedWith: p.routed_with, cost: p[cost], quality: quality === 'correctness' ? p.quality : p[quality] }))
+    .sort((a, b) => a.cost - b.cost || a.quality - b.quality);
+}
