@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { toMermaid, type RetrieverPort, type WorkflowContext } from '@multihop/core';
+import { routeChoice, toMermaid, type RetrieverPort, type WorkflowContext } from '@multihop/core';
 import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { offlineModel } from '@multihop/offline-model';
@@ -48,6 +48,13 @@ async function main(): Promise<void> {
   const alone = await context.workflow(String(route.data['choice'])).run({ id: 'q1', text: 'Which actress played Corliss Archer in Kiss and Tell?' }, { model: offlineModel({ handlers: offlineHandlers }), retriever });
   assert.equal(result.answer, alone.answer);
   assert.equal(result.usage.promptTokens + result.usage.completionTokens, alone.usage.promptTokens + alone.usage.completionTokens);
+
+  // Its policy predicts without running anything: the choice at the λ it runs with is the one it made,
+  // and at a steep λ it picks the cheapest candidate it predicts (what an eval's curve across λ replays).
+  const predictions = router.policy!.predict('Which actress played Corliss Archer in Kiss and Tell?');
+  assert.equal(routeChoice(predictions, router.policy!.lambda), route.data['choice']);
+  const cheapest = predictions.reduce((a, b) => (b.tokens < a.tokens ? b : a));
+  assert.equal(routeChoice(predictions, 1000), cheapest.workflow);
 }
 
 main().catch((error: unknown) => {
