@@ -25,8 +25,7 @@ export function parseWorkflowList(list: string, assignments: readonly SettingAss
 function selectWorkflows(ids: string[], assignments: readonly SettingAssignment[]): SelectedWorkflow[] {
   const catalog = methodCatalog();
   const found = ids.map((id) => {
-    const hit = catalog.find(id);
-    if (!hit) throw new ConfigError(`unknown workflow "${id}"; known: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
+    const hit = catalog.get(id);
     return { entry: hit.entry, methodId: hit.method.id };
   });
   checkTargets(assignments, catalog, found);
@@ -44,8 +43,7 @@ export function workflowContext(assignments: readonly SettingAssignment[] = []):
   return {
     workflowIds: () => methodCatalog().workflows.map((w) => w.entry.id),
     workflow: (id) => {
-      const hit = methodCatalog().find(id);
-      if (!hit) throw new ConfigError(`unknown workflow "${id}"; known: ${methodCatalog().workflows.map((w) => w.entry.id).join(', ')}`);
+      const hit = methodCatalog().get(id);
       const configured = configureWorkflow(hit.entry, hit.method.id, assignments);
       return hit.entry.create(configured.settings, workflowContext(assignments));
     },

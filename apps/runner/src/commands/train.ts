@@ -40,8 +40,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   const trainers = catalog.localTrainers;
   let found = trainers.find((t) => t.trainer.id === options.trainer);
   if (options.workflow) {
-    const method = catalog.find(options.workflow)?.method;
-    if (!method) throw new ConfigError(`unknown workflow "${options.workflow}"; known: ${catalog.workflows.map((w) => w.entry.id).join(', ')}`);
+    const method = catalog.get(options.workflow).method;
     const own = trainers.filter((t) => t.method === method);
     if (own.length !== 1) {
       throw new ConfigError(

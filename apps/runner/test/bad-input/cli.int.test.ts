@@ -450,6 +450,8 @@ describe('bad input and faults: the commands and the eval machinery', () => {
 
   it.concurrent(kind('chart/unknown-workflow'), async () => {
     answered(await runCli(['chart', 'nope']), 2, 'unknown workflow "nope"; known:');
+    // A near miss names the workflow meant.
+    answered(await runCli(['chart', 'par2-rga']), 2, 'unknown workflow "par2-rga" (did you mean "par2-rag"');
   });
 
   it.concurrent(kind('report/not-eval-dir'), async () => {

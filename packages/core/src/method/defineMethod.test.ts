@@ -57,6 +57,10 @@ describe('method manifests', () => {
     const catalog = new MethodCatalog([a, c]);
     expect(catalog.prompts.map((p) => p.id)).toEqual(['judge']);
     expect(catalog.find('other')?.method.id).toBe('c');
+    expect(catalog.get('other').entry.id).toBe('other');
+    // An unknown id names the nearest ones and every known one.
+    expect(() => catalog.get('othr')).toThrow('unknown workflow "othr" (did you mean "other"?); known: shared, other');
+    expect(() => catalog.get('zzzzzzzz')).toThrow('unknown workflow "zzzzzzzz"; known: shared, other');
     expect(catalog.trainable).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import type { ZodObject } from 'zod';
-import { MultihopError } from '../errors';
+import { ConfigError, MultihopError } from '../errors';
+import { didYouMean } from '../suggest';
 import type { PromptTemplate } from '../model/port';
 import type { Question, RunResult } from '../types';
 import type { Workflow } from '../workflow';
@@ -143,6 +144,14 @@ export class MethodCatalog {
 
   find(workflowId: string): { method: MethodManifest; entry: WorkflowEntry } | undefined {
     return this.byWorkflow.get(workflowId);
+  }
+
+  /** Like find, but an unknown id is a ConfigError naming the nearest ids and every known one. */
+  get(workflowId: string): { method: MethodManifest; entry: WorkflowEntry } {
+    const hit = this.byWorkflow.get(workflowId);
+    if (hit) return hit;
+    const known = [...this.byWorkflow.keys()];
+    throw new ConfigError(`unknown workflow "${workflowId}"${didYouMean(workflowId, known)}; known: ${known.join(', ')}`);
   }
 
   /** Every prompt of every method, each once. */
