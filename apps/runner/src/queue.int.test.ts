@@ -29,7 +29,7 @@ beforeAll(async () => {
   local = mkdtempSync(join(temp, 'local-'));
   const done = spawnSync(process.execPath, [bin, 'eval', ...PAIRS, '--out', local, '--concurrency', '2'], { env, encoding: 'utf8', timeout: 120_000 });
   expect(done.status).toBe(0);
-}, 900_000); // a fresh CI machine installs redis-server and postgresql first
+}, 1_500_000); // a fresh CI machine installs redis-server and postgresql first, after any other suite's apt-get lets go of the lock
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');

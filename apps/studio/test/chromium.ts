@@ -1,5 +1,6 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { aptInstall } from '@multihop/testing';
 import { chromium, type Browser } from 'playwright-core';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -18,14 +19,11 @@ export function ensureChromium(log: (line: string) => void = (line) => process.s
   const found = CANDIDATES.find((path) => existsSync(path));
   if (found) return found;
   log('browser tests: no Chromium on this machine; installing Debian\'s chromium package (apt-get, a few minutes)');
-  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const apt = (args: string[]) => {
-    const [command, argv] = asRoot ? ['apt-get', args] : ['sudo', ['-n', 'apt-get', ...args]];
-    const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (result.status !== 0) throw new Error(`browser tests: ${command} ${argv.join(' ')} failed (exit ${result.status}): ${result.stderr?.slice(-800)}\nInstall Chromium yourself, or set CHROMIUM_PATH.`);
-  };
-  apt(['update']);
-  apt(['install', '-y', '--no-install-recommends', 'chromium']);
+  try {
+    aptInstall('chromium', log);
+  } catch (e) {
+    throw new Error(`browser tests: ${(e as Error).message}\nOr set CHROMIUM_PATH.`);
+  }
   const installed = CANDIDATES.find((path) => existsSync(path));
   if (!installed) throw new Error('browser tests: apt-get installed chromium but no binary was found at /usr/bin/chromium');
   log(`browser tests: ${execFileSync(installed, ['--version'], { encoding: 'utf8' }).trim()}`);

@@ -88,7 +88,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(signed);
-}, 600_000);
+}, 1_500_000); // a fresh CI machine installs Chromium first, after any other suite's apt-get lets go of the lock
 
 afterAll(async () => {
   await browser?.close();

@@ -18,7 +18,7 @@ function initializer(name: string, open: () => Promise<CheckpointStore>, wrap: (
   const stores = new Map<BaseCheckpointSaver, CheckpointStore>();
   return {
     checkpointerName: name,
-    beforeAllTimeout: 300_000,
+    beforeAllTimeout: 1_500_000, // a fresh CI machine installs postgresql first, after any other suite's apt-get lets go of the lock
     ...hooks,
     async createCheckpointer() {
       const store = await open();

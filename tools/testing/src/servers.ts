@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSyn
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { aptInstall } from './apt';
 
 /** A server started for a test: where it listens, and how to stop it (its files go with it). */
 export interface TestServer {
@@ -197,19 +198,6 @@ function findBinary(name: string, extraDirs: readonly string[]): string | undefi
   const dirs = [...(process.env['PATH'] ?? '').split(':').filter(Boolean), '/usr/sbin', '/usr/bin', ...extraDirs];
   for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
   return undefined;
-}
-
-/** What CI on a fresh Debian machine needs: the package, from apt, when the test set-up finds it missing. */
-function aptInstall(pkg: string): void {
-  if (process.getuid?.() !== 0) throw new Error(`${pkg} is not installed; install it (apt-get install -y ${pkg}) or run the tests as root to have them install it`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { encoding: 'utf8', env, timeout: 600_000 });
-  let result = install();
-  if (result.status !== 0) {
-    spawnSync('apt-get', ['update'], { encoding: 'utf8', env, timeout: 600_000 });
-    result = install();
-  }
-  if (result.status !== 0) throw new Error(`apt-get install -y ${pkg} failed (${result.status}): ${result.stderr.slice(-2000)}`);
 }
 
 function uid(user: string): number {
