@@ -5,7 +5,7 @@ export type { SearchHit, SearchOptions, RetrieverPort, Reranker, Embedder } from
 export { UsageMeter, emptyUsage, estimateTokens, addUsage, type CallUsage } from './usage';
 
 // Workflows, charts, traces, budgets
-export { defineWorkflow, routeChoice, type RoutePrediction, type RoutingPolicy, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';
+export { defineWorkflow, routeChoice, routeValue, type RoutePrediction, type RoutingPolicy, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';
 export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } from './chart';
 export { chartFromLangGraph, type LangGraphDrawable, type LangGraphChartOptions } from './chartFromLangGraph';
 export { chartFromXState, xstateEventLabel, xstateGuardName, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';

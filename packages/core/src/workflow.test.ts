@@ -6,7 +6,7 @@ import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
 import type { TraceEvent } from './types';
 import { TraceBus } from './trace';
-import { defineWorkflow } from './workflow';
+import { defineWorkflow, routeChoice, routeValue } from './workflow';
 
 const [first] = hotpotDev(1);
 if (!first) throw new Error('shared HotpotQA dev sample is missing');
@@ -232,5 +232,30 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
       { node: 'retrieve', kind: 'transition', data: { from: 'retrieve', to: 'reason' } },
       { node: 'reason', kind: 'transition', data: { from: 'reason', to: 'retrieve', guard: 'done', label: 'CONTINUE' } },
     ]);
+  });
+});
+
+describe('routeChoice: the router\'s choice rule', () => {
+  const cheap = { workflow: 'cheap', quality: 0.4, tokens: 500 };
+  const dear = { workflow: 'dear', quality: 0.6, tokens: 4500 };
+  it('picks the highest quality − λ·tokens/1000, so a steeper λ moves the choice to the cheaper candidate', () => {
+    expect(routeValue(dear, 0.05)).toBeCloseTo(0.375, 12);
+    expect(routeChoice([cheap, dear], 0)).toBe('dear');
+    // 0.6 − 4.5λ = 0.4 − 0.5λ at λ = 0.05: below it dear, above it cheap, at it a tie.
+    expect(routeChoice([cheap, dear], 0.04)).toBe('dear');
+    expect(routeChoice([cheap, dear], 0.06)).toBe('cheap');
+  });
+  it('breaks a tie to the earlier candidate, whichever order they come in', () => {
+    const a = { workflow: 'a', quality: 0.5, tokens: 1000 };
+    const b = { workflow: 'b', quality: 0.5, tokens: 1000 };
+    expect(routeChoice([a, b], 0.1)).toBe('a');
+    expect(routeChoice([b, a], 0.1)).toBe('b');
+  });
+  it('never picks a prediction whose value is not a number, and picks nothing from none', () => {
+    const broken = { workflow: 'broken', quality: Number.NaN, tokens: 10 };
+    expect(routeChoice([broken, cheap], 0)).toBe('cheap');
+    expect(routeChoice([cheap, { workflow: 'endless', quality: 0.9, tokens: Number.POSITIVE_INFINITY }], 0.01)).toBe('cheap');
+    expect(routeChoice([broken], 0)).toBeUndefined();
+    expect(routeChoice([], 0)).toBeUndefined();
   });
 });

@@ -80,13 +80,22 @@ export interface RoutingPolicy {
   predict(question: string): readonly RoutePrediction[];
 }
 
-/** The candidate a routing policy picks at λ: the highest quality − λ·tokens/1000, ties to the earlier one. */
+/** The value a router ranks a candidate by at λ: quality − λ·tokens/1000. */
+export function routeValue(prediction: RoutePrediction, lambda: number): number {
+  return prediction.quality - (lambda * prediction.tokens) / 1000;
+}
+
+/**
+ * The candidate a routing policy picks at λ: the highest quality − λ·tokens/1000, ties to the
+ * earlier one; a prediction whose value is not a finite number is never picked (undefined when
+ * none is).
+ */
 export function routeChoice(predictions: readonly RoutePrediction[], lambda: number): string | undefined {
   let best: RoutePrediction | undefined;
   let bestValue = -Infinity;
   for (const p of predictions) {
-    const value = p.quality - (lambda * p.tokens) / 1000;
-    if (value > bestValue) [best, bestValue] = [p, value];
+    const value = routeValue(p, lambda);
+    if (Number.isFinite(value) && (best === undefined || value > bestValue)) [best, bestValue] = [p, value];
   }
   return best?.workflow;
 }

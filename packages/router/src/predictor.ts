@@ -1,4 +1,4 @@
-import type { RoutePrediction } from '@multihop/core';
+import { routeValue, type RoutePrediction } from '@multihop/core';
 import { Matrix, solve } from 'ml-matrix';
 
 /**
@@ -109,8 +109,13 @@ export function predictAll(models: readonly CandidateModel[], x: readonly number
   return models.map((m) => ({ workflow: m.workflow, quality: sigmoid(linear(m.quality, x)), tokens: Math.max(0, Math.expm1(linear(m.cost, x))) }));
 }
 
-/** Predicts every candidate on one standardised feature vector and ranks them by quality − λ·tokens/1000 (best first; ties keep candidate order). */
+/**
+ * Predicts every candidate on one standardised feature vector and ranks them by core's
+ * `routeValue`, quality − λ·tokens/1000 (best first; ties keep candidate order; a value that is
+ * not a finite number last), so the first is `routeChoice`'s pick.
+ */
 export function rank(models: readonly CandidateModel[], x: readonly number[], lambda: number): Prediction[] {
-  const predictions = predictAll(models, x).map((p) => ({ ...p, value: p.quality - (lambda * p.tokens) / 1000 }));
-  return predictions.map((p, i) => ({ p, i })).sort((a, b) => b.p.value - a.p.value || a.i - b.i).map(({ p }) => p);
+  const predictions = predictAll(models, x).map((p) => ({ ...p, value: routeValue(p, lambda) }));
+  const key = (v: number) => (Number.isFinite(v) ? v : -Infinity);
+  return predictions.map((p, i) => ({ p, i })).sort((a, b) => key(b.p.value) - key(a.p.value) || a.i - b.i).map(({ p }) => p);
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EvalOutcome, WorkflowContext } from '@multihop/core';
+import { routeChoice, type EvalOutcome, type WorkflowContext } from '@multihop/core';
 import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { scoreAnswer } from '@multihop/metrics';
@@ -65,5 +65,21 @@ describe('the router on real runs', () => {
       const alone = await context.workflow(predictions[0]!.workflow).run(question, { model, retriever: overlapRetriever(passages) });
       expect({ answer: routed.answer, evidence: routed.evidenceIds, calls: routed.usage.llmCalls }).toEqual({ answer: alone.answer, evidence: alone.evidenceIds, calls: alone.usage.llmCalls });
     }
+
+    // The policy an eval replays (core's routeChoice over predictAll) chooses what the graph (rank) chooses, at every λ its training compared.
+    const lambdas = router.policy!.lambdas;
+    expect(lambdas).toContain(file.lambda);
+    const choices = new Set<string>();
+    for (const lambda of lambdas) {
+      const at = createRouterWorkflow({ file: path, lambda }, context);
+      for (const { question, passages } of sample.slice(30, 34)) {
+        const routed = await at.run(question, { model, retriever: overlapRetriever(passages) });
+        const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+        expect([lambda, routeChoice(at.policy!.predict(question.text), lambda)]).toEqual([lambda, route.data['choice']]);
+        choices.add(String(route.data['choice']));
+      }
+    }
+    // Across λ the choice moves (from a dearer candidate to direct), so the comparison covers more than one candidate.
+    expect(choices.size).toBeGreaterThan(1);
   });
 });
