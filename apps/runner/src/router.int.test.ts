@@ -107,12 +107,14 @@ describe('the router from evals to a routed eval', () => {
     expect(summary.comparisons.filter((c) => c.metric === 'tokens').map((c) => c.b)).toEqual(['direct', 'single-turn-rag', 'ircot']);
     expect(evaluated.out).toContain("## Oracle: the best of router's candidates per question, in hindsight");
     // Its curve across λ, replayed from the candidates' runs: at the λ it ran with, the replay is
-    // what it did (deterministic offline model), and the cheapest λ ends on the cheapest candidate.
+    // what it did (deterministic offline model), and the steepest λ ends on the cheapest candidate.
     const curve = summary.router_curve!;
     expect(curve).toMatchObject({ router: 'router', measure: 'correctness', n: 12 });
     const own = curve.points.filter((p) => p.routed_with);
     expect(own).toHaveLength(1);
     expect({ quality: own[0]!.quality, tokens: own[0]!.tokens }).toEqual({ quality: summary.workflows['router']!.correctness, tokens: summary.workflows['router']!.tokens });
+    expect(curve.own).toEqual({ n: 12, quality: summary.workflows['router']!.correctness, tokens: summary.workflows['router']!.tokens, same_run: 12 });
+    expect(evaluated.out).toContain('the replay at ★ chose the run it made on all 12.');
     expect(curve.points.map((p) => p.lambda)).toEqual([...curve.points.map((p) => p.lambda)].sort((a, b) => a - b));
     expect(Object.keys(curve.points.at(-1)!.choices)).toEqual(['direct']);
     expect(curve.best_single.quality).toBe(Math.max(...candidates.split(',').map((id) => summary.workflows[id]!.correctness!)));

@@ -39,6 +39,11 @@ export interface ResultRow {
   trace: string;
 }
 
+/** A row's tokens: prompt plus completion. */
+export function rowTokens(row: Pick<ResultRow, 'usage'>): number {
+  return row.usage.promptTokens + row.usage.completionTokens;
+}
+
 /** What a results directory was made with; a resume must match it. */
 export interface RunConfig {
   dataset: string;

@@ -4,7 +4,7 @@ import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@mul
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
 import { judgeKey, type Judgement } from './judging';
-import type { ResultRow, RunConfig } from './ResultsLog';
+import { rowTokens, type ResultRow, type RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
 /**
@@ -49,7 +49,7 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
     correct: verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null,
     em: row.metrics.em,
     f1: row.metrics.f1,
-    tokens: row.usage.promptTokens + row.usage.completionTokens,
+    tokens: rowTokens(row),
     llmCalls: row.usage.llmCalls,
     latencyMs: row.latencyMs,
     status: row.status,

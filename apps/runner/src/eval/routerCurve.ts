@@ -1,6 +1,7 @@
 import { routeChoice, type RoutePrediction } from '@multihop/core';
 import { comparePaired, mean } from '@multihop/metrics';
-import type { ResultRow } from './ResultsLog';
+import { countBy } from './countBy';
+import { rowTokens, type ResultRow } from './ResultsLog';
 
 /** A single candidate's quality and tokens per question over the curve's questions. */
 export interface CurveSingle {
@@ -29,10 +30,26 @@ export interface RouterCurvePoint {
   meets_best_single: boolean;
 }
 
+/** The router's own runs on the curve's questions, to hold the replay at its λ against. */
+export interface RouterOwnRuns {
+  /** Curve questions the router itself has a scored run on. */
+  n: number;
+  quality: number;
+  tokens: number;
+  /**
+   * Of those, how many the replay at its λ scored with a run giving the router's own answer at its
+   * own tokens. Fewer than n: the replay is not what it did (a sampling model, or a router file
+   * changed since the eval ran).
+   */
+  same_run: number;
+}
+
 /**
  * A router's quality–cost curve on an eval that ran it beside every candidate: its choice at each
- * λ of its policy, replayed from its predictions and scored with the candidates' own runs (nothing
- * is run again). With a deterministic model the point at the router's own λ equals its own row.
+ * λ of its policy, replayed from its predictions (recomputed when the summary is written, from
+ * its router file then) and scored with the candidates' own runs (nothing is run again). With a
+ * deterministic model and an unchanged file, the point at the router's own λ is its own runs
+ * (`own`, `same_run` = n).
  */
 export interface RouterCurve {
   router: string;
@@ -44,6 +61,8 @@ export interface RouterCurve {
   /** The best single candidate on these questions in hindsight (highest quality, then fewest tokens). */
   best_single: CurveSingle;
   points: RouterCurvePoint[];
+  /** null: the router has no scored run on these questions. */
+  own: RouterOwnRuns | null;
 }
 
 export interface RouterCurveInput {
@@ -54,8 +73,6 @@ export interface RouterCurveInput {
   /** The router's predictions by question id. */
   predictions: ReadonlyMap<string, readonly RoutePrediction[]>;
 }
-
-const tokensOf = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
 
 /** The curve, or undefined when a candidate did not run here or no question has every candidate's run. */
 export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput, questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): RouterCurve | undefined {
@@ -72,18 +89,19 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
   const singles: CurveSingle[] = router.candidates.map((workflow) => ({
     workflow,
     quality: mean(questions.map((q) => qualityOf(run(q, workflow))!)),
-    tokens: mean(questions.map((q) => tokensOf(run(q, workflow)))),
+    tokens: mean(questions.map((q) => rowTokens(run(q, workflow)))),
   }));
   const better = (a: CurveSingle, b: CurveSingle) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a);
   const bestSingle = singles.reduce(better);
-  const points = router.lambdas.map((lambda): RouterCurvePoint => {
-    const chosen = questions.map((q) => run(q, routeChoice(router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow)), lambda) ?? router.candidates[0]!));
+  const choose = (q: string, lambda: number) => run(q, routeChoice(router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow)), lambda) ?? router.candidates[0]!);
+  // Every λ the policy names, and the one it ran with, whether or not its list has it.
+  const lambdas = [...new Set([...router.lambdas, router.lambda])].sort((a, b) => a - b);
+  const points = lambdas.map((lambda): RouterCurvePoint => {
+    const chosen = questions.map((q) => choose(q, lambda));
     const quality = mean(chosen.map((r) => qualityOf(r)!));
-    const tokens = mean(chosen.map(tokensOf));
+    const tokens = mean(chosen.map(rowTokens));
     const within = singles.filter((s) => s.tokens <= tokens);
     const bestWithin = within.length ? within.reduce(better) : null;
-    const choices: Record<string, number> = {};
-    for (const r of chosen) choices[r.workflow] = (choices[r.workflow] ?? 0) + 1;
     let vs: RouterCurvePoint['vs_best_within'] = null;
     if (bestWithin) {
       const c = comparePaired(chosen.map((r) => qualityOf(r)!), questions.map((q) => qualityOf(run(q, bestWithin.workflow))!), { seed: 7, resamples: 2000, permutations: 5000 });
@@ -97,13 +115,26 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
       f1: mean(chosen.map((r) => r.metrics.f1)),
       tokens,
       llm_calls: mean(chosen.map((r) => r.usage.llmCalls)),
-      choices: Object.fromEntries(Object.entries(choices).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+      choices: countBy(chosen.map((r) => r.workflow)),
       best_within: bestWithin,
       vs_best_within: vs,
       meets_best_single: quality >= bestSingle.quality && tokens <= bestSingle.tokens,
     };
   });
-  return { router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points };
+  const mine = new Map(rows.filter((r) => r.workflow === router.id && r.status !== 'error' && qualityOf(r) !== null).map((r) => [r.questionId, r]));
+  const ownQuestions = questions.filter((q) => mine.has(q));
+  const own: RouterOwnRuns | null = ownQuestions.length
+    ? {
+        n: ownQuestions.length,
+        quality: mean(ownQuestions.map((q) => qualityOf(mine.get(q)!)!)),
+        tokens: mean(ownQuestions.map((q) => rowTokens(mine.get(q)!))),
+        same_run: ownQuestions.filter((q) => {
+          const [r, replayed] = [mine.get(q)!, choose(q, router.lambda)];
+          return r.prediction === replayed.prediction && rowTokens(r) === rowTokens(replayed);
+        }).length,
+      }
+    : null;
+  return { router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points, own };
 }
 
 /** The curve as a Markdown section of summary.md. */
@@ -114,7 +145,7 @@ export function renderRouterCurve(curve: RouterCurve): string[] {
     '',
     `## ${curve.router} across λ, replayed from the candidates' runs`,
     '',
-    `At each λ, ${curve.router}'s choice on each of the ${curve.n} questions where every candidate ran (from its recorded predictions: the candidate with the highest quality − λ·tokens/1000) is scored with that candidate's own run here; nothing is run again. ★ marks the λ it ran with: with a deterministic model that row equals its own. Best single candidate on these questions, in hindsight: **${b.workflow}**, ${name} ${b.quality.toFixed(3)} at ${Math.round(b.tokens)} tokens/q. Last column: ${name} at least that at no more tokens.`,
+    `At each λ, ${curve.router}'s choice on each of the ${curve.n} questions where every candidate ran (from its predictions, recomputed now from its router file: the candidate with the highest quality − λ·tokens/1000) is scored with that candidate's own run here; nothing is run again. ★ marks the λ it ran with. Best single candidate on these questions, in hindsight: **${b.workflow}**, ${name} ${b.quality.toFixed(3)} at ${Math.round(b.tokens)} tokens/q. Last column: ${name} at least that at no more tokens.`,
     '',
     `| λ | ${name} | tokens/q | chosen most | best single within these tokens | its ${name} | Δ ${name} | 95% CI | p | ≥ ${b.workflow} at ≤ its tokens |`,
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -126,6 +157,11 @@ export function renderRouterCurve(curve: RouterCurve): string[] {
     lines.push(
       `| ${p.lambda}${p.routed_with ? ' ★' : ''} | ${p.quality.toFixed(3)} | ${Math.round(p.tokens)} | ${top} | ${w ? `${w.workflow} (${Math.round(w.tokens)})` : '— (none this cheap)'} | ${w ? w.quality.toFixed(3) : '—'} | ${v ? `${v.diff >= 0 ? '+' : ''}${v.diff.toFixed(3)}` : '—'} | ${v ? `[${v.diff_ci95[0].toFixed(3)}, ${v.diff_ci95[1].toFixed(3)}]` : '—'} | ${v ? v.p_value.toFixed(3) : '—'} | ${p.meets_best_single ? 'yes' : 'no'} |`,
     );
+  }
+  const o = curve.own;
+  if (o) {
+    const agrees = o.same_run === o.n ? `the replay at ★ chose the run it made on all ${o.n}` : `**the replay at ★ chose the run it made on only ${o.same_run} of ${o.n}**: a sampling model, or a router file changed since these runs, so the curve is an estimate`;
+    lines.push('', `Its own runs on ${o.n === curve.n ? 'these' : `${o.n} of these`} questions: ${name} ${o.quality.toFixed(3)} at ${Math.round(o.tokens)} tokens/q; ${agrees}.`);
   }
   return lines;
 }

@@ -167,16 +167,52 @@ describe('scoreRun and summarize', () => {
     // At 500 tokens the best single within them is cheap (0.5): the router is +0.5 over it, paired.
     expect(curve.points[1]!.best_within).toEqual({ workflow: 'cheap', quality: 0.5, tokens: 100 });
     expect(curve.points[1]!.vs_best_within!.diff).toBeCloseTo(0.5, 9);
-    // The replay at the router's own λ is what the router itself did.
-    expect(summary.workflows['router']).toMatchObject({ em: curve.points[1]!.quality, tokens: curve.points[1]!.tokens });
+    // The router's own runs, held against the replay at its λ: the same run on all four.
+    expect(curve.own).toEqual({ n: 4, quality: 1, tokens: 500, same_run: 4 });
     const md = renderSummary(summary);
     expect(md).toContain("## router across λ, replayed from the candidates' runs");
     expect(md).toContain('| 0.1 ★ | 1.000 | 500 | cheap 2, dear 2 | cheap (100) | 0.500 | +0.500 |');
     expect(md).toContain('| 1 | 0.500 | 100 | cheap 4 | cheap (100) | 0.500 | +0.000 | [0.000, 0.000] | 1.000 | no |');
+    expect(md).toContain('Its own runs on these questions: EM 1.000 at 500 tokens/q; the replay at ★ chose the run it made on all 4.');
     // No curve when a candidate did not run here, or without a policy.
     const withoutDear = rows.filter((r) => r.workflow !== 'dear');
     expect(summarize(withoutDear, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0], predictions } } }).router_curve).toBeUndefined();
     expect(summarize(rows, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'] } }).router_curve).toBeUndefined();
+  });
+
+  it('replays on the questions where every candidate ran, judged, adds the λ it ran with, and says when the replay is not what it did', () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, answer: string, tokens: number, status: ResultRow['status'] = 'ok'): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: answer, gold: ['g'], status,
+      metrics: { em: 0, f1: 0, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    // a and b cost the same and are predicted the same: a tie, which goes to the earlier candidate (a).
+    // b failed on the last question, so the curve leaves it out (n = 3).
+    const rows = [
+      ...ids.map((q, i) => rowOf('a', q, i === 0 ? 'right' : 'wrong', 200)),
+      ...ids.map((q, i) => rowOf('b', q, i === 0 ? 'wrong' : 'right', 200, i === 3 ? 'error' : 'ok')),
+      // The router's own runs: a's answer on 0 and 1, but b's on 2 (what a changed router file would do).
+      ...ids.map((q, i) => rowOf('router', q, i === 0 ? 'right' : i === 2 ? 'right' : 'wrong', 200)),
+    ];
+    const verdicts = new Map(rows.map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: (r.prediction === 'right' ? 1 : 0) as 0 | 1 }]));
+    const predictions = new Map(ids.map((q) => [q, [{ workflow: 'a', quality: 0.5, tokens: 200 }, { workflow: 'b', quality: 0.5, tokens: 200 }]]));
+    const summary = summarize(rows, {
+      dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'a', 'b'], questionIds: ids,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts },
+      router: { id: 'router', candidates: ['a', 'b'], policy: { lambda: 0.05, lambdas: [0, 1], predictions } },
+    });
+    const curve = summary.router_curve!;
+    expect(curve).toMatchObject({ measure: 'correctness', n: 3, best_single: { workflow: 'b', quality: 2 / 3, tokens: 200 } });
+    // The λ it ran with joins the list; every point chooses a (the tie) on all three questions.
+    expect(curve.points.map((p) => [p.lambda, p.routed_with, p.choices, p.quality])).toEqual([
+      [0, false, { a: 3 }, 1 / 3],
+      [0.05, true, { a: 3 }, 1 / 3],
+      [1, false, { a: 3 }, 1 / 3],
+    ]);
+    // Its own runs on those three: right on 0 and 2; the replay chose its run on 0 and 1 only.
+    expect(curve.own).toEqual({ n: 3, quality: 2 / 3, tokens: 200, same_run: 2 });
+    expect(renderSummary(summary)).toContain('Its own runs on these questions: Correct 0.667 at 200 tokens/q; **the replay at ★ chose the run it made on only 2 of 3**');
   });
 
   it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {

@@ -1,5 +1,6 @@
 import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
-import { isRetryable, type ResultRow } from './ResultsLog';
+import { countBy } from './countBy';
+import { isRetryable, rowTokens, type ResultRow } from './ResultsLog';
 import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
 
 /** The judge's verdict on one row, as the summary needs it. */
@@ -249,7 +250,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       ndcg_at_5: meanOrNull(mine.map((r) => r.metrics.ndcg_at_5)),
       all_pass: meanOrNull(mine.map((r) => r.metrics.all_pass)),
       llm_calls: mean(mine.map((r) => r.usage.llmCalls)),
-      tokens: mean(mine.map((r) => r.usage.promptTokens + r.usage.completionTokens)),
+      tokens: mean(mine.map(rowTokens)),
       tokens_estimated: mine.some((r) => r.usage.estimated),
       retrieval_calls: mean(mine.map((r) => r.usage.retrievalCalls)),
       latency_ms_p50: percentile(latencies, 50),
@@ -286,7 +287,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
       ...compareToFirst(inScope, present, 'em', (r) => r.metrics.em),
       // Cost, paired the same way: a router's claim is quality at no more than another's tokens.
-      ...compareToFirst(inScope, present, 'tokens', (r) => r.usage.promptTokens + r.usage.completionTokens),
+      ...compareToFirst(inScope, present, 'tokens', rowTokens),
       // The first workflow's own measures, against every other workflow that reports them too.
       ...Object.keys(workflows[present[0] ?? '']?.method_metrics ?? {}).flatMap((name) =>
         compareToFirst(
@@ -320,12 +321,6 @@ function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf:
   return curve ? { router_curve: curve } : {};
 }
 
-function countBy(keys: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
-}
-
 function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { incomplete?: IncompleteSummary } {
   const planned = context.questionIds.length;
   const runs = Object.fromEntries(context.workflows.map((id) => [id, asked.filter((r) => r.workflow === id).length]));
@@ -335,23 +330,20 @@ function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { i
 
 function oracle(rows: readonly ResultRow[], router: { id: string; candidates: readonly string[] }, present: readonly string[], questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): OracleSummary {
   const candidates = router.candidates.filter((id) => present.includes(id));
-  const tokensOf = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
   const chosen: ResultRow[] = [];
-  const choices: Record<string, number> = {};
   const byQuestion = new Map<string, ResultRow[]>();
   for (const r of rows) if (candidates.includes(r.workflow)) (byQuestion.get(r.questionId) ?? byQuestion.set(r.questionId, []).get(r.questionId)!).push(r);
   for (const q of questionIds) {
-    const runs = byQuestion.get(q) ?? [];
+    const runs = (byQuestion.get(q) ?? []).sort((a, b) => candidates.indexOf(a.workflow) - candidates.indexOf(b.workflow));
     if (runs.length === 0) continue;
     // Best in hindsight: judged correct, then F1, then the cheapest; ties keep the candidates' order.
     const best = runs.reduce((a, b) => {
-      const key = (r: ResultRow) => [correctOf(r) ?? 0, r.metrics.f1, -tokensOf(r)];
+      const key = (r: ResultRow) => [correctOf(r) ?? 0, r.metrics.f1, -rowTokens(r)];
       const [ka, kb] = [key(a), key(b)];
       for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i]! > ka[i]! ? b : a;
       return a;
     });
     chosen.push(best);
-    choices[best.workflow] = (choices[best.workflow] ?? 0) + 1;
   }
   return {
     router: router.id,
@@ -361,9 +353,9 @@ function oracle(rows: readonly ResultRow[], router: { id: string; candidates: re
     correctness: meanOrNull(chosen.map(correctOf)),
     em: chosen.length ? mean(chosen.map((r) => r.metrics.em)) : 0,
     f1: chosen.length ? mean(chosen.map((r) => r.metrics.f1)) : 0,
-    tokens: chosen.length ? mean(chosen.map(tokensOf)) : 0,
+    tokens: chosen.length ? mean(chosen.map(rowTokens)) : 0,
     llm_calls: chosen.length ? mean(chosen.map((r) => r.usage.llmCalls)) : 0,
-    choices: Object.fromEntries(Object.entries(choices).sort((a, b) => b[1] - a[1])),
+    choices: countBy(chosen.map((r) => r.workflow)),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { StudioEvalSummary } from '../api/client';
+
 /** One workflow on the quality/cost plane: lower cost and higher quality are better. */
 export interface ParetoPoint {
   id: string;
@@ -54,13 +56,16 @@ export function oraclePoint(
   return typeof q === 'number' ? { cost: o[cost], quality: q } : null;
 }
 
+/** The runner's curve across λ (summary.json's `router_curve`): the fields below are read from it. */
+type RouterCurve = NonNullable<StudioEvalSummary['router_curve']>;
+
 /**
  * A router's curve across λ (its choice replayed from the candidates' runs) on the plot's axes,
  * cheapest first. Empty unless the eval ran a router with a policy beside every candidate, and
  * the curve has the chosen quality figure (correctness needs a judged eval).
  */
 export function routerCurvePoints(
-  summary: { router_curve?: { measure: 'correctness' | 'em'; points: ReadonlyArray<{ lambda: number; routed_with: boolean; quality: number; em: number; f1: number; tokens: number; llm_calls: number }> } },
+  summary: { router_curve?: Pick<RouterCurve, 'measure'> & { points: ReadonlyArray<Pick<RouterCurve['points'][number], 'lambda' | 'routed_with' | 'quality' | 'em' | 'f1' | 'tokens' | 'llm_calls'>> } },
   cost: 'tokens' | 'llm_calls',
   quality: 'correctness' | 'em' | 'f1',
 ): Array<{ lambda: number; routedWith: boolean; cost: number; quality: number }> {
