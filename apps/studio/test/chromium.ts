@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { aptInstall } from '@multihop/testing';
+import { aptInstall, settledPackage } from '@multihop/testing';
 import { chromium, type Browser } from 'playwright-core';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -17,8 +17,9 @@ export function ensureChromium(log: (line: string) => void = (line) => process.s
     return given;
   }
   const found = CANDIDATES.find((path) => existsSync(path));
-  if (found) return found;
-  log('browser tests: no Chromium on this machine; installing Debian\'s chromium package (apt-get, a few minutes)');
+  // Found but still being installed by a suite beside this one: aptInstall below waits for it.
+  if (found && settledPackage('chromium')) return found;
+  log(found ? 'browser tests: Debian\'s chromium package is being installed; waiting for it' : 'browser tests: no Chromium on this machine; installing Debian\'s chromium package (apt-get, a few minutes)');
   try {
     aptInstall('chromium', log);
   } catch (e) {

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSyn
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { aptInstall } from './apt';
+import { aptInstall, settledPackage } from './apt';
 
 /** A server started for a test: where it listens, and how to stop it (its files go with it). */
 export interface TestServer {
@@ -23,7 +23,9 @@ const READY_TIMEOUT_MS = 30_000;
  * directory, and a test process that exits without stop() still kills it.
  */
 export async function startRedis(): Promise<TestServer> {
-  const bin = findBinary('redis-server', []) ?? (aptInstall('redis-server'), findBinary('redis-server', []));
+  // Found but still being installed by a suite beside this one: aptInstall waits for it.
+  const found = findBinary('redis-server', []);
+  const bin = found && settledPackage('redis-server') ? found : (aptInstall('redis-server'), findBinary('redis-server', []));
   if (!bin) throw new Error('redis-server is not installed and apt-get could not install it (apt-get install -y redis-server)');
   const dir = mkdtempSync(join(tmpdir(), 'multihop-redis-'));
   return withFreePort(async (port) => {
@@ -45,7 +47,7 @@ export async function startRedis(): Promise<TestServer> {
 export async function startPostgres(): Promise<TestServer> {
   const binDirs = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin')) : [];
   let initdb = findBinary('initdb', binDirs);
-  if (!initdb) {
+  if (!initdb || !settledPackage('postgresql')) {
     aptInstall('postgresql');
     const dirs = readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin'));
     binDirs.push(...dirs);
