@@ -152,7 +152,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
           {curve.length ? (
             <>
               {' '}
-              The purple line is {summary.router_curve!.router} across λ: its choice at each λ its training compared, replayed from its predictions and scored with the candidates’
+              The purple line is {summary.router_curve!.router} across λ: its choice at each λ its training compared (and the one it ran with), replayed from its predictions and scored with the candidates’
               own runs in this eval (nothing run again); the larger dot is the λ it ran with.
             </>
           ) : null}
