@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
@@ -139,6 +139,29 @@ describe('the router from evals to a routed eval', () => {
       });
       expect(trace.trace.some((e) => e.kind === 'enter' && e.node === choice.replace(/:/g, '.'))).toBe(true);
     }
+  });
+
+  it('says when the curve no longer replays what the router did: its file changed before the eval was summarized again', async () => {
+    const changing = join(work, 'router-changing.json');
+    copyFileSync(file, changing);
+    const out = join(work, 'routed-then-changed');
+    const args = ['eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '30', '--limit', '8', '--setting', 'closed', '--db', db, '--out', out, '--set', `router.file=${changing}`];
+    const first = await cli(...args);
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('the replay at ★ chose the run it made on all 8.');
+    // The same file retrained to a steep λ (every question to direct), then the same command: nothing runs again, the summary is written anew.
+    writeFileSync(changing, JSON.stringify({ ...JSON.parse(readFileSync(changing, 'utf8')), lambda: 1000 }));
+    const again = await cli(...args);
+    expect(again.code).toBe(0);
+    const rows = rowsOf(out);
+    const direct = new Map(rows.filter((r) => r.workflow === 'direct').map((r) => [r.questionId, r]));
+    const tokens = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
+    const same = rows.filter((r) => r.workflow === 'router' && r.prediction === direct.get(r.questionId)!.prediction && tokens(r) === tokens(direct.get(r.questionId)!)).length;
+    // The router had sent some of the eight elsewhere, so the replay differs on those.
+    expect(same).toBeLessThan(8);
+    expect(again.out).toContain(`**the replay at ★ chose the run it made on only ${same} of 8**: a sampling model, or a router file changed since these runs, so the curve is an estimate.`);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(summary.router_curve!.own).toMatchObject({ n: 8, same_run: same });
   });
 
   it('refuses what it cannot use, naming the directory, the setting or the file', async () => {

@@ -96,8 +96,9 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
   const choose = (q: string, lambda: number) => run(q, routeChoice(router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow)), lambda) ?? router.candidates[0]!);
   // Every λ the policy names, and the one it ran with, whether or not its list has it.
   const lambdas = [...new Set([...router.lambdas, router.lambda])].sort((a, b) => a - b);
+  const chosenAt = new Map(lambdas.map((lambda) => [lambda, questions.map((q) => choose(q, lambda))]));
   const points = lambdas.map((lambda): RouterCurvePoint => {
-    const chosen = questions.map((q) => choose(q, lambda));
+    const chosen = chosenAt.get(lambda)!;
     const quality = mean(chosen.map((r) => qualityOf(r)!));
     const tokens = mean(chosen.map(rowTokens));
     const within = singles.filter((s) => s.tokens <= tokens);
@@ -121,17 +122,15 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
       meets_best_single: quality >= bestSingle.quality && tokens <= bestSingle.tokens,
     };
   });
+  // The router's own scored runs beside the replay at its λ, question by question.
   const mine = new Map(rows.filter((r) => r.workflow === router.id && r.status !== 'error' && qualityOf(r) !== null).map((r) => [r.questionId, r]));
-  const ownQuestions = questions.filter((q) => mine.has(q));
-  const own: RouterOwnRuns | null = ownQuestions.length
+  const pairs = questions.flatMap((q, i) => (mine.has(q) ? [{ ran: mine.get(q)!, replayed: chosenAt.get(router.lambda)![i]! }] : []));
+  const own: RouterOwnRuns | null = pairs.length
     ? {
-        n: ownQuestions.length,
-        quality: mean(ownQuestions.map((q) => qualityOf(mine.get(q)!)!)),
-        tokens: mean(ownQuestions.map((q) => rowTokens(mine.get(q)!))),
-        same_run: ownQuestions.filter((q) => {
-          const [r, replayed] = [mine.get(q)!, choose(q, router.lambda)];
-          return r.prediction === replayed.prediction && rowTokens(r) === rowTokens(replayed);
-        }).length,
+        n: pairs.length,
+        quality: mean(pairs.map((p) => qualityOf(p.ran)!)),
+        tokens: mean(pairs.map((p) => rowTokens(p.ran))),
+        same_run: pairs.filter((p) => p.ran.prediction === p.replayed.prediction && rowTokens(p.ran) === rowTokens(p.replayed)).length,
       }
     : null;
   return { router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points, own };
