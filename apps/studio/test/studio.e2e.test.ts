@@ -258,7 +258,7 @@ describe('multihop studio in Chromium', () => {
     await offline.close();
   }, 300_000);
 
-  it('writes the same eval view as one HTML file that opens from disk with no server', async () => {
+  it('writes the same eval view as one HTML file that opens from disk with no server, and replays its compressed traces there', async () => {
     const out = join(work, 'report.html');
     process.env['MULTIHOP_STUDIO_DIR'] = join(studioDir, 'dist');
     const code = await main(['report', evalDir, '--out', out], { out: () => undefined, err: () => undefined });
@@ -269,6 +269,21 @@ describe('multihop studio in Chromium', () => {
     offline.on('request', (request) => requests.push(request.url()));
     await offline.goto(`file://${out}`);
     for (const plot of ['plot-pareto', 'plot-metrics']) await offline.waitForSelector(`[data-testid="${plot}"] svg`, { timeout: 20_000 });
+    // A question's runs side by side: each trace is inflated in the page from the report's gzip.
+    await offline.click(`[data-testid="question-row"][data-question-id="${questionId}"]`);
+    await offline.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
+    const rows = readFileSync(join(evalDir, 'results.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { workflow: string; questionId: string; trace: string })
+      .filter((row) => row.questionId === questionId);
+    const columns = await offline.$$eval('.eval-replay-column', (cols) => cols.map((c) => [c.getAttribute('data-workflow'), c.querySelector('[data-testid="replay-position"]')?.textContent ?? c.textContent]));
+    expect(columns.length).toBeGreaterThan(0);
+    for (const [workflow, position] of columns) {
+      const row = rows.find((r) => r.workflow === workflow)!;
+      const events = (JSON.parse(readFileSync(join(evalDir, row.trace), 'utf8')) as { trace: unknown[] }).trace.length;
+      expect({ workflow, position: position?.replace(/\s+/g, ' ').trim() }).toEqual({ workflow, position: `${events} / ${events}` }); // a compact replay opens at its last event
+    }
     expect(requests.filter((r) => !r.startsWith('file://') && !r.startsWith('data:'))).toEqual([]);
     await offline.close();
   });

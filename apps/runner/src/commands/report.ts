@@ -24,6 +24,9 @@ export async function reportCommand(io: Io, dir: string | undefined, out: string
     throw new ConfigError(`report: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const traces = Object.keys(built.report.traces).length;
-  io.err(`report: wrote ${file} (${(Buffer.byteLength(built.html) / 1024 / 1024).toFixed(1)} MB: ${built.report.eval.rows.length} runs, ${traces} traces, ${Object.keys(built.report.charts).length} charts); open it in a browser, no server needed`);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  io.err(
+    `report: wrote ${file} (${mb(Buffer.byteLength(built.html))} MB: ${built.report.eval.rows.length} runs, ${traces} traces compressed from ${mb(built.traceBytes)} MB, ${Object.keys(built.report.charts).length} charts); open it in a browser, no server needed`,
+  );
   return 0;
 }

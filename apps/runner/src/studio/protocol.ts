@@ -204,8 +204,16 @@ export interface StudioReport {
   report: true;
   generated: string;
   eval: StudioEval;
-  /** By the row's `trace` path. */
-  traces: Record<string, StudioTraceFile>;
+  /** How each of `tracePacks` is written: a JSON object of trace files by path, gzip-compressed, in base64. */
+  traceEncoding: 'gzip+base64';
+  /** By the row's `trace` path: the index in `tracePacks` of the pack that holds it. */
+  traces: Record<string, number>;
+  /**
+   * The traces, packed by question (a question's runs are opened together, side by side, and
+   * repeat the same passages and prompts, so they compress well together). Uncompressed, a
+   * 20-workflow eval's traces made its page 30–60 MB.
+   */
+  tracePacks: string[];
   /** Charts of the eval's workflows, by workflow id (as configured in the eval). */
   charts: Record<string, Chart>;
 }

@@ -1,31 +1,52 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { ConfigError } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { chartOf, goldPassages, readEval } from './evals';
 import { Roots } from './paths';
-import type { StudioReport, StudioTraceFile } from './protocol';
+import type { StudioReport } from './protocol';
 
 /**
  * The eval view as one self-contained HTML file: the studio's built page with its script and
  * stylesheet inlined, and the eval (summary, rows, verdicts, every trace and each workflow's
  * chart) embedded as `window.__MULTIHOP_REPORT__`. It opens from disk with no server and no network.
+ * The traces are embedded gzip-compressed, a pack per question (the page inflates the pack of the
+ * question it opens); `traceBytes` is what they come to uncompressed.
  */
-export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport }> {
+export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport; traceBytes: number }> {
   const roots = new Roots([dir], (d) => `report ${d}`);
   const evaluation = readEval(roots, '.');
   evaluation.dir = dir;
   const supportingIds = await goldPassages(evaluation, (name) => loadDataset(name));
   if (supportingIds) evaluation.supportingIds = supportingIds;
   const evalDir = roots.dirs[0] as string;
-  const traces: Record<string, StudioTraceFile> = {};
+  // Packed by question, in the rows' order: the page inflates a question's pack when it opens it.
+  const byQuestion = new Map<string, Map<string, string>>();
+  let traceBytes = 0;
   for (const row of evaluation.rows) {
-    if (!row.trace || traces[row.trace]) continue;
+    if (!row.trace) continue;
+    const pack = byQuestion.get(row.questionId) ?? new Map<string, string>();
+    byQuestion.set(row.questionId, pack);
+    if (pack.has(row.trace)) continue;
+    let text: string;
     try {
-      traces[row.trace] = JSON.parse(readFileSync(roots.within(evalDir, row.trace, 'trace'), 'utf8')) as StudioTraceFile;
+      // Parsed and written again: a trace file that is not JSON is left out, not embedded broken.
+      text = JSON.stringify(JSON.parse(readFileSync(roots.within(evalDir, row.trace, 'trace'), 'utf8')));
     } catch {
       // A row whose trace is gone is still reported; its replay says the trace is missing.
+      continue;
     }
+    traceBytes += Buffer.byteLength(text);
+    pack.set(row.trace, text);
+  }
+  const traces: Record<string, number> = {};
+  const tracePacks: string[] = [];
+  for (const pack of byQuestion.values()) {
+    if (pack.size === 0) continue;
+    for (const file of pack.keys()) traces[file] = tracePacks.length;
+    const json = `{${[...pack].map(([file, text]) => `${JSON.stringify(file)}:${text}`).join(',')}}`;
+    tracePacks.push(gzipSync(json, { level: 9 }).toString('base64'));
   }
   const charts: StudioReport['charts'] = {};
   for (const workflow of new Set(evaluation.rows.map((r) => r.workflow))) {
@@ -35,8 +56,8 @@ export async function buildReport(assets: string, dir: string, generated = new D
       // A workflow no installed method offers: its traces are listed, not drawn.
     }
   }
-  const report: StudioReport = { report: true, generated, eval: evaluation, traces, charts };
-  return { html: inlinePage(assets, report), report };
+  const report: StudioReport = { report: true, generated, eval: evaluation, traceEncoding: 'gzip+base64', traces, tracePacks, charts };
+  return { html: inlinePage(assets, report), report, traceBytes };
 }
 
 /** index.html with its module script and stylesheet inlined and the report data before them. */

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { TraceEvent } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '@multihop/testing';
@@ -260,12 +261,28 @@ describe('multihop studio server', () => {
     expect((await fetch(`${server.url}..%2f..%2fetc%2fpasswd`)).status).toBe(404);
   });
 
-  it('writes the eval view as one self-contained HTML file with every trace, chart and gold passage embedded', async () => {
-    const { html, report } = await buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
+  it('writes the eval view as one self-contained HTML file with every trace (compressed), chart and gold passage embedded', async () => {
+    const { html, report, traceBytes } = await buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
     const dataset = await loadDataset('hotpotqa-train');
     for (const [id, gold] of Object.entries(report.eval.supportingIds ?? {})) expect(gold).toEqual(dataset.questions.find((q) => q.id === id)?.supportingIds);
     expect(Object.keys(report.eval.supportingIds ?? {})).toHaveLength(4);
     expect(Object.keys(report.traces)).toHaveLength(8);
+    // Packed by question: each pack inflates to its traces' files, and the packs are much smaller.
+    expect(report.traceEncoding).toBe('gzip+base64');
+    expect(report.tracePacks).toHaveLength(4);
+    const opened = (file: string) => report.eval.rows.find((r) => r.trace === file)!;
+    let inflated = 0;
+    for (const [file, index] of Object.entries(report.traces)) {
+      const pack = JSON.parse(gunzipSync(Buffer.from(report.tracePacks[index]!, 'base64')).toString('utf8')) as Record<string, unknown>;
+      const onDisk = readFileSync(join(evalDir, file), 'utf8');
+      inflated += Buffer.byteLength(JSON.stringify(JSON.parse(onDisk)));
+      expect(pack[file]).toEqual(JSON.parse(onDisk));
+      const row = opened(file);
+      expect(Object.keys(pack).map(opened).every((other) => other.questionId === row.questionId)).toBe(true);
+    }
+    expect(traceBytes).toBe(inflated);
+    const packedBytes = report.tracePacks.reduce((n, packed) => n + packed.length, 0);
+    expect(packedBytes * 2).toBeLessThan(traceBytes);
     expect(Object.keys(report.charts).sort()).toEqual(['par2-rag', 'single-turn-rag']);
     expect(html).not.toContain('src="./assets/studio.js"');
     expect(html).toContain('<\\/script> must not end the inlined element');

@@ -149,9 +149,18 @@ export class StudioClient {
 export function traceLoader(client: StudioClient | undefined, dir: string): (file: string) => Promise<StudioReplay> {
   const report = embeddedReport();
   if (report) {
+    const packs = new Map<number, Promise<Record<string, StudioReplay['run']>>>();
     return async (file) => {
-      const run = report.traces[file];
-      if (!run) throw new StudioApiError(404, `the report has no trace ${file}`);
+      const index = report.traces[file];
+      if (index === undefined) throw new StudioApiError(404, `the report has no trace ${file}`);
+      let pack = packs.get(index);
+      if (!pack) {
+        pack = unpackTraces(report.traceEncoding, report.tracePacks[index] ?? '', file);
+        pack.catch(() => packs.delete(index));
+        packs.set(index, pack);
+      }
+      const run = (await pack)[file];
+      if (!run) throw new StudioApiError(422, `the report's pack of ${file} does not hold it`);
       const chart = report.charts[run.workflowId];
       if (!chart) throw new StudioApiError(404, `the report has no chart of ${run.workflowId}`);
       return { path: file, run, chart };
@@ -159,4 +168,17 @@ export function traceLoader(client: StudioClient | undefined, dir: string): (fil
   }
   if (!client) throw new Error('no server and no embedded report');
   return (file) => client.evalTrace(dir, file);
+}
+
+/** One of a report's trace packs, inflated in the page: its traces by path (the report stores each pack gzip-compressed, in base64). */
+export async function unpackTraces(encoding: StudioReport['traceEncoding'] | undefined, packed: string, file: string): Promise<Record<string, StudioReplay['run']>> {
+  if (encoding !== 'gzip+base64') throw new StudioApiError(415, `the report stores its traces as ${String(encoding)}, which this page cannot read; write the report again with this multihop`);
+  if (typeof DecompressionStream === 'undefined') throw new StudioApiError(501, `this browser cannot inflate the report's traces (no DecompressionStream); open the report in a current Chromium, Firefox or Safari`);
+  try {
+    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+    const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    return JSON.parse(text) as Record<string, StudioReplay['run']>;
+  } catch (error) {
+    throw new StudioApiError(422, `the report's traces with ${file} are damaged: ${(error as Error).message}`);
+  }
 }
