@@ -1,4 +1,4 @@
-import { goldAnswers, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
+import { goldAnswers, totalTokens, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { scoreAnswer } from '@multihop/metrics';
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
@@ -78,10 +78,10 @@ export function formatRun(result: RunResult, context: { query: Query; gold?: Que
   out.push('');
   const u = result.usage;
   const roles = Object.entries(u.byRole)
-    .map(([role, r]) => `${role} ${r.calls}×/${r.promptTokens + r.completionTokens}`)
+    .map(([role, r]) => `${role} ${r.calls}×/${totalTokens(r)}`)
     .join(', ');
   out.push(
-    `Usage: ${u.llmCalls} model calls, ${u.promptTokens + u.completionTokens} tokens${u.estimated ? ' (estimated: the provider reported none)' : ''}, ${u.retrievalCalls} retrievals, ${u.wallMs} ms${roles ? ` — ${roles}` : ''}`,
+    `Usage: ${u.llmCalls} model calls, ${totalTokens(u)} tokens${u.estimated ? ' (estimated: the provider reported none)' : ''}, ${u.retrievalCalls} retrievals, ${u.wallMs} ms${roles ? ` — ${roles}` : ''}`,
   );
   return out.join('\n');
 }

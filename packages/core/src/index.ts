@@ -2,7 +2,7 @@
 export * from './errors';
 export * from './types';
 export type { SearchHit, SearchOptions, RetrieverPort, Reranker, Embedder } from './retriever';
-export { UsageMeter, emptyUsage, estimateTokens, addUsage, type CallUsage } from './usage';
+export { UsageMeter, emptyUsage, estimateTokens, addUsage, totalTokens, type CallUsage } from './usage';
 
 // Workflows, charts, traces, budgets
 export { defineWorkflow, routeChoice, routeValue, type RoutePrediction, type RoutingPolicy, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';

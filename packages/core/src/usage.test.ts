@@ -1,4 +1,4 @@
-import { UsageMeter, addUsage, estimateTokens } from './usage';
+import { UsageMeter, addUsage, estimateTokens, totalTokens } from './usage';
 
 describe('UsageMeter', () => {
   it('accumulates calls per role and marks estimated counts', () => {
@@ -15,6 +15,10 @@ describe('UsageMeter', () => {
     expect(u.retrievalCalls).toBe(2);
     expect(u.wallMs).toBe(42);
     expect(addUsage(u, u).byRole['planner']?.calls).toBe(2);
+    // Tokens are prompt plus completion, for a run and for each role.
+    expect(totalTokens(u)).toBe(25);
+    expect(meter.totalTokens).toBe(25);
+    expect(totalTokens(u.byRole['writer']!)).toBe(10);
   });
 
   it('estimates about four characters per token', () => {

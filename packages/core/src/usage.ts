@@ -17,6 +17,11 @@ export function emptyUsage(): Usage {
   return { llmCalls: 0, promptTokens: 0, completionTokens: 0, estimated: false, byRole: {}, retrievalCalls: 0, wallMs: 0 };
 }
 
+/** Prompt plus completion tokens: what "tokens" means in budgets, costs and the router's λ. */
+export function totalTokens(usage: { readonly promptTokens: number; readonly completionTokens: number }): number {
+  return usage.promptTokens + usage.completionTokens;
+}
+
 /** Rough token estimate (≈4 characters per token) for providers that report no usage. */
 export function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.ceil(text.length / 4);
@@ -51,7 +56,7 @@ export class UsageMeter {
   }
 
   get totalTokens(): number {
-    return this.usage.promptTokens + this.usage.completionTokens;
+    return totalTokens(this.usage);
   }
 
   get llmCalls(): number {

@@ -8,7 +8,7 @@ import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port'
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
 import { toQuery, type Evidence, type Query, type RunResult, type TransitionData } from './types';
-import { UsageMeter, type CallUsage } from './usage';
+import { UsageMeter, totalTokens, type CallUsage } from './usage';
 
 export interface RunOptions {
   model: ModelPort;
@@ -202,7 +202,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
           : await options.model.call({ ...request, signal: request.signal ?? budget.signal });
         if (key && !recorded) await journal!.put(key, result);
         meter.recordCall(result.usage);
-        budget.afterLlmCall(result.usage.promptTokens + result.usage.completionTokens);
+        budget.afterLlmCall(totalTokens(result.usage));
         if (!trace.isClosed) {
           const shown = options.traceMessages ? { messages: result.messages ?? renderedMessages(request), text: result.text } : {};
           const durableData = key ? { callKey: key, ...(recorded ? { replayed: true } : {}) } : {};
@@ -215,7 +215,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
           const usage = error.details.usage;
           if (usage) {
             meter.recordCall(usage);
-            budget.afterLlmCall(usage.promptTokens + usage.completionTokens);
+            budget.afterLlmCall(totalTokens(usage));
           }
           traceError(error, { role, promptId: request.prompt.id, raw: error.details.raw });
         } else {

@@ -1,4 +1,4 @@
-import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RewardBreakdown, type RunResult } from '@multihop/core';
+import { goldAnswers, totalTokens, type ModelPort, type Question, type RetrieverPort, type RewardBreakdown, type RunResult } from '@multihop/core';
 import { f1Score } from '@multihop/metrics';
 import type { Workflow } from './workflowSpace';
 
@@ -21,7 +21,7 @@ export type CostScale = RunCost;
 
 export function runCost(result: Pick<RunResult, 'usage' | 'data'>): RunCost {
   const turns = Number((result.data?.['turns'] as number | undefined) ?? 0);
-  return { tokens: result.usage.promptTokens + result.usage.completionTokens, turns, retrievals: result.usage.retrievalCalls };
+  return { tokens: totalTokens(result.usage), turns, retrievals: result.usage.retrievalCalls };
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;

@@ -1,4 +1,4 @@
-import { InputError, addUsage, emptyUsage, type RoleUsage, type Usage } from '@multihop/core';
+import { InputError, addUsage, emptyUsage, totalTokens, type RoleUsage, type Usage } from '@multihop/core';
 
 /**
  * The p-th percentile (0 ≤ p ≤ 100) by the nearest-rank method: the smallest value with at
@@ -58,17 +58,17 @@ export function summarizeLatency(latenciesMs: readonly number[]): LatencySummary
 /** Aggregates the usage of many runs (one per question): calls and tokens per role, retrieval calls, latency. */
 export function aggregateCost(usages: readonly Usage[], options: CostOptions = {}): CostSummary {
   const total = usages.reduce(addUsage, emptyUsage());
-  const totalTokens = total.promptTokens + total.completionTokens;
+  const tokens = totalTokens(total);
   const byRole: Record<string, RoleCost> = {};
-  for (const [role, r] of Object.entries(total.byRole)) byRole[role] = { ...r, totalTokens: r.promptTokens + r.completionTokens };
+  for (const [role, r] of Object.entries(total.byRole)) byRole[role] = { ...r, totalTokens: totalTokens(r) };
   const runs = usages.length;
   const perRun = (n: number): number => (runs === 0 ? 0 : n / runs);
   return {
     runs,
     total,
-    totalTokens,
+    totalTokens: tokens,
     byRole,
-    perRun: { llmCalls: perRun(total.llmCalls), totalTokens: perRun(totalTokens), retrievalCalls: perRun(total.retrievalCalls) },
+    perRun: { llmCalls: perRun(total.llmCalls), totalTokens: perRun(tokens), retrievalCalls: perRun(total.retrievalCalls) },
     latencyMs: summarizeLatency(options.latenciesMs ?? usages.map((u) => u.wallMs)),
   };
 }

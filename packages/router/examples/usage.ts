@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { routeChoice, toMermaid, type RetrieverPort, type WorkflowContext } from '@multihop/core';
+import { routeChoice, toMermaid, totalTokens, type RetrieverPort, type WorkflowContext } from '@multihop/core';
 import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { offlineModel } from '@multihop/offline-model';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   // The run is its candidate's: the same answer and tokens as running that workflow alone.
   const alone = await context.workflow(String(route.data['choice'])).run({ id: 'q1', text: 'Which actress played Corliss Archer in Kiss and Tell?' }, { model: offlineModel({ handlers: offlineHandlers }), retriever });
   assert.equal(result.answer, alone.answer);
-  assert.equal(result.usage.promptTokens + result.usage.completionTokens, alone.usage.promptTokens + alone.usage.completionTokens);
+  assert.equal(totalTokens(result.usage), totalTokens(alone.usage));
 
   // Its policy predicts without running anything: the choice at the λ it runs with is the one it made,
   // and at a steep λ it picks the cheapest candidate it predicts (what an eval's curve across λ replays).

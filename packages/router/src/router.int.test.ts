@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { routeChoice, type EvalOutcome, type WorkflowContext } from '@multihop/core';
+import { routeChoice, totalTokens, type EvalOutcome, type WorkflowContext } from '@multihop/core';
 import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { scoreAnswer } from '@multihop/metrics';
@@ -36,7 +36,7 @@ async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
       const f1 = scoreAnswer(result.answer, [answer]).f1;
       out.push({
         dataset: 'hotpotqa-train', questionId: question.id, question: question.text, workflow: id, correct: null, em: 0, f1,
-        tokens: result.usage.promptTokens + result.usage.completionTokens, llmCalls: result.usage.llmCalls, latencyMs: 0, status: result.status,
+        tokens: totalTokens(result.usage), llmCalls: result.usage.llmCalls, latencyMs: 0, status: result.status,
       });
     }
   }

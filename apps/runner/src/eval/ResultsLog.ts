@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, InputError, type Usage } from '@multihop/core';
+import { ConfigError, InputError, totalTokens, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { readJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
@@ -41,7 +41,7 @@ export interface ResultRow {
 
 /** A row's tokens: prompt plus completion. */
 export function rowTokens(row: Pick<ResultRow, 'usage'>): number {
-  return row.usage.promptTokens + row.usage.completionTokens;
+  return totalTokens(row.usage);
 }
 
 /** What a results directory was made with; a resume must match it. */

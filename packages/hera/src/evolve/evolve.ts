@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { MultihopError, totalTokens, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
@@ -162,7 +162,7 @@ interface Run extends GroupRun {
 }
 
 const f1Of = (result: RunResult, q: Question) => f1Score(result.answer, [q.answer, ...(q.aliases ?? [])]).f1;
-const tokensOf = (r: RunResult) => r.usage.promptTokens + r.usage.completionTokens;
+const tokensOf = (r: RunResult) => totalTokens(r.usage);
 
 /**
  * HERA's learning loop (Algorithm 1 with Algorithms 2, 3, 5 and 6): per round, every training
