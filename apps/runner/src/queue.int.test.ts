@@ -160,9 +160,8 @@ describe.each([
 describe('bad --queue and --store', () => {
   const run = async (...argv: string[]) => {
     let err = '';
-    const started = Date.now();
     const code = await main(argv, { out: () => undefined, err: (t) => void (err += `${t}\n`) });
-    return { code, err, ms: Date.now() - started };
+    return { code, err };
   };
   const closedPort = async () => {
     const { createServer } = await import('node:net');
@@ -173,7 +172,7 @@ describe('bad --queue and --store', () => {
     return port;
   };
 
-  it('names the option and the URL in one line, within seconds', async () => {
+  it('names the option and the URL in one line, and gives up on a server that is down (the test times out if it waits on one)', async () => {
     const notUrl = await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--queue', 'localhost:6379');
     expect(notUrl).toMatchObject({ code: 2, err: 'multihop: --queue "localhost:6379" is not a Redis URL (localhost://); give redis://HOST:PORT\n' });
     const http = await run('worker', '--queue', 'http://127.0.0.1:6379');
@@ -184,7 +183,6 @@ describe('bad --queue and --store', () => {
     const down = await run('worker', '--queue', `redis://127.0.0.1:${port}`);
     expect(down.code).toBe(2);
     expect(down.err).toMatch(new RegExp(`^multihop: --queue redis://127\\.0\\.0\\.1:${port}: the Redis server is not answering \\(.*ECONNREFUSED`));
-    expect(down.ms).toBeLessThan(10_000);
     const evalDown = await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--db', db, '--queue', `redis://127.0.0.1:${port}`);
     expect(evalDown.err).toContain(`--queue redis://127.0.0.1:${port}: the Redis server is not answering`);
 
@@ -226,11 +224,9 @@ describe('a worker whose model is not the eval’s', () => {
 
 describe('multihop worker --idle-exit and --rate-limit', () => {
   it('with nothing queued, says its limit, stops after the idle seconds and exits 0', async () => {
-    const started = Date.now();
     const done = spawnSync(process.execPath, [bin, 'worker', '--queue', redis!.url, '--rate-limit', '5/500ms', '--idle-exit', '1'], { env, encoding: 'utf8', timeout: 60_000 });
     expect(done.status).toBe(0);
     expect(done.stderr).toMatch(/taking pairs from redis:\/\/127\.0\.0\.1:\d+ \(queue multihop-eval\), 2 at a time, at most 5 per 500 ms across workers\n/);
     expect(done.stderr).toMatch(/idle for 1 s: finishing the pairs in flight\n.*stopped\n$/);
-    expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { cli } from '../test/cli';
 
 // Every `multihop worker` option a new user can get wrong, and `eval`'s --queue/--store, through
 // the real CLI: each is one line naming the option, exit code 2, before anything connects (or,
-// for a server that is down, within seconds). No Redis or Postgres is needed here; the options'
+// for a server that is down, without waiting on it: the test times out if it does). No Redis or Postgres is needed here; the options'
 // working behaviour is tested against real servers in queue.int.test.ts.
 
 /** A 127.0.0.1 port nothing listens on. */
@@ -40,14 +40,12 @@ describe('multihop worker: bad options', () => {
     expect(await cli('worker', '--queue', 'redis://127.0.0.1:6379/jobs')).toMatchObject({ code: 2, err: expect.stringMatching(/^multihop: --queue "redis:\/\/127\.0\.0\.1:6379\/jobs": the path must be a database number/) });
   });
 
-  it('says in one line, within seconds, that a Redis server is not answering, without its password', async () => {
+  it('says in one line that a Redis server is not answering, without its password', async () => {
     const port = await closedPort();
-    const started = Date.now();
     const { code, err } = await cli('worker', '--queue', `redis://user:secret@127.0.0.1:${port}`);
     expect(code).toBe(2);
     expect(err).toMatch(new RegExp(`^multihop: --queue redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}: the Redis server is not answering \\(.*ECONNREFUSED.*\\)\\n$`));
     expect(err).not.toContain('secret');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

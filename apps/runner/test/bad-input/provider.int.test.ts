@@ -154,9 +154,7 @@ describe('bad input: provider and model configuration', () => {
     const s = await serve(() => ({ hang: true }));
     const url = `${s.baseURL}/chat/completions`;
     const file = configFile({ model: { provider: 'openai', model: 'm', baseURL: s.baseURL, timeoutMs: 400, maxRetries: 2 } });
-    const started = Date.now();
     const result = await withConfig(file);
-    expect(Date.now() - started).toBeLessThan(20_000);
     // Each retry is announced as it happens: the call, why, attempt n of m, the wait.
     const retries = retryLines(result.stderr);
     expect(retries).toHaveLength(2);
@@ -168,10 +166,9 @@ describe('bad input: provider and model configuration', () => {
 
   it(kind('provider/call-deadline'), async () => {
     const s = await serve(() => ({ hang: true }));
-    const started = Date.now();
-    // Default per-attempt timeout (60 s) and retries: only the deadline can end this call early.
+    // Default per-attempt timeout (60 s) and retries: only the deadline can end this call before
+    // the test's own timeout, and it does so within the first attempt.
     const result = await againstEndpoint(s.baseURL, undefined, { MULTIHOP_CALL_DEADLINE_MS: '1500' });
-    expect(Date.now() - started).toBeLessThan(15_000);
     expectProviderFailure(result, `${s.baseURL}/chat/completions`, /gave up after 1 attempt\(s\): the call's deadline of 1500 ms \(all attempts and waits together; callDeadlineMs, MULTIHOP_CALL_DEADLINE_MS in the CLI\) has passed/);
     expect(s.requests).toHaveLength(1);
   });
