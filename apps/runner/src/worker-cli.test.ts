@@ -23,6 +23,7 @@ describe('multihop worker: bad options', () => {
     [['--concurrency', 'four'], /^multihop: --concurrency must be an integer, got "four"\n$/],
     [['--rate-limit', 'fast'], /^multihop: --rate-limit "fast": give pairs per duration, e\.g\. 10\/1s, 600\/1m or 5\/500ms\n$/],
     [['--rate-limit', '0/1s'], /^multihop: --rate-limit "0\/1s": give pairs per duration/],
+    [['--rate-limit', '10/'], /^multihop: --rate-limit "10\/": give pairs per duration/],
     [['--stalled-after', '1'], /^multihop: --stalled-after must be at least 2 seconds, got 1\n$/],
     [['--stalled-after', 'soon'], /^multihop: --stalled-after must be an integer, got "soon"\n$/],
     [['--idle-exit', '0'], /^multihop: --idle-exit must be at least 1 second, got 0\n$/],

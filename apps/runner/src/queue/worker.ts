@@ -33,7 +33,8 @@ export function parseRateLimit(text: string | undefined): { max: number; duratio
   const max = match ? Number(match[1]) : NaN;
   const amount = match ? Number(match[2] ?? 1) : NaN;
   const durationMs = match ? amount * ({ ms: 1, s: 1000, m: 60_000 }[match[3] ?? 's'] ?? 1000) : NaN;
-  if (!match || !(max >= 1) || !(durationMs >= 1)) throw new ConfigError(`--rate-limit "${text}": give pairs per duration, e.g. 10/1s, 600/1m or 5/500ms`);
+  // A duration needs an amount or a unit: "10/s" is 10 per second, "10/" says nothing.
+  if (!match || (match[2] === undefined && match[3] === undefined) || !(max >= 1) || !(durationMs >= 1)) throw new ConfigError(`--rate-limit "${text}": give pairs per duration, e.g. 10/1s, 600/1m or 5/500ms`);
   return { max, durationMs: Math.round(durationMs) };
 }
 
