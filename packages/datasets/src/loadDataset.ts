@@ -101,9 +101,12 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     if (!existsSync(file)) throw unknownDataset(nameOrPath, file);
     name ??= basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, '');
   }
-  const all = await readRecords(file);
+  // A broken JSONL line is one more invalid record: reported with the others, skipped with `skipInvalid`.
+  const all = await readRecords(file, { keepBrokenLines: true });
   const records = options.limit === undefined ? all : all.slice(0, Math.max(0, options.limit));
-  layout ??= detectLayout(all, file);
+  const readable = all.filter((r) => !r.broken);
+  if (readable.length === 0 && all[0]?.broken) throw all[0].broken;
+  layout ??= detectLayout(readable, file);
 
   const corpus = new CorpusBuilder();
   let corpusFile: CorpusFile | undefined;
@@ -129,6 +132,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     const recordWarnings: string[] = [];
     const ctx: LayoutContext = { file, corpus, warnings: recordWarnings, setting, index };
     try {
+      if (record.broken) throw record.broken;
       const result = loader(record, ctx);
       const id = result.question.id;
       if (ids.has(id)) throw new InputError(`${file}:${record.line}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });

@@ -12,6 +12,17 @@ export interface SourceRecord {
   key?: string;
   /** Set for rows of a CSV / TSV file, whose `value` maps header names to cell strings. */
   table?: TableFormat;
+  /** Set for a JSONL line that is not JSON, read with `keepBrokenLines`: why (`value` is undefined). */
+  broken?: InputError;
+}
+
+export interface ReadRecordsOptions {
+  /**
+   * A JSONL line that is not JSON becomes a record with `broken` set instead of failing the read,
+   * so a loader can count it with the other invalid records (and skip it, asked to). A JSON
+   * document that does not parse still fails: nothing of it can be read.
+   */
+  keepBrokenLines?: boolean;
 }
 
 /**
@@ -19,8 +30,8 @@ export interface SourceRecord {
  * MuSiQue train file is a JSON array named `.json`, its dev file real JSONL, and files in the wild
  * mix both. Every record keeps its line so errors can point at it.
  */
-export async function readRecords(file: string): Promise<SourceRecord[]> {
-  return parseRecords(await readText(file), file);
+export async function readRecords(file: string, options: ReadRecordsOptions = {}): Promise<SourceRecord[]> {
+  return parseRecords(await readText(file), file, options);
 }
 
 /**
@@ -114,7 +125,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return n;
 }
 
-export function parseRecords(text: string, file: string): SourceRecord[] {
+export function parseRecords(text: string, file: string, options: ReadRecordsOptions = {}): SourceRecord[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const first = /\S/.exec(body);
   if (!first) throw new InputError(`${file} is empty`, { file, line: 1 });
@@ -128,7 +139,7 @@ export function parseRecords(text: string, file: string): SourceRecord[] {
   // Not JSON: a CSV / TSV question table with a header (Bamboogle's CSV, FRAMES's TSV).
   const table = first[0] === '[' || first[0] === '{' ? undefined : tableFormat(body, file);
   if (table) return parseTable(body, file, table).map((row) => ({ value: row.cells, line: row.line, table }));
-  return parseJsonl(body, file);
+  return parseJsonl(body, file, options.keepBrokenLines ?? false);
 }
 
 function tryParseWhole(text: string): { ok: true; value: unknown } | { ok: false; error: Error } {
@@ -139,7 +150,7 @@ function tryParseWhole(text: string): { ok: true; value: unknown } | { ok: false
   }
 }
 
-function parseJsonl(text: string, file: string): SourceRecord[] {
+function parseJsonl(text: string, file: string, keepBroken: boolean): SourceRecord[] {
   const records: SourceRecord[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -148,7 +159,9 @@ function parseJsonl(text: string, file: string): SourceRecord[] {
     try {
       records.push({ value: JSON.parse(raw), line: i + 1 });
     } catch (error) {
-      throw new InputError(`${file}:${i + 1}: not valid JSON (${(error as Error).message})`, { file, line: i + 1 }, { cause: error });
+      const broken = new InputError(`${file}:${i + 1}: not valid JSON (${(error as Error).message})`, { file, line: i + 1 }, { cause: error });
+      if (!keepBroken) throw broken;
+      records.push({ value: undefined, line: i + 1, broken });
     }
   }
   return records;
