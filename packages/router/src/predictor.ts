@@ -87,13 +87,28 @@ export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
+/**
+ * A ridge fit of log(1 + tokens) and its smearing factor (Duan, 1983): the mean of exp(residual)
+ * on the training questions. exp(fit) alone predicts the median, not the mean, and under-predicts
+ * a workflow whose token counts vary (by a fifth for par2-iterative-chain on the offline model's
+ * training evals); exp(fit) · smearing − 1 predicts the mean tokens λ trades against.
+ */
+export function fitLogTokens(rows: readonly number[][], tokens: readonly number[], l2: number): { cost: Linear; costSmearing: number } {
+  const y = tokens.map((t) => Math.log1p(t));
+  const cost = fitRidge(rows, y, l2);
+  const costSmearing = y.reduce((s, yi, i) => s + Math.exp(yi - linear(cost, rows[i]!)), 0) / Math.max(1, y.length);
+  return { cost, costSmearing };
+}
+
 /** One candidate's fitted predictors. */
 export interface CandidateModel {
   workflow: string;
   /** P(quality) = sigmoid(quality · x). */
   quality: Linear;
-  /** log(1 + tokens) = cost · x. */
+  /** log(1 + tokens) ≈ cost · x; expected tokens = exp(cost · x) · costSmearing − 1. */
   cost: Linear;
+  /** The cost fit's smearing factor (`fitLogTokens`); absent in files written before it, read as 1. */
+  costSmearing?: number;
   /** What the candidate did on the training questions, for the record. */
   training: { n: number; quality: number; tokens: number };
 }
@@ -106,7 +121,14 @@ export interface Prediction extends RoutePrediction {
 
 /** Every candidate's expected quality and tokens on one standardised feature vector, in the models' order. */
 export function predictAll(models: readonly CandidateModel[], x: readonly number[]): RoutePrediction[] {
-  return models.map((m) => ({ workflow: m.workflow, quality: sigmoid(linear(m.quality, x)), tokens: Math.max(0, Math.expm1(linear(m.cost, x))) }));
+  return models.map((m) => ({ workflow: m.workflow, quality: sigmoid(linear(m.quality, x)), tokens: expectedTokens(m, x) }));
+}
+
+/** A candidate's expected tokens on a standardised feature vector (≥ 0). */
+export function expectedTokens(model: Pick<CandidateModel, 'cost' | 'costSmearing'>, x: readonly number[]): number {
+  const z = linear(model.cost, x);
+  // Without a smearing factor (older files) this is expm1, exactly as those files were trained to predict.
+  return Math.max(0, model.costSmearing === undefined ? Math.expm1(z) : Math.exp(z) * model.costSmearing - 1);
 }
 
 /**

@@ -7,6 +7,8 @@ import { offlineHandlers } from '@multihop/baselines/offline';
 import { scoreAnswer } from '@multihop/metrics';
 import { offlineModel } from '@multihop/offline-model';
 import { overlapRetriever, sharedDatasetsDir } from '@multihop/testing';
+import { questionFeatures } from './features';
+import { expectedTokens, scale } from './predictor';
 import { loadRouterFile, saveRouterFile } from './routerFile';
 import { trainRouter } from './trainRouter';
 import { createRouterWorkflow } from './workflows';
@@ -52,6 +54,21 @@ describe('the router on real runs', () => {
     expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });
     expect(file.candidates.map((c) => c.workflow)).toEqual(candidates);
     expect(trainRouter(outcomes, [source], settings).candidates).toEqual(file.candidates);
+    // The expected tokens are the mean's, not the median's: on its training questions each
+    // candidate's predicted tokens average out to its real ones (the smearing factor), where
+    // exp of the log-token fit alone falls short for a candidate whose tokens vary.
+    const trainedOn = sample.slice(0, 30).map((q) => q.question.text);
+    for (const model of file.candidates) {
+      const real = outcomes.filter((o) => o.workflow === model.workflow).reduce((s, o) => s + o.tokens, 0) / 30;
+      const predicted = (m: typeof model) => trainedOn.reduce((s, q) => s + expectedTokens(m, scale(file.scaler, questionFeatures(q))), 0) / 30;
+      const { costSmearing: _, ...median } = model;
+      expect(model.costSmearing).toBeGreaterThanOrEqual(1);
+      expect(Math.abs(predicted(model) - real) / real).toBeLessThan(0.03);
+      expect(Math.abs(predicted(model) - real)).toBeLessThanOrEqual(Math.abs(predicted(median) - real));
+    }
+    // ircot's tokens vary with its steps: without the factor its mean is under-predicted.
+    const ircot = file.candidates.find((c) => c.workflow === 'ircot')!;
+    expect(ircot.costSmearing).toBeGreaterThan(1.01);
     const path = join(mkdtempSync(join(tmpdir(), 'multihop-router-')), 'router.json');
     saveRouterFile(path, file);
     expect(loadRouterFile(path).lambda).toBe(file.lambda);

@@ -94,6 +94,9 @@ export function loadRouterFile(path: string): RouterFile {
     for (const part of ['quality', 'cost'] as const) {
       if (c[part]?.weights?.length !== d || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias`);
     }
+    if (c.costSmearing !== undefined && !(typeof c.costSmearing === 'number' && Number.isFinite(c.costSmearing) && c.costSmearing > 0)) {
+      fail(`candidates[${i}].costSmearing`, `expected a number > 0, got ${JSON.stringify(c.costSmearing)}`);
+    }
   });
   return file;
 }

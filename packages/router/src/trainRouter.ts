@@ -3,7 +3,7 @@ import { mean, mulberry32 } from '@multihop/metrics';
 import type { z } from 'zod';
 import type { routerTrainerSettingsSchema } from './settings';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
-import { fitLogistic, fitRidge, fitScaler, rank, scale, type CandidateModel } from './predictor';
+import { fitLogistic, fitLogTokens, fitScaler, rank, scale, type CandidateModel } from './predictor';
 import { ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile } from './routerFile';
 
 /** What trainRouter takes: `multihop train router`'s settings, parsed (λ and L2 undefined: chosen by cross-validation). */
@@ -98,7 +98,7 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
       return {
         workflow,
         quality: fitLogistic(X, quality, l2),
-        cost: fitRidge(X, tokens.map((t) => Math.log1p(t)), l2),
+        ...fitLogTokens(X, tokens, l2),
         training: { n: train.length, quality: mean(quality), tokens: mean(tokens) },
       };
     });

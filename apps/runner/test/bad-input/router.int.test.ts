@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_ROUTER_FILE } from '@multihop/router';
 import { hasStack, kind, runCli, scratch } from './harness';
 
 /**
@@ -78,6 +79,13 @@ describe('the router', () => {
     writeFileSync(file, JSON.stringify({ format: 'mao-arag-planner-policy' }));
     const r = await runCli([...QUESTION, '--set', `router.file=${file}`], { cwd });
     expectOneLine(r, 2, `${file}: field format: expected "multihop-router", got "mao-arag-planner-policy"`);
+    // The shipped file with one candidate's cost correction damaged: the field is named.
+    const shipped = JSON.parse(readFileSync(DEFAULT_ROUTER_FILE, 'utf8')) as { candidates: Array<Record<string, unknown>> };
+    shipped.candidates[2]!['costSmearing'] = -1;
+    const damaged = join(cwd, 'damaged-router.json');
+    writeFileSync(damaged, JSON.stringify(shipped));
+    const d = await runCli([...QUESTION, '--set', `router.file=${damaged}`], { cwd });
+    expectOneLine(d, 2, `${damaged}: field candidates[2].costSmearing: expected a number > 0, got -1`);
   });
 
   it(kind('router/candidate-not-trained'), async () => {
