@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
 import { sharedDatasetsDir } from '@multihop/testing';
 import { cli } from '../test/cli';
-import type { ResultRow } from './eval/ResultsLog';
+import { rowTokens, type ResultRow } from './eval/ResultsLog';
 import type { Summary } from './eval/summarize';
 
 // The router's whole loop through the CLI, on real HotpotQA and MuSiQue train questions with the
@@ -155,8 +155,7 @@ describe('the router from evals to a routed eval', () => {
     expect(again.code).toBe(0);
     const rows = rowsOf(out);
     const direct = new Map(rows.filter((r) => r.workflow === 'direct').map((r) => [r.questionId, r]));
-    const tokens = (r: ResultRow) => r.usage.promptTokens + r.usage.completionTokens;
-    const same = rows.filter((r) => r.workflow === 'router' && r.prediction === direct.get(r.questionId)!.prediction && tokens(r) === tokens(direct.get(r.questionId)!)).length;
+    const same = rows.filter((r) => r.workflow === 'router' && r.prediction === direct.get(r.questionId)!.prediction && rowTokens(r) === rowTokens(direct.get(r.questionId)!)).length;
     // The router had sent some of the eight elsewhere, so the replay differs on those.
     expect(same).toBeLessThan(8);
     expect(again.out).toContain(`**the replay at ★ chose the run it made on only ${same} of 8**: a sampling model, or a router file changed since these runs, so the curve is an estimate.`);
