@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { aptInstall, settledPackage } from '@multihop/testing';
+import { debianBinary } from '@multihop/testing';
 import { chromium, type Browser } from 'playwright-core';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -16,19 +16,16 @@ export function ensureChromium(log: (line: string) => void = (line) => process.s
     if (!existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist`);
     return given;
   }
-  const found = CANDIDATES.find((path) => existsSync(path));
-  // Found but still being installed by a suite beside this one: aptInstall below waits for it.
-  if (found && settledPackage('chromium')) return found;
-  log(found ? 'browser tests: Debian\'s chromium package is being installed; waiting for it' : 'browser tests: no Chromium on this machine; installing Debian\'s chromium package (apt-get, a few minutes)');
+  let binary: { path: string | undefined; installed: boolean };
   try {
-    aptInstall('chromium', log);
+    binary = debianBinary('chromium', () => CANDIDATES.find((path) => existsSync(path)), (line) => log(`browser tests: ${line}`));
   } catch (e) {
     throw new Error(`browser tests: ${(e as Error).message}\nOr set CHROMIUM_PATH.`);
   }
-  const installed = CANDIDATES.find((path) => existsSync(path));
-  if (!installed) throw new Error('browser tests: apt-get installed chromium but no binary was found at /usr/bin/chromium');
-  log(`browser tests: ${execFileSync(installed, ['--version'], { encoding: 'utf8' }).trim()}`);
-  return installed;
+  if (!binary.installed) return binary.path!;
+  if (!binary.path) throw new Error('browser tests: apt-get installed chromium but no binary was found at /usr/bin/chromium');
+  log(`browser tests: ${execFileSync(binary.path, ['--version'], { encoding: 'utf8' }).trim()}`);
+  return binary.path;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { debianPackageStatus, settledPackage } from './apt';
+import { debianBinary, debianPackageStatus, settledPackage } from './apt';
 
 // Real dpkg on the Debian machines CI runs on; elsewhere there is no dpkg to ask.
 const debian = existsSync('/var/lib/dpkg/status');
@@ -10,5 +10,11 @@ const debian = existsSync('/var/lib/dpkg/status');
     expect(debianPackageStatus('no-such-package-multihop')).toBe('not-installed');
     expect(settledPackage('dpkg')).toBe(true);
     expect(settledPackage('no-such-package-multihop')).toBe(true);
+  });
+
+  it('hands back a binary of a settled package as found, without running apt-get', () => {
+    const lines: string[] = [];
+    expect(debianBinary('dpkg', () => '/usr/bin/dpkg', (line) => lines.push(line))).toEqual({ path: '/usr/bin/dpkg', installed: false });
+    expect(lines).toEqual([]);
   });
 });

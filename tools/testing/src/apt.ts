@@ -34,6 +34,20 @@ export function settledPackage(pkg: string): boolean {
 const IN_PROGRESS = new Set(['half-installed', 'unpacked', 'half-configured', 'triggers-awaited', 'triggers-pending']);
 
 /**
+ * A binary of one of Debian's packages, as a test's set-up needs it: what `find` finds, when dpkg
+ * is not midway through installing the package; else (missing, or being installed by a suite
+ * beside this one) the package installed or waited for with `aptInstall`, and `find` again.
+ * `installed` says whether apt-get ran.
+ */
+export function debianBinary(pkg: string, find: () => string | undefined, log: (line: string) => void = () => {}): { path: string | undefined; installed: boolean } {
+  const found = find();
+  if (found && settledPackage(pkg)) return { path: found, installed: false };
+  log(found ? `Debian's ${pkg} package is being installed; waiting for it` : `no ${pkg} on this machine; installing Debian's ${pkg} package (apt-get, a few minutes)`);
+  aptInstall(pkg, log);
+  return { path: find(), installed: true };
+}
+
+/**
  * Installs one of Debian's packages with apt-get, as a test's set-up does on a fresh CI machine
  * (as root, else through `sudo -n`). Test suites run side by side (Nx runs several projects at
  * once), so two of them may install at the same moment: apt-get waits for dpkg's lock

@@ -5,4 +5,4 @@ export { describeMethodConformance, promptVarsFor } from './methodConformance';
 export { overlapRetriever } from './overlapRetriever';
 export { timed, questionStarting, type TimedCall } from './timedProvider';
 export { startRedis, startPostgres, isListening, type TestServer } from './servers';
-export { aptInstall, debianPackageStatus, settledPackage } from './apt';
+export { aptInstall, debianBinary, debianPackageStatus, settledPackage } from './apt';

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSyn
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { aptInstall, settledPackage } from './apt';
+import { debianBinary } from './apt';
 
 /** A server started for a test: where it listens, and how to stop it (its files go with it). */
 export interface TestServer {
@@ -23,9 +23,7 @@ const READY_TIMEOUT_MS = 30_000;
  * directory, and a test process that exits without stop() still kills it.
  */
 export async function startRedis(): Promise<TestServer> {
-  // Found but still being installed by a suite beside this one: aptInstall waits for it.
-  const found = findBinary('redis-server', []);
-  const bin = found && settledPackage('redis-server') ? found : (aptInstall('redis-server'), findBinary('redis-server', []));
+  const bin = debianBinary('redis-server', () => findBinary('redis-server', [])).path;
   if (!bin) throw new Error('redis-server is not installed and apt-get could not install it (apt-get install -y redis-server)');
   const dir = mkdtempSync(join(tmpdir(), 'multihop-redis-'));
   return withFreePort(async (port) => {
@@ -45,15 +43,10 @@ export async function startRedis(): Promise<TestServer> {
  * free 127.0.0.1 port only. stop() shuts it down and removes the directory.
  */
 export async function startPostgres(): Promise<TestServer> {
-  const binDirs = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin')) : [];
-  let initdb = findBinary('initdb', binDirs);
-  if (!initdb || !settledPackage('postgresql')) {
-    aptInstall('postgresql');
-    const dirs = readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin'));
-    binDirs.push(...dirs);
-    initdb = findBinary('initdb', dirs);
-  }
-  const postgres = findBinary('postgres', binDirs);
+  // Newest version first; read again after an install adds one.
+  const binDirs = () => (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin')) : []);
+  const initdb = debianBinary('postgresql', () => findBinary('initdb', binDirs())).path;
+  const postgres = findBinary('postgres', binDirs());
   if (!initdb || !postgres) throw new Error('postgres is not installed and apt-get could not install it (apt-get install -y postgresql)');
   const root = process.getuid?.() === 0;
   const asPostgres = (command: string, args: string[]): [string, string[]] => (root ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
