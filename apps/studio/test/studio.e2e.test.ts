@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -261,9 +261,16 @@ describe('multihop studio in Chromium', () => {
   it('writes the same eval view as one HTML file that opens from disk with no server, and replays its compressed traces there', async () => {
     const out = join(work, 'report.html');
     process.env['MULTIHOP_STUDIO_DIR'] = join(studioDir, 'dist');
-    const code = await main(['report', evalDir, '--out', out], { out: () => undefined, err: () => undefined });
+    let said = '';
+    const code = await main(['report', evalDir, '--out', out], { out: () => undefined, err: (line) => void (said += `${line}\n`) });
     delete process.env['MULTIHOP_STUDIO_DIR'];
     expect(code).toBe(0);
+    // What it says it wrote: the file's size, the runs, the traces and what they come to uncompressed.
+    const evaluatedRows = readFileSync(join(evalDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { workflow: string; trace: string });
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    const traceBytes = evaluatedRows.reduce((n, row) => n + Buffer.byteLength(JSON.stringify(JSON.parse(readFileSync(join(evalDir, row.trace), 'utf8')))), 0);
+    const charts = new Set(evaluatedRows.map((row) => row.workflow)).size;
+    expect(said).toBe(`report: wrote ${out} (${mb(statSync(out).size)} MB: ${evaluatedRows.length} runs, ${evaluatedRows.length} traces compressed from ${mb(traceBytes)} MB, ${charts} charts); open it in a browser, no server needed\n`);
     const offline = await browser.newPage();
     const requests: string[] = [];
     offline.on('request', (request) => requests.push(request.url()));
