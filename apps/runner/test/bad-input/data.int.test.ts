@@ -139,7 +139,15 @@ describe('data: dataset files', () => {
     const lines = jsonl(QUESTIONS).split('\n');
     lines[1] = lines[1]!.slice(0, 60);
     const bad = file('questions.jsonl', lines.join('\n'));
-    expectOneLine(await runCli(['ingest', '--dataset', bad, '--db', freshDb()]), new RegExp(`^multihop: ${escape(bad)}:2: not valid JSON \\(`));
+    const refused = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);
+    expectOneLine(refused, new RegExp(`^multihop: ${escape(bad)}:2: not valid JSON \\(`));
+    expect(refused.stderr).toContain(`1 of 3 records of ${bad} are invalid; \`skipInvalid\` (--skip-invalid) loads the 2 valid ones`);
+    // Asked to, the other two load and the broken line is reported.
+    const skipped = await runCli(['ingest', '--dataset', bad, '--skip-invalid', '--db', freshDb()]);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toMatch(new RegExp(`warning: --skip-invalid left out 1 invalid record of ${escape(bad)}:\\n {2}${escape(bad)}:2: not valid JSON \\(`));
+    // q1's three paragraphs and q3's two; the broken line's brought none.
+    expect(skipped.stdout).toContain('added 5 passage rows');
   });
 
   it(kind('data/missing-field'), async () => {
