@@ -42,7 +42,7 @@ describe('the router from evals to a routed eval', () => {
     const hotpotRows = rowsOf(hotpot).concat(rowsOf(musique));
     for (const c of router.candidates) {
       const mine = hotpotRows.filter((r) => r.workflow === c.workflow);
-      const tokens = mine.reduce((s, r) => s + r.usage.promptTokens + r.usage.completionTokens, 0) / mine.length;
+      const tokens = mine.reduce((s, r) => s + rowTokens(r), 0) / mine.length;
       expect(c.training.tokens).toBeCloseTo(tokens, 6);
     }
     // Same evals, same seed: the same predictors and λ.
@@ -132,10 +132,10 @@ describe('the router from evals to a routed eval', () => {
       for (const p of predictions) expect(p.quality >= 0 && p.quality <= 1).toBe(true);
       // The router's answer, evidence and tokens are its candidate's on the same question (deterministic offline model).
       const same = rows.find((r) => r.workflow === choice && r.questionId === row.questionId)!;
-      expect({ answer: row.prediction, evidence: row.evidenceIds, tokens: row.usage.promptTokens + row.usage.completionTokens }).toEqual({
+      expect({ answer: row.prediction, evidence: row.evidenceIds, tokens: rowTokens(row) }).toEqual({
         answer: same.prediction,
         evidence: same.evidenceIds,
-        tokens: same.usage.promptTokens + same.usage.completionTokens,
+        tokens: rowTokens(same),
       });
       expect(trace.trace.some((e) => e.kind === 'enter' && e.node === choice.replace(/:/g, '.'))).toBe(true);
     }
