@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -293,6 +293,25 @@ describe('multihop studio in Chromium', () => {
     }
     expect(requests.filter((r) => !r.startsWith('file://') && !r.startsWith('data:'))).toEqual([]);
     await offline.close();
+
+    // The same report with its trace packs damaged: each run's column names its trace and says so.
+    const html = readFileSync(out, 'utf8');
+    const embedded = /window\.__MULTIHOP_REPORT__ = (.*);<\/script>/.exec(html)![1]!;
+    const report = JSON.parse(embedded) as { tracePacks: string[] };
+    report.tracePacks = report.tracePacks.map(() => 'bm90IGd6aXA=');
+    const damaged = join(work, 'damaged-report.html');
+    writeFileSync(damaged, html.replace(embedded, () => JSON.stringify(report).replace(/</g, '\\u003c')));
+    const broken = await browser.newPage();
+    await broken.goto(`file://${damaged}`);
+    await broken.click(`[data-testid="question-row"][data-question-id="${questionId}"]`);
+    await broken.waitForSelector('.eval-replay-column .eval-error', { timeout: 20_000 });
+    const errors = await broken.$$eval('.eval-replay-column', (cols) => cols.map((c) => [c.getAttribute('data-workflow'), c.querySelector('.eval-error')?.textContent ?? '']));
+    expect(errors.length).toBe(columns.length);
+    for (const [workflow, text] of errors) {
+      const row = rows.find((r) => r.workflow === workflow)!;
+      expect(text).toContain(`Could not load ${row.trace}: the report's traces of this question are damaged (they do not inflate as gzip JSON: `);
+    }
+    await broken.close();
   });
 });
 

@@ -155,7 +155,7 @@ export function traceLoader(client: StudioClient | undefined, dir: string): (fil
       if (index === undefined) throw new StudioApiError(404, `the report has no trace ${file}`);
       let pack = packs.get(index);
       if (!pack) {
-        pack = unpackTraces(report.traceEncoding, report.tracePacks[index] ?? '', file);
+        pack = unpackTraces(report.traceEncoding, report.tracePacks[index] ?? '');
         pack.catch(() => packs.delete(index));
         packs.set(index, pack);
       }
@@ -170,8 +170,12 @@ export function traceLoader(client: StudioClient | undefined, dir: string): (fil
   return (file) => client.evalTrace(dir, file);
 }
 
-/** One of a report's trace packs, inflated in the page: its traces by path (the report stores each pack gzip-compressed, in base64). */
-export async function unpackTraces(encoding: StudioReport['traceEncoding'] | undefined, packed: string, file: string): Promise<Record<string, StudioReplay['run']>> {
+/**
+ * One of a report's trace packs, inflated in the page: its traces by path (the report stores each
+ * pack gzip-compressed, in base64). A pack that does not inflate is named by the question's
+ * trace files, since every run of that question reads it.
+ */
+export async function unpackTraces(encoding: StudioReport['traceEncoding'] | undefined, packed: string): Promise<Record<string, StudioReplay['run']>> {
   if (encoding !== 'gzip+base64') throw new StudioApiError(415, `the report stores its traces as ${String(encoding)}, which this page cannot read; write the report again with this multihop`);
   if (typeof DecompressionStream === 'undefined') throw new StudioApiError(501, `this browser cannot inflate the report's traces (no DecompressionStream); open the report in a current Chromium, Firefox or Safari`);
   try {
@@ -179,6 +183,6 @@ export async function unpackTraces(encoding: StudioReport['traceEncoding'] | und
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
     return JSON.parse(text) as Record<string, StudioReplay['run']>;
   } catch (error) {
-    throw new StudioApiError(422, `the report's traces with ${file} are damaged: ${(error as Error).message}`);
+    throw new StudioApiError(422, `the report's traces of this question are damaged (they do not inflate as gzip JSON: ${(error as Error).message})`);
   }
 }
