@@ -2,7 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
-import { sharedDatasetsDir } from '@multihop/testing';
+import { HashingEmbedder } from '@multihop/retriever';
+import { sharedDatasetsDir, startOpenAICompatibleServer } from '@multihop/testing';
 import { cli } from '../test/cli';
 import { rowTokens, type ResultRow } from './eval/ResultsLog';
 import type { Summary } from './eval/summarize';
@@ -161,6 +162,64 @@ describe('the router from evals to a routed eval', () => {
     expect(again.out).toContain(`**the replay at ★ chose the run it made on only ${same} of 8**: a sampling model, or a router file changed since these runs, so the curve is an estimate.`);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(summary.router_curve!.own).toMatchObject({ n: 8, same_run: same });
+  });
+
+  it('trains with the question embedding as features, through the offline embedder or an OpenAI-compatible endpoint, and routes with it', async () => {
+    const embedded = join(work, 'router-embedded.json');
+    const trained = await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', embedded, '--seed', '3', '--set', 'router.embedding=4', '--set', 'router.embedder=hashing:64');
+    expect(trained.err).toContain('embedded 60 questions with hashing-v1:64');
+    expect(trained.err).toContain('features: 27 of the wording and 4 principal components of hashing-v1:64');
+    expect(trained.code).toBe(0);
+    expect(trained.out).toContain('embeddingComponents 4');
+    const router = JSON.parse(readFileSync(embedded, 'utf8'));
+    expect(router.embedding).toMatchObject({ spec: 'hashing:64', embedder: 'hashing-v1:64', dimensions: 64 });
+    expect(router.embedding.components).toHaveLength(4);
+
+    // The routed eval embeds each question: the trace says with what, and the replay is what it did.
+    const out = join(work, 'routed-embedded');
+    const evaluated = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '30', '--limit', '8', '--setting', 'closed', '--db', db, '--out', out, '--set', `router.file=${embedded}`);
+    expect(evaluated.code).toBe(0);
+    expect(evaluated.out).toContain('the replay at ★ chose the run it made on all 8.');
+    for (const row of rowsOf(out).filter((r) => r.workflow === 'router')) {
+      const trace = JSON.parse(readFileSync(join(out, row.trace), 'utf8')) as RunResult;
+      expect(trace.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!.data['embedding']).toEqual({ embedder: 'hashing-v1:64', components: 4 });
+    }
+
+    // The same vectors served over the OpenAI wire format (base64 float32, as the client asks) give the same components.
+    const hashing = new HashingEmbedder({ dimensions: 64 });
+    const server = await startOpenAICompatibleServer(async (request) => {
+      const input = request.body['input'] as string[];
+      const vectors = await hashing.embed(input);
+      const encode = (v: number[]) => (request.body['encoding_format'] === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);
+      return { raw: JSON.stringify({ object: 'list', model: 'local-embed', data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: encode(v) })), usage: { prompt_tokens: 1, total_tokens: 1 } }) };
+    });
+    const saved = { base: process.env['OPENAI_BASE_URL'], key: process.env['OPENAI_API_KEY'] };
+    process.env['OPENAI_BASE_URL'] = server.baseURL;
+    process.env['OPENAI_API_KEY'] = 'none';
+    try {
+      const viaEndpoint = join(work, 'router-endpoint.json');
+      const wire = await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', viaEndpoint, '--seed', '3', '--set', 'router.embedding=4', '--set', 'router.embedder=openai:local-embed:64');
+      expect(wire.code).toBe(0);
+      expect(server.requests.filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body['input'] as string[])).toHaveLength(60);
+      const endpointRouter = JSON.parse(readFileSync(viaEndpoint, 'utf8'));
+      expect(endpointRouter.embedding).toMatchObject({ spec: 'openai:local-embed:64', embedder: `openai:local-embed:64@${server.baseURL}`, dimensions: 64 });
+      endpointRouter.embedding.components.forEach((u: number[], i: number) => u.forEach((x, j) => expect(Math.abs(x - router.embedding.components[i][j])).toBeLessThan(1e-4)));
+      // A router file is bound to its embedder: the endpoint's file, read with the offline embedder's spec in its place, is refused.
+      const swapped = join(work, 'router-swapped.json');
+      writeFileSync(swapped, JSON.stringify({ ...endpointRouter, embedding: { ...endpointRouter.embedding, spec: 'hashing:64' } }));
+      const refused = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${swapped}`);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(`was trained with the embedder openai:local-embed:64@${server.baseURL} (spec "hashing:64"), but that spec gives hashing-v1:64 here`);
+    } finally {
+      for (const [name, value] of [['OPENAI_BASE_URL', saved.base], ['OPENAI_API_KEY', saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await server.close();
+    }
+    const badSpec = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.embedding=4', '--set', 'router.embedder=word2vec');
+    expect(badSpec.code).toBe(2);
+    expect(badSpec.err).toContain('"word2vec" is not an embedder spec; expected hashing, hashing:<dimensions> or openai:<model>:<dimensions>');
   });
 
   it('refuses what it cannot use, naming the directory, the setting or the file', async () => {

@@ -1,4 +1,5 @@
 import { ConfigError, type Workflow, type WorkflowContext } from '@multihop/core';
+import { resolveEmbedder } from './embedder';
 import { methodCatalog } from './methods';
 import { checkTargets, configureWorkflow, type ConfiguredWorkflow, type SettingAssignment } from './workflowSettings';
 
@@ -37,7 +38,8 @@ function selectWorkflows(ids: string[], assignments: readonly SettingAssignment[
 
 /**
  * What a workflow that runs others (the router) builds them with: every installed workflow, each
- * with the same settings (`--set`, the config file) it would get on its own.
+ * with the same settings (`--set`, the config file) it would get on its own, and the runner's
+ * embedders (for a router trained with embedding features).
  */
 export function workflowContext(assignments: readonly SettingAssignment[] = []): WorkflowContext {
   return {
@@ -47,5 +49,6 @@ export function workflowContext(assignments: readonly SettingAssignment[] = []):
       const configured = configureWorkflow(hit.entry, hit.method.id, assignments);
       return hit.entry.create(configured.settings, workflowContext(assignments));
     },
+    embedder: resolveEmbedder,
   };
 }

@@ -70,14 +70,15 @@ export interface RoutePrediction {
 
 /**
  * A router's choice rule: among its candidates, the one with the highest quality − λ·tokens/1000
- * (ties to the earlier candidate). `predict` makes no model call and no retrieval.
+ * (ties to the earlier candidate). `predict` makes no model call and no retrieval; a router whose
+ * features include the question's embedding embeds it, so `predict` may return a promise.
  */
 export interface RoutingPolicy {
   /** The λ it routes with, in quality per 1,000 tokens. */
   lambda: number;
   /** The λ values worth replaying (its training compared these). */
   lambdas: readonly number[];
-  predict(question: string): readonly RoutePrediction[];
+  predict(question: string): readonly RoutePrediction[] | Promise<readonly RoutePrediction[]>;
 }
 
 /** The value a router ranks a candidate by at λ: quality − λ·tokens/1000. */

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 
   // Its policy predicts without running anything: the choice at the λ it runs with is the one it made,
   // and at a steep λ it picks the cheapest candidate it predicts (what an eval's curve across λ replays).
-  const predictions = router.policy!.predict('Which actress played Corliss Archer in Kiss and Tell?');
+  const predictions = await router.policy!.predict('Which actress played Corliss Archer in Kiss and Tell?');
   assert.equal(routeChoice(predictions, router.policy!.lambda), route.data['choice']);
   const cheapest = predictions.reduce((a, b) => (b.tokens < a.tokens ? b : a));
   assert.equal(routeChoice(predictions, 1000), cheapest.workflow);

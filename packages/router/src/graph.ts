@@ -1,7 +1,6 @@
 import { Annotation, END, START } from '@langchain/langgraph';
 import { MultihopError, type Query, type SearchHit, type Workflow } from '@multihop/core';
 import { last, workflowGraph, type GraphRuntime } from '@multihop/engine-langgraph';
-import { questionFeatures } from './features';
 import { rank, scale, type Prediction } from './predictor';
 import type { RouterFile } from './routerFile';
 
@@ -25,6 +24,8 @@ export interface RouterGraphOptions {
   lambda: number;
   /** The candidates the router may choose, in the file's order. */
   candidates: readonly string[];
+  /** The question's features in the file's order (its wording's, then any embedding components). */
+  features: (question: string, signal?: AbortSignal) => Promise<number[]>;
   /** Builds a candidate; absent when the router is built only to draw its chart. */
   build?: (workflow: string) => Workflow;
 }
@@ -37,10 +38,11 @@ export interface RouterGraphOptions {
 export function buildRouterGraph(options: RouterGraphOptions) {
   const models = options.file.candidates.filter((c) => options.candidates.includes(c.workflow));
   const graph = workflowGraph(RouterState).node('predict', async (state, { ctx }) => {
-    const x = scale(options.file.scaler, questionFeatures(state.question));
+    const x = scale(options.file.scaler, await options.features(state.question, ctx.signal));
     const predictions = rank(models, x, options.lambda).map((p) => ({ ...p, quality: round(p.quality), tokens: Math.round(p.tokens), value: round(p.value) }));
     const choice = predictions[0]!.workflow;
-    ctx.decide('route', { choice, lambda: options.lambda, predictions });
+    const embedding = options.file.embedding;
+    ctx.decide('route', { choice, lambda: options.lambda, predictions, ...(embedding ? { embedding: { embedder: embedding.embedder, components: embedding.components.length } } : {}) });
     return { predictions, choice };
   });
   for (const workflow of options.candidates) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routeChoice, totalTokens, type EvalOutcome, type WorkflowContext } from '@multihop/core';
@@ -6,11 +6,13 @@ import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers } from '@multihop/baselines/offline';
 import { scoreAnswer } from '@multihop/metrics';
 import { offlineModel } from '@multihop/offline-model';
+import { HashingEmbedder } from '@multihop/retriever';
 import { overlapRetriever, sharedDatasetsDir } from '@multihop/testing';
 import { questionFeatures } from './features';
 import { expectedTokens, scale } from './predictor';
 import { loadRouterFile, saveRouterFile } from './routerFile';
 import { trainRouter } from './trainRouter';
+import { routerTrainer } from './trainer';
 import { createRouterWorkflow } from './workflows';
 
 // Real runs of three baselines on HotpotQA train questions (their own paragraphs, the offline
@@ -30,6 +32,11 @@ const sample = (JSON.parse(readFileSync(join(sharedDatasetsDir(), 'hotpotqa', 't
     passages: row.context.map(([title, sentences], i) => ({ id: `${row._id}:${i}`, title, text: sentences.join('').trim() })),
   }));
 
+// The outcomes of the first 30 questions, run once for both tests.
+let ran: Promise<EvalOutcome[]> | undefined;
+const trainingOutcomes = () => (ran ??= outcomesOf(sample.slice(0, 30)));
+const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, questionIds: sample.slice(0, 30).map((q) => q.question.id), workflows: candidates };
+
 async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
   const out: EvalOutcome[] = [];
   for (const { question, answer, passages } of questions) {
@@ -47,9 +54,8 @@ async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
 
 describe('the router on real runs', () => {
   it('learns from outcomes deterministically, records them, and routes a question to the run of its top prediction', async () => {
-    const outcomes = await outcomesOf(sample.slice(0, 30));
-    const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, questionIds: sample.slice(0, 30).map((q) => q.question.id), workflows: candidates };
-    const settings = { seed: 2, folds: 5, candidates: '' };
+    const outcomes = await trainingOutcomes();
+    const settings = { seed: 2, folds: 5, candidates: '', embedding: 0, embedder: 'hashing' };
     const file = trainRouter(outcomes, [source], settings);
     expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });
     expect(file.candidates.map((c) => c.workflow)).toEqual(candidates);
@@ -92,11 +98,81 @@ describe('the router on real runs', () => {
       for (const { question, passages } of sample.slice(30, 34)) {
         const routed = await at.run(question, { model, retriever: overlapRetriever(passages) });
         const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
-        expect([lambda, routeChoice(at.policy!.predict(question.text), lambda)]).toEqual([lambda, route.data['choice']]);
+        expect([lambda, routeChoice(await at.policy!.predict(question.text), lambda)]).toEqual([lambda, route.data['choice']]);
         choices.add(String(route.data['choice']));
       }
     }
     // Across λ the choice moves (from a dearer candidate to direct), so the comparison covers more than one candidate.
     expect(choices.size).toBeGreaterThan(1);
+  });
+
+  it('with embedding features: reads the question through the principal components of its embedding, and refuses another embedder', async () => {
+    const outcomes = await trainingOutcomes();
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-router-'));
+    const embedders = new Map([['hashing', new HashingEmbedder()], ['hashing:256', new HashingEmbedder({ dimensions: 256 })]]);
+    const embedded: string[] = [];
+    const embedder = (spec: string) => {
+      embedded.push(spec);
+      return embedders.get(spec)!;
+    };
+    const train = (out: string, settings: Record<string, unknown>, withEmbedder = true) =>
+      routerTrainer.trainFromEvals!({ outcomes, sources: [source], out: join(dir, out), settings: { seed: 2, ...settings }, ...(withEmbedder ? { embedder } : {}) });
+    await expect(train('none.json', { embedding: 4 }, false)).rejects.toThrow('router.embedding: this caller offers no embedder');
+    const result = await train('router.json', { embedding: 4 });
+    expect(result.metrics['embeddingComponents']).toBe(4);
+    expect(embedded).toEqual(['hashing']);
+    const file = loadRouterFile(result.file);
+    const projection = file.embedding!;
+    expect(projection).toMatchObject({ spec: 'hashing', embedder: 'hashing-v1:512', dimensions: 512 });
+    expect(file.featureSpec.names.slice(-4)).toEqual([1, 2, 3, 4].map((i) => `question embedding: principal component ${i}`));
+    expect([file.featureSpec.names.length, file.scaler.mean.length, file.candidates[0]!.quality.weights.length]).toEqual([31, 31, 31]);
+    // The same evals give the same file.
+    const again = loadRouterFile((await train('again.json', { embedding: 4 })).file);
+    expect(again.embedding).toEqual(projection);
+    expect(again.candidates).toEqual(file.candidates);
+
+    // The components are orthonormal directions of largest variance of the 30 training questions'
+    // embeddings, in decreasing order, each beyond any of 50 random directions.
+    const vectors = await new HashingEmbedder().embed(sample.slice(0, 30).map((q) => q.question.text));
+    const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, j) => s + x * b[j]!, 0);
+    const variance = (u: readonly number[]) => vectors.reduce((s, v) => s + dot(u, v.map((x, j) => x - projection.mean[j]!)) ** 2, 0) / vectors.length;
+    projection.components.forEach((u, i) => projection.components.forEach((w, j) => expect(Math.abs(dot(u, w) - (i === j ? 1 : 0))).toBeLessThan(1e-9)));
+    const variances = projection.components.map(variance);
+    for (let i = 1; i < 4; i++) expect(variances[i]!).toBeLessThanOrEqual(variances[i - 1]!);
+    let state = 7;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    for (let t = 0; t < 50; t++) {
+      const r = Array.from({ length: 512 }, random);
+      const norm = Math.hypot(...r);
+      expect(variance(r.map((x) => x / norm))).toBeLessThan(variances[0]!);
+    }
+
+    // Routing embeds the question: the trace says with what, and the eval's replay agrees with the graph.
+    const router = createRouterWorkflow({ file: result.file }, { ...context, embedder });
+    for (const { question, passages } of sample.slice(30, 34)) {
+      const routed = await router.run(question, { model, retriever: overlapRetriever(passages) });
+      const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+      expect(route.data['embedding']).toEqual({ embedder: 'hashing-v1:512', components: 4 });
+      expect(route.data['choice']).toBe(routeChoice(await router.policy!.predict(question.text), file.lambda));
+      const alone = await context.workflow(String(route.data['choice'])).run(question, { model, retriever: overlapRetriever(passages) });
+      expect(routed.answer).toBe(alone.answer);
+    }
+    // The embedding is read: its predictions differ from the wording-only router's.
+    const wordingOnly = createRouterWorkflow({ file: (await train('wording.json', {})).file }, context);
+    const q = sample[31]!.question.text;
+    expect(await router.policy!.predict(q)).not.toEqual(await wordingOnly.policy!.predict(q));
+
+    // Another embedder, or none, is refused by name; so is a damaged projection.
+    const other = { ...context, embedder: () => embedders.get('hashing:256')! };
+    expect(() => createRouterWorkflow({ file: result.file }, other)).toThrow(`was trained with the embedder hashing-v1:512 (spec "hashing"), but that spec gives hashing-v1:256 here`);
+    expect(() => createRouterWorkflow({ file: result.file }, context)).toThrow('was trained with embedding features (hashing-v1:512), and this caller offers no embedder');
+    const damaged = JSON.parse(readFileSync(result.file, 'utf8'));
+    damaged.embedding.components[2] = damaged.embedding.components[2].slice(1);
+    writeFileSync(join(dir, 'damaged.json'), JSON.stringify(damaged));
+    expect(() => loadRouterFile(join(dir, 'damaged.json'))).toThrow(`${join(dir, 'damaged.json')}: field embedding.components[2]: expected 512 numbers`);
+    const unnamed = JSON.parse(readFileSync(result.file, 'utf8'));
+    unnamed.featureSpec.names = unnamed.featureSpec.names.slice(0, 27);
+    writeFileSync(join(dir, 'unnamed.json'), JSON.stringify(unnamed));
+    expect(() => loadRouterFile(join(dir, 'unnamed.json'))).toThrow('field featureSpec: trained on another feature set (version 1, 27 features; this package reads version 1, 31 features with 4 embedding components)');
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultihopError } from '@multihop/core';
+import { componentNames, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
 import type { CandidateModel, Scaler } from './predictor';
 
@@ -58,6 +59,11 @@ export interface RouterFile {
   format: typeof ROUTER_FORMAT;
   version: 1;
   featureSpec: { version: number; names: string[] };
+  /**
+   * When the features include the question's embedding: its principal components after the
+   * wording features (`multihop train router --set router.embedding=K`). Absent: wording only.
+   */
+  embedding?: EmbeddingProjection;
   /** λ in quality per 1,000 tokens: the router picks argmax quality − λ·tokens/1000. */
   lambda: number;
   scaler: Scaler;
@@ -82,11 +88,19 @@ export function loadRouterFile(path: string): RouterFile {
     throw new MultihopError('ROUTER_FILE', `${path}: field ${field}: ${what}`);
   };
   if (file?.format !== ROUTER_FORMAT) fail('format', `expected "${ROUTER_FORMAT}", got ${JSON.stringify((parsed as { format?: unknown })?.format)}`);
-  if (file.featureSpec?.version !== FEATURE_SPEC_VERSION || file.featureSpec.names?.join('|') !== FEATURE_NAMES.join('|')) {
-    fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, this package reads version ${FEATURE_SPEC_VERSION}); retrain it with multihop train router`);
+  const e = file.embedding;
+  if (e !== undefined) {
+    if (typeof e?.spec !== 'string' || !e.spec || typeof e.embedder !== 'string' || !e.embedder) fail('embedding', 'expected the embedder\'s spec and id');
+    if (!Number.isInteger(e.dimensions) || e.dimensions < 1) fail('embedding.dimensions', `expected a whole number ≥ 1, got ${JSON.stringify(e.dimensions)}`);
+    if (!finiteList(e.mean, e.dimensions)) fail('embedding.mean', `expected ${e.dimensions} numbers`);
+    if (!Array.isArray(e.components) || e.components.length === 0) fail('embedding.components', 'expected at least one direction');
+    e.components.forEach((u, i) => finiteList(u, e.dimensions) || fail(`embedding.components[${i}]`, `expected ${e.dimensions} numbers`));
+  }
+  if (file.featureSpec?.version !== FEATURE_SPEC_VERSION || file.featureSpec.names?.join('|') !== featureNames(file).join('|')) {
+    fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, ${file.featureSpec?.names?.length ?? 0} features; this package reads version ${FEATURE_SPEC_VERSION}, ${featureNames(file).length} features${e ? ` with ${e.components.length} embedding components` : ''}); retrain it with multihop train router`);
   }
   if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
-  const d = FEATURE_NAMES.length;
+  const d = featureNames(file).length;
   if (file.scaler?.mean?.length !== d || file.scaler?.std?.length !== d) fail('scaler', `expected ${d} means and standard deviations`);
   if (!Array.isArray(file.candidates) || file.candidates.length === 0) fail('candidates', 'expected at least one candidate');
   file.candidates.forEach((c, i) => {
@@ -100,6 +114,13 @@ export function loadRouterFile(path: string): RouterFile {
   });
   return file;
 }
+
+/** The names of a router file's features: the wording features, then its embedding components. */
+export function featureNames(file: Pick<RouterFile, 'embedding'>): string[] {
+  return [...FEATURE_NAMES, ...componentNames(file.embedding?.components.length ?? 0)];
+}
+
+const finiteList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length && list.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** Writes a router file whole (a temporary file renamed over it: a kill never leaves half a file). */
 export function saveRouterFile(path: string, file: RouterFile): void {

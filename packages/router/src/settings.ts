@@ -21,4 +21,6 @@ export const routerTrainerSettingsSchema = z.object({
   folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
   l2: z.number().min(0).optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
+  embedding: z.number().int().min(0).max(64).default(0).describe('principal components of the question’s embedding added to the wording features (0: wording only)'),
+  embedder: z.string().default('hashing').describe('the embedder for router.embedding: hashing[:<dimensions>] (offline, lexical) or openai:<model>:<dimensions> (OPENAI_BASE_URL, OPENAI_API_KEY)'),
 });

@@ -2,9 +2,10 @@ import { ConfigError, type EvalOutcome, type EvalSource } from '@multihop/core';
 import { mean, mulberry32 } from '@multihop/metrics';
 import type { z } from 'zod';
 import type { routerTrainerSettingsSchema } from './settings';
+import { fitProjection, project, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
 import { fitLogistic, fitLogTokens, fitScaler, rank, scale, type CandidateModel } from './predictor';
-import { ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile } from './routerFile';
+import { featureNames, ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile } from './routerFile';
 
 /** What trainRouter takes: `multihop train router`'s settings, parsed (λ and L2 undefined: chosen by cross-validation). */
 export type RouterTrainingSettings = z.output<typeof routerTrainerSettingsSchema>;
@@ -48,14 +49,30 @@ interface Example {
   outcomes: Map<string, { quality: number; tokens: number }>;
 }
 
+/** The training questions' embeddings, for `settings.embedding` > 0 (the trainer embeds them: see embedQuestions). */
+export interface QuestionEmbeddings {
+  /** The spec the embedder was resolved from, and its id. */
+  spec: string;
+  embedder: string;
+  /** By question text. */
+  vectors: ReadonlyMap<string, readonly number[]>;
+}
+
 /**
  * Learns the router from finished evals: one example per question that every candidate ran,
- * features of its wording, each candidate's realised quality (the judge's verdict, else F1) and
- * tokens. Chooses λ and L2 by k-fold cross-validation unless given, by SELECTION_RULE (each
- * training dataset against its own best single workflow). Seeded: the same evals and settings
- * give the same file.
+ * features of its wording (and, with `settings.embedding` = k > 0, the first k principal
+ * components of its embedding), each candidate's realised quality (the judge's verdict, else
+ * F1) and tokens. Chooses λ and L2 by k-fold cross-validation unless given, by SELECTION_RULE
+ * (each training dataset against its own best single workflow). Seeded: the same evals and
+ * settings give the same file.
  */
-export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly EvalSource[], settings: RouterTrainingSettings, log: (line: string) => void = () => {}): RouterFile {
+export function trainRouter(
+  outcomes: readonly EvalOutcome[],
+  sources: readonly EvalSource[],
+  settings: RouterTrainingSettings,
+  log: (line: string) => void = () => {},
+  embeddings?: QuestionEmbeddings,
+): RouterFile {
   const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
   const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = wanted.filter((w) => !present.includes(w));
@@ -86,7 +103,22 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   const complete = [...examples.values()].filter((e) => !dropped.has(e.key) && candidates.every((c) => e.outcomes.has(c)));
   if (complete.length < 20) throw new ConfigError(`the router needs at least 20 questions every candidate ran without error; the evals given have ${complete.length}`);
   if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed (status error)`);
-  for (const e of complete) e.features = questionFeatures(e.question);
+  // The components are fitted once on every training question's embedding: PCA reads no label,
+  // so cross-validation below still scores each question with predictors that never saw its outcomes.
+  let projection: EmbeddingProjection | undefined;
+  if (settings.embedding > 0) {
+    if (!embeddings) throw new ConfigError(`router.embedding: ${settings.embedding} components asked for, but no question embeddings were given (the caller offers no embedder)`);
+    const vectorOf = (question: string): readonly number[] => {
+      const v = embeddings.vectors.get(question);
+      if (!v) throw new ConfigError(`router.embedding: no embedding for the training question "${question}"`);
+      return v;
+    };
+    projection = fitProjection(complete.map((e) => [...vectorOf(e.question)]), settings.embedding, { spec: embeddings.spec, embedder: embeddings.embedder });
+    for (const e of complete) e.features = [...questionFeatures(e.question), ...project(projection, vectorOf(e.question))];
+    log(`features: ${FEATURE_NAMES.length} of the wording and ${settings.embedding} principal components of ${embeddings.embedder}'s ${projection.dimensions}-dimensional question embeddings`);
+  } else {
+    for (const e of complete) e.features = questionFeatures(e.question);
+  }
   log(`${complete.length} questions × ${candidates.length} candidates; target: ${target === 'correctness' ? "the judge's correctness" : 'F1'}`);
 
   const fit = (train: readonly Example[], l2: number): { scaler: ReturnType<typeof fitScaler>; models: CandidateModel[] } => {
@@ -173,7 +205,8 @@ export function trainRouter(outcomes: readonly EvalOutcome[], sources: readonly 
   return {
     format: ROUTER_FORMAT,
     version: 1,
-    featureSpec: { version: FEATURE_SPEC_VERSION, names: [...FEATURE_NAMES] },
+    featureSpec: { version: FEATURE_SPEC_VERSION, names: featureNames({ ...(projection ? { embedding: projection } : {}) }) },
+    ...(projection ? { embedding: projection } : {}),
     lambda,
     scaler,
     candidates: models,

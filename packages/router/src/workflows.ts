@@ -1,9 +1,10 @@
-import { ConfigError, type Workflow, type WorkflowContext } from '@multihop/core';
+import { ConfigError, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
+import { project } from './embedding';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
 import { buildRouterGraph } from './graph';
 import { predictAll, scale } from './predictor';
-import { DEFAULT_ROUTER_FILE, loadRouterFile } from './routerFile';
+import { DEFAULT_ROUTER_FILE, loadRouterFile, type RouterFile } from './routerFile';
 import { ROUTER_DEFAULTS, routerSettingsSchema } from './settings';
 import { ROUTER_PAPER, ROUTER_TITLE } from './variants';
 
@@ -41,6 +42,7 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     if (candidates.length === 0) throw new ConfigError(`router: none of the workflows ${path} routes to is installed (${inFile.join(', ')}); install their methods or train a router on the ones you have`);
   }
   const lambda = settings.lambda < 0 ? file.lambda : settings.lambda;
+  const features = questionFeaturesOf(file, path, context);
   const built = new Map<string, Workflow>();
   const workflow = defineGraphWorkflow({
     id: 'router',
@@ -50,6 +52,7 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
       file,
       lambda,
       candidates,
+      features,
       ...(context
         ? {
             build: (id: string) => {
@@ -71,6 +74,34 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   return {
     ...workflow,
     candidates,
-    policy: { lambda, lambdas, predict: (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))) },
+    policy: {
+      lambda,
+      lambdas,
+      predict: file.embedding ? async (question: string) => predictAll(models, scale(file.scaler, await features(question))) : (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))),
+    },
+  };
+}
+
+/**
+ * How the router reads a question: its wording's features, and for a file trained with
+ * embedding features the question's embedding projected on the file's components, embedded by
+ * the context's embedder for the file's spec (it must have the id the file was trained with).
+ * Built without a context (to draw the chart) such a router cannot embed, and says so if run.
+ */
+function questionFeaturesOf(file: RouterFile, path: string, context: WorkflowContext | undefined): (question: string, signal?: AbortSignal) => Promise<number[]> {
+  const projection = file.embedding;
+  if (!projection) return async (question) => questionFeatures(question);
+  let embedder: Embedder | undefined;
+  if (context) {
+    if (!context.embedder) throw new ConfigError(`router: ${path} was trained with embedding features (${projection.embedder}), and this caller offers no embedder`);
+    embedder = context.embedder(projection.spec);
+    if (embedder.id !== projection.embedder) {
+      throw new ConfigError(`router: ${path} was trained with the embedder ${projection.embedder} (spec "${projection.spec}"), but that spec gives ${embedder.id} here; retrain the router with this embedder`);
+    }
+  }
+  return async (question, signal) => {
+    if (!embedder) throw new ConfigError(`router: ${path} needs an embedder to read questions; build it through a WorkflowContext (the runner, the studio)`);
+    const [vector] = await embedder.embed([question], signal);
+    return [...questionFeatures(question), ...project(projection, vector!)];
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ConfigError, type EvalOutcome, type EvalSource, type LocalTrainer, type Question } from '@multihop/core';
 import { inPart, parsePart, type QuestionPart } from '@multihop/datasets';
 import { z } from 'zod';
+import { resolveEmbedder } from '../embedder';
 import type { Io } from '../io';
 import { methodCatalog } from '../methods';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
@@ -161,6 +162,7 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
     out,
     settings,
     log: (line) => io.err(`train ${trainer.id}: ${line}`),
+    embedder: resolveEmbedder,
   });
   const offline = models.includes('offline');
   io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${offline ? ' — from the offline model’s evals' : ''}`);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
-import { ConfigError, type Question, type RunResult } from '@multihop/core';
+import { ConfigError, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
 import { describeSystemError, isSystemError, onPath, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
@@ -232,7 +232,7 @@ export async function evaluate(
         settings,
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
-        ...routerOf(workflows, questions),
+        ...(await routerOf(workflows, questions)),
         ...(stopping ? { stopped: true } : {}),
       });
       const summaryFile = join(out, 'summary.json');
@@ -289,15 +289,18 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
  * The first workflow that hands questions to others (the router), for the summary's oracle row;
  * with its policy's predictions on these questions, for its curve across λ.
  */
-function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[]): Pick<SummaryContext, 'router'> {
+async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[]): Promise<Pick<SummaryContext, 'router'>> {
   const router = workflows.find((w) => w.workflow.candidates?.length);
   if (!router) return {};
   const policy = router.workflow.policy;
+  const predictions = new Map<string, readonly RoutePrediction[]>();
+  // One question at a time: a router with embedding features embeds each question (an endpoint call).
+  if (policy) for (const q of questions) predictions.set(q.id, await policy.predict(q.text));
   return {
     router: {
       id: router.id,
       candidates: router.workflow.candidates!,
-      ...(policy ? { policy: { lambda: policy.lambda, lambdas: policy.lambdas, predictions: new Map(questions.map((q) => [q.id, policy.predict(q.text)])) } } : {}),
+      ...(policy ? { policy: { lambda: policy.lambda, lambdas: policy.lambdas, predictions } } : {}),
     },
   };
 }

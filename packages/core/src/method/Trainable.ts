@@ -1,6 +1,6 @@
 import type { ZodObject } from 'zod';
 import type { ChatMessage, ModelPort } from '../model/port';
-import type { RetrieverPort } from '../retriever';
+import type { Embedder, RetrieverPort } from '../retriever';
 import type { Question } from '../types';
 
 /** A reward with the components it is made of and their weights (total = Σ weight × component). */
@@ -174,6 +174,8 @@ export interface EvalTrainingOptions {
   settings: Record<string, unknown>;
   /** Lines worth showing as training goes (the λ chosen, the cross-validated figures). */
   log?(line: string): void;
+  /** The caller's embedder for a spec (see WorkflowContext.embedder): for features from the question's embedding. */
+  embedder?(spec: string): Embedder;
 }
 
 /**

@@ -3,6 +3,7 @@ import { ConfigError, MultihopError } from '../errors';
 import { didYouMean } from '../suggest';
 import type { PromptTemplate } from '../model/port';
 import type { Question, RunResult } from '../types';
+import type { Embedder } from '../retriever';
 import type { Workflow } from '../workflow';
 import type { LocalTrainer, Trainable } from './Trainable';
 
@@ -46,6 +47,11 @@ export interface WorkflowContext {
   workflowIds(): readonly string[];
   /** Builds workflow `id` with the caller's settings for it; an unknown id is an error naming it. */
   workflow(id: string): Workflow;
+  /**
+   * The caller's embedder for a spec (`hashing`, `hashing:<dimensions>`, `openai:<model>:<dimensions>`):
+   * what a router trained with embedding features embeds questions with. Absent: the caller has none.
+   */
+  embedder?(spec: string): Embedder;
 }
 
 /**
