@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
 
@@ -105,6 +105,37 @@ it('a thread id already used by another run is refused, naming that run', () => 
   expect(run.status).toBe(2);
   expect(run.stderr).toMatch(/thread "taken" in .* belongs to another run \(workflow par2-rag/);
 });
+
+/** A spawned CLI's exit code and stderr. */
+function finished(child: ReturnType<typeof spawn>): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+}
+
+it('two processes on one thread: the second is refused while the first runs, naming it; the first ends undisturbed', async () => {
+  const args = [...runArgs('par2-rag'), '--thread', 'both'];
+  const first = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '1000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  first.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
+  for (let i = 0; i < 600 && journalled('both') < 1; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(journalled('both')).toBeGreaterThanOrEqual(1);
+  // A second `run --thread` and a `resume` of it, both while the first still runs (its calls take a second each).
+  const [second, resumed] = await Promise.all([args, ['resume', 'both']].map((a) => finished(spawn(process.execPath, ['-r', register, bin, ...a], { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] }))));
+  expect(second!.code).toBe(2);
+  expect(second!.stderr).toContain(`thread "both" in ${store} is being run by another process (${hostname()}:${first.pid}:`);
+  expect([resumed!.code, resumed!.stderr.includes('is being run by another process')]).toEqual([2, true]);
+  expect(await exited).toBe(0);
+  const alone = cli(runArgs('par2-rag')).json;
+  const ran = JSON.parse(out) as RunJson;
+  expect({ answer: ran.answer, status: ran.status, calls: ran.usage.llmCalls }).toEqual({ answer: alone.answer, status: alone.status, calls: alone.usage.llmCalls });
+  // Once it has ended the thread is free: resume gives its result with no model call.
+  const after = cli(['resume', 'both', '--json']);
+  expect(after.stderr).toContain('already finished');
+  expect(after.json.answer).toBe(alone.answer);
+  expect(after.json.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true)).toHaveLength(0);
+}, 180_000);
 
 it('eval: a pair killed mid-run resumes mid-run when the command runs again', async () => {
   const evalArgs = (out: string) => ['eval', '--workflows', 'par2-rag', '--dataset', 'hotpotqa-train', '--offset', '7', '--limit', '1', '--setting', 'closed', '--concurrency', '1', '--db', join(work, 'lance'), '--out', out];

@@ -1,4 +1,4 @@
-import { DEFAULT_CHECKPOINTS, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
+import { DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore, type ThreadLease } from '@multihop/checkpoint';
 import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
 import type { Io } from './io';
 import type { RunCommandOptions } from './commands/run';
@@ -37,6 +37,7 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
   const threadId = options.thread!;
   if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
   const store = await openStore(options.checkpoints);
+  let lease: ThreadLease | undefined;
   try {
     const spec = threadSpec(options);
     const existing = await store.getThread(threadId);
@@ -46,17 +47,24 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
         `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
       );
     }
+    // One process runs a thread at a time: a second `run --thread` or `resume` of it is refused, naming the first.
+    lease = await holdThread(store, threadId);
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
     const durable: DurableRunOptions = store.durable(threadId);
+    const held = lease;
     return {
       options: durable,
       async end(result: RunResult) {
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
       },
-      close: () => store.close(),
+      async close() {
+        await held.release().catch(() => undefined);
+        await store.close();
+      },
     };
   } catch (error) {
+    await lease?.release().catch(() => undefined);
     await store.close();
     throw error;
   }

@@ -15,6 +15,9 @@ export interface ThreadRecord {
 
 export type ThreadStatus = 'running' | 'done' | 'error';
 
+/** A thread's lease as the store has it after an attempt to take it. */
+export type LeaseState = { held: true } | { held: false; owner: string; expiresAt: string };
+
 /**
  * One place where durable runs keep their progress: LangGraph checkpoints (`saver`, which the
  * XState adapter also stores snapshots through), each thread's completed model calls (`calls`)
@@ -39,20 +42,33 @@ export interface CheckpointStore {
   listThreads(): Promise<ThreadRecord[]>;
   /** Removes a thread: its checkpoints, its calls and its record. */
   deleteThread(threadId: string): Promise<void>;
+  /**
+   * Takes the thread's lease for `owner` until `ttlMs` from now, when nobody holds it, its holder
+   * let it expire, or `owner` holds it already (then it is extended). One atomic statement, so
+   * of two processes racing for a thread exactly one gets it. Postgres counts time by the
+   * database's clock (workers on several machines), SQLite and memory by this machine's.
+   */
+  acquireLease(threadId: string, owner: string, ttlMs: number): Promise<LeaseState>;
+  /** Extends `owner`'s lease by `ttlMs` from now; false when it no longer holds it. */
+  renewLease(threadId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up, if `owner` holds it. */
+  releaseLease(threadId: string, owner: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The store's own tables, beside LangGraph's checkpoint tables in the same database. */
+/** The store's own tables, beside LangGraph's checkpoint tables in the same database (a store written before leases gains its table on open). */
 export const TABLES = {
   calls: 'multihop_calls',
   threads: 'multihop_threads',
+  leases: 'multihop_leases',
 } as const;
 
 /** Their definitions, the same text in SQLite and Postgres. */
 export const TABLES_DDL = `
   CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));
   CREATE TABLE IF NOT EXISTS ${TABLES.threads} (thread_id TEXT PRIMARY KEY, spec TEXT NOT NULL, status TEXT NOT NULL, result TEXT,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`;
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS ${TABLES.leases} (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at BIGINT NOT NULL);`;
 
 /** A row of the threads table, as both SQL backends return it. */
 export interface ThreadRow {

@@ -7,6 +7,7 @@ export function openMemoryStore(): CheckpointStore {
   const saver = new MemorySaver();
   const recorded = new Map<string, RecordedCall>();
   const threads = new Map<string, ThreadRecord>();
+  const leases = new Map<string, { owner: string; expiresAt: number }>();
   const at = (threadId: string, key: string): string => `${threadId}\u0000${key}`;
   const calls: CallJournal = {
     async get(threadId, key) {
@@ -43,6 +44,22 @@ export function openMemoryStore(): CheckpointStore {
       await saver.deleteThread(threadId);
       for (const key of [...recorded.keys()]) if (key.startsWith(`${threadId}\u0000`)) recorded.delete(key);
       threads.delete(threadId);
+    },
+    async acquireLease(threadId, owner, ttlMs) {
+      const now = Date.now();
+      const lease = leases.get(threadId);
+      if (lease && lease.owner !== owner && lease.expiresAt > now) return { held: false, owner: lease.owner, expiresAt: new Date(lease.expiresAt).toISOString() };
+      leases.set(threadId, { owner, expiresAt: now + ttlMs });
+      return { held: true };
+    },
+    async renewLease(threadId, owner, ttlMs) {
+      const lease = leases.get(threadId);
+      if (lease?.owner !== owner) return false;
+      lease.expiresAt = Date.now() + ttlMs;
+      return true;
+    },
+    async releaseLease(threadId, owner) {
+      if (leases.get(threadId)?.owner === owner) leases.delete(threadId);
     },
     async close() {},
   };

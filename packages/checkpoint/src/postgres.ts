@@ -18,7 +18,7 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * The shared store: LangGraph's PostgresSaver tables and the store's own two, in one database
+ * The shared store: LangGraph's PostgresSaver tables and the store's own, in one database
  * (one pool). Workers on several machines resume each other's threads through it.
  */
 export async function openPostgresStore(url: string, options: { connectTimeoutMs?: number } = {}): Promise<CheckpointStore> {
@@ -97,6 +97,37 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
       await saver.deleteThread(threadId);
       await pool.query(`DELETE FROM ${TABLES.calls} WHERE thread_id = $1`, [threadId]);
       await pool.query(`DELETE FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
+    },
+    async acquireLease(threadId, owner, ttlMs) {
+      // The database's clock, not the workers': machines whose clocks differ agree on expiry. A
+      // row that another transaction wrote or deleted after this statement's snapshot is neither
+      // taken nor seen: then it is tried again.
+      for (;;) {
+        const { rows } = await pool.query<{ owner: string; expires_at: string; held: boolean }>(
+          `WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms),
+           taken AS (
+             INSERT INTO ${TABLES.leases} (thread_id, owner, expires_at) SELECT $1, $2, ms + $3 FROM now
+             ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+             WHERE ${TABLES.leases}.owner = excluded.owner OR ${TABLES.leases}.expires_at <= (SELECT ms FROM now)
+             RETURNING owner, expires_at)
+           SELECT owner, expires_at, true AS held FROM taken
+           UNION ALL SELECT owner, expires_at, false AS held FROM ${TABLES.leases} WHERE thread_id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
+          [threadId, owner, Math.round(ttlMs)],
+        );
+        const row = rows[0];
+        if (row?.held) return { held: true };
+        if (row) return { held: false, owner: row.owner, expiresAt: new Date(Number(row.expires_at)).toISOString() };
+      }
+    },
+    async renewLease(threadId, owner, ttlMs) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${TABLES.leases} SET expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3 WHERE thread_id = $1 AND owner = $2`,
+        [threadId, owner, Math.round(ttlMs)],
+      );
+      return rowCount === 1;
+    },
+    async releaseLease(threadId, owner) {
+      await pool.query(`DELETE FROM ${TABLES.leases} WHERE thread_id = $1 AND owner = $2`, [threadId, owner]);
     },
     async close() {
       if (closed) return;

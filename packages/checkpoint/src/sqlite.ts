@@ -15,7 +15,7 @@ interface Database {
 
 /**
  * The embedded store: one SQLite file holds LangGraph's checkpoint tables (SqliteSaver) and the
- * store's own two tables, on one connection in WAL mode (a reader never blocks the writer).
+ * store's own tables, on one connection in WAL mode (a reader never blocks the writer).
  */
 export function openSqliteStore(file: string): CheckpointStore {
   const path = resolve(file);
@@ -54,6 +54,14 @@ export function openSqliteStore(file: string): CheckpointStore {
   const listThreads = db.prepare(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
   const deleteCalls = db.prepare(`DELETE FROM ${TABLES.calls} WHERE thread_id = ?`);
   const deleteThread = db.prepare(`DELETE FROM ${TABLES.threads} WHERE thread_id = ?`);
+  const takeLease = db.prepare(
+    `INSERT INTO ${TABLES.leases} (thread_id, owner, expires_at) VALUES (?, ?, ?)
+     ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+     WHERE ${TABLES.leases}.owner = excluded.owner OR ${TABLES.leases}.expires_at <= ?`,
+  );
+  const getLease = db.prepare(`SELECT owner, expires_at FROM ${TABLES.leases} WHERE thread_id = ?`);
+  const renewLease = db.prepare(`UPDATE ${TABLES.leases} SET expires_at = ? WHERE thread_id = ? AND owner = ?`);
+  const releaseLease = db.prepare(`DELETE FROM ${TABLES.leases} WHERE thread_id = ? AND owner = ?`);
   let closed = false;
 
   const calls: CallJournal = {
@@ -91,6 +99,21 @@ export function openSqliteStore(file: string): CheckpointStore {
       await saver.deleteThread(threadId);
       deleteCalls.run(threadId);
       deleteThread.run(threadId);
+    },
+    async acquireLease(threadId, owner, ttlMs) {
+      // A lease released between the two statements leaves no row to report: take it again.
+      for (;;) {
+        const now = Date.now();
+        if ((takeLease.run(threadId, owner, now + ttlMs, now) as { changes: number }).changes === 1) return { held: true };
+        const row = getLease.get(threadId) as { owner: string; expires_at: number } | undefined;
+        if (row) return { held: false, owner: row.owner, expiresAt: new Date(Number(row.expires_at)).toISOString() };
+      }
+    },
+    async renewLease(threadId, owner, ttlMs) {
+      return (renewLease.run(Date.now() + ttlMs, threadId, owner) as { changes: number }).changes === 1;
+    },
+    async releaseLease(threadId, owner) {
+      releaseLease.run(threadId, owner);
     },
     async close() {
       if (closed) return;

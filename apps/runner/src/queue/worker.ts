@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
+import { holdThread, openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
-import { forgetPair, modelIdOf, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { forgetPair, modelIdOf, pairThread, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
@@ -111,16 +112,27 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     const pair: PairContext = { ...context.pair, checkpoints };
     const question = context.questions.get(data.questionId);
     if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
-    log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
-    const outcome = await runPair(pair, workflow, question, data.evalId);
-    // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
-    if (token && (await job.extendLock(token, lockDuration)) !== 1) {
-      throw new Error(`lost the lock of ${workflow.id} ${question.id} (no renewal within ${options.stalledAfter} s): another worker runs it`);
+    // The pair's thread is this worker's until it is recorded and forgotten: a worker that takes
+    // the pair while another still runs it (a false stall) waits, then resumes from its checkpoints.
+    const lease = await holdThread(checkpoints, pairThread(workflow.id, question.id, data.evalId), {
+      owner: `${name}:${randomUUID().slice(0, 8)}`,
+      wait: { onWait: (holder) => log(`waiting for ${workflow.id} ${question.id} (job ${job.id}): another process runs its thread (${holder.owner})`) },
+    });
+    try {
+      log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
+      const outcome = await runPair(pair, workflow, question, data.evalId);
+      // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
+      if (token && (await job.extendLock(token, lockDuration)) !== 1) {
+        throw new Error(`lost the lock of ${workflow.id} ${question.id} (no renewal within ${options.stalledAfter} s): another worker runs it`);
+      }
+      if (!lease.held) throw new Error(`lost the thread of ${workflow.id} ${question.id} (its lease expired unrenewed): another worker runs it`);
+      const recorded = await store.record(data.evalId, { ...outcome, worker: name });
+      await forgetPair(pair, workflow.id, question.id, data.evalId);
+      log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
+      return { worker: name, recorded };
+    } finally {
+      await lease.release().catch(() => undefined);
     }
-    const recorded = await store.record(data.evalId, { ...outcome, worker: name });
-    await forgetPair(pair, workflow.id, question.id, data.evalId);
-    log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
-    return { worker: name, recorded };
   };
 
   const { Worker: BullWorker, WaitingError } = require('bullmq') as typeof import('bullmq');

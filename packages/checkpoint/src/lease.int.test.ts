@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPostgres, type TestServer } from '@multihop/testing';
+import pg from 'pg';
+import type { CheckpointStore } from './CheckpointStore';
+import { holdThread, ThreadBusyError } from './lease';
+import { openMemoryStore } from './memory';
+import { openCheckpointStore } from './open';
+
+// Two processes on one thread, as each backend sees them: SQLite and Postgres through separate
+// connections to one file or database (what two processes have), memory through one store.
+const dir = mkdtempSync(join(tmpdir(), 'multihop-lease-'));
+let server: TestServer | undefined;
+let n = 0;
+
+async function freshDatabase(): Promise<string> {
+  server ??= await startPostgres();
+  const name = `lease_${++n}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const backends: Array<[string, () => Promise<() => Promise<CheckpointStore>>]> = [
+  ['sqlite', async () => {
+    const file = join(dir, `store-${++n}.sqlite`);
+    return () => openCheckpointStore(file);
+  }],
+  ['postgres', async () => {
+    const url = await freshDatabase();
+    return () => openCheckpointStore(url);
+  }],
+  ['memory', async () => {
+    const store = openMemoryStore();
+    return async () => store;
+  }],
+];
+
+describe.each(backends)('thread leases on %s', (_name, backend) => {
+  let open: () => Promise<CheckpointStore>;
+  const opened: CheckpointStore[] = [];
+  const connection = async () => {
+    const store = await open();
+    opened.push(store);
+    return store;
+  };
+  beforeAll(async () => {
+    open = await backend();
+  }, 1_500_000); // a fresh CI machine installs postgresql first
+  afterAll(async () => {
+    for (const store of opened) await store.close();
+  });
+
+  it('lets one process hold a thread: a second is refused, naming the holder, until the first releases it', async () => {
+    const [a, b] = [await connection(), await connection()];
+    const first = await holdThread(a, 't1', { owner: 'host-a:101' });
+    const refused = holdThread(b, 't1', { owner: 'host-b:202' });
+    await expect(refused).rejects.toBeInstanceOf(ThreadBusyError);
+    await expect(refused).rejects.toThrow(/thread "t1" in .* is being run by another process \(host-a:101; its lease runs to \d{4}-\d\d-\d\dT/);
+    // Another thread is free, and the holder may take its own lease again.
+    await (await holdThread(b, 't2', { owner: 'host-b:202' })).release();
+    expect(await a.acquireLease('t1', 'host-a:101', 30_000)).toEqual({ held: true });
+    await first.release();
+    const second = await holdThread(b, 't1', { owner: 'host-b:202' });
+    expect(second.held).toBe(true);
+    await second.release();
+  });
+
+  it('a waiting process takes the thread when the holder releases it, and is told once whom it waits for', async () => {
+    const [a, b] = [await connection(), await connection()];
+    const first = await holdThread(a, 'w1', { owner: 'host-a:101' });
+    const told: string[] = [];
+    let taken = false;
+    const waiting = holdThread(b, 'w1', { owner: 'host-b:202', wait: { pollMs: 20, onWait: (holder) => told.push(holder.owner) } }).then((lease) => {
+      taken = true;
+      return lease;
+    });
+    // Several polls go by while the first holds it (renewed in the background).
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(taken).toBe(false);
+    await first.release();
+    const second = await waiting;
+    expect([second.held, told]).toEqual([true, ['host-a:101']]);
+    await second.release();
+  });
+
+  it('a dead holder’s lease expires: another process takes it, and the stalled one finds it gone', async () => {
+    const [a, b] = [await connection(), await connection()];
+    // Taken and never renewed, as by a process killed at once.
+    expect(await a.acquireLease('d1', 'host-a:101', 100)).toEqual({ held: true });
+    const second = await holdThread(b, 'd1', { owner: 'host-b:202', wait: { pollMs: 20 } });
+    expect(second.held).toBe(true);
+    // The first process wakes: its renewal fails and its release leaves the new holder's lease alone.
+    expect(await a.renewLease('d1', 'host-a:101', 30_000)).toBe(false);
+    await a.releaseLease('d1', 'host-a:101');
+    await expect(holdThread(a, 'd1', { owner: 'host-a:101' })).rejects.toThrow('host-b:202');
+    await second.release();
+  });
+
+  it('a holder whose lease was taken over stops counting itself the holder', async () => {
+    const [a, b] = [await connection(), await connection()];
+    const first = await holdThread(a, 's1', { owner: 'host-a:101', ttlMs: 90 });
+    // Another process takes it over as if the lease had expired (the first stalled past its expiry).
+    await b.releaseLease('s1', 'host-a:101');
+    expect(await b.acquireLease('s1', 'host-b:202', 30_000)).toEqual({ held: true });
+    for (let i = 0; i < 100 && first.held; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(first.held).toBe(false);
+    await first.release();
+    expect(await b.renewLease('s1', 'host-b:202', 30_000)).toBe(true);
+  });
+
+  it('a holder on this machine whose process is gone is taken over at once; a live one is not', async () => {
+    const [a, b] = [await connection(), await connection()];
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    expect(await a.acquireLease('k1', `${hostname()}:${gone}:dead`, 30_000)).toEqual({ held: true });
+    const taken = await holdThread(b, 'k1', { owner: 'host-b:202' });
+    expect(taken.held).toBe(true);
+    await taken.release();
+    expect(await a.acquireLease('k2', `${hostname()}:${process.pid}:alive`, 30_000)).toEqual({ held: true });
+    await expect(holdThread(b, 'k2', { owner: 'host-b:202' })).rejects.toThrow(`(${hostname()}:${process.pid}:alive;`);
+  });
+
+  it('of many processes racing for one thread, exactly one gets it', async () => {
+    const stores = await Promise.all(Array.from({ length: 6 }, () => connection()));
+    const states = await Promise.all(stores.map((store, i) => store.acquireLease('r1', `racer-${i}`, 30_000)));
+    expect(states.filter((s) => s.held)).toHaveLength(1);
+    const winner = `racer-${states.findIndex((s) => s.held)}`;
+    for (const s of states) if (!s.held) expect(s.owner).toBe(winner);
+  });
+});
