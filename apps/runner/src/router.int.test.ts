@@ -200,10 +200,18 @@ describe('the router from evals to a routed eval', () => {
       const viaEndpoint = join(work, 'router-endpoint.json');
       const wire = await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', viaEndpoint, '--seed', '3', '--set', 'router.embedding=4', '--set', 'router.embedder=openai:local-embed:64');
       expect(wire.code).toBe(0);
-      expect(server.requests.filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body['input'] as string[])).toHaveLength(60);
+      const embedded = () => server.requests.filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body['input'] as string[]);
+      expect(embedded()).toHaveLength(60);
       const endpointRouter = JSON.parse(readFileSync(viaEndpoint, 'utf8'));
       expect(endpointRouter.embedding).toMatchObject({ spec: 'openai:local-embed:64', embedder: `openai:local-embed:64@${server.baseURL}`, dimensions: 64 });
       endpointRouter.embedding.components.forEach((u: number[], i: number) => u.forEach((x, j) => expect(Math.abs(x - router.embedding.components[i][j])).toBeLessThan(1e-4)));
+      // Routed through the endpoint: each question is embedded once, though both the run and the eval's replay across λ read it.
+      const routed = join(work, 'routed-endpoint');
+      const viaWire = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '30', '--limit', '4', '--setting', 'closed', '--db', db, '--out', routed, '--set', `router.file=${viaEndpoint}`);
+      expect(viaWire.code).toBe(0);
+      expect(viaWire.out).toContain('the replay at ★ chose the run it made on all 4.');
+      const questions = rowsOf(routed).filter((r) => r.workflow === 'router').map((r) => r.question);
+      expect(embedded().slice(60).sort()).toEqual([...questions].sort());
       // A router file is bound to its embedder: the endpoint's file, read with the offline embedder's spec in its place, is refused.
       const swapped = join(work, 'router-swapped.json');
       writeFileSync(swapped, JSON.stringify({ ...endpointRouter, embedding: { ...endpointRouter.embedding, spec: 'hashing:64' } }));

@@ -99,9 +99,16 @@ function questionFeaturesOf(file: RouterFile, path: string, context: WorkflowCon
       throw new ConfigError(`router: ${path} was trained with the embedder ${projection.embedder} (spec "${projection.spec}"), but that spec gives ${embedder.id} here; retrain the router with this embedder`);
     }
   }
+  // The graph's `predict` and the eval's replay across λ read the same questions: each is embedded once.
+  const seen = new Map<string, number[]>();
   return async (question, signal) => {
     if (!embedder) throw new ConfigError(`router: ${path} needs an embedder to read questions; build it through a WorkflowContext (the runner, the studio)`);
+    const known = seen.get(question);
+    if (known) return known;
     const [vector] = await embedder.embed([question], signal);
-    return [...questionFeatures(question), ...project(projection, vector!)];
+    const features = [...questionFeatures(question), ...project(projection, vector!)];
+    if (seen.size >= 10_000) seen.delete(seen.keys().next().value!);
+    seen.set(question, features);
+    return features;
   };
 }
