@@ -137,6 +137,33 @@ it('two processes on one thread: the second is refused while the first runs, nam
   expect(after.json.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true)).toHaveLength(0);
 }, 180_000);
 
+it('a process stopped past its lease, whose thread another took meanwhile, writes nothing of the thread when it wakes', async () => {
+  const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
+  const first = spawn(process.execPath, ['-r', register, bin, ...runArgs('par2-rag'), '--thread', 'stolen'], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '1000' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const done = finished(first);
+  for (let i = 0; i < 600 && journalled('stolen') < 1; i++) await new Promise((r) => setTimeout(r, 50));
+  first.kill('SIGSTOP');
+  // Meanwhile another process takes the thread over (as when the stopped one's lease has expired).
+  const other = await openCheckpointStore(store);
+  try {
+    const state = await other.acquireLease('stolen', 'other-host:1', 60_000);
+    if (state.held) throw new Error('the first process held no lease on its thread');
+    const holder = state.owner;
+    expect(holder).toContain(`:${first.pid}:`);
+    await other.releaseLease('stolen', holder);
+    expect(await other.acquireLease('stolen', 'other-host:1', 60_000)).toEqual({ held: true });
+    first.kill('SIGCONT');
+    const { code, stderr } = await done;
+    expect(code).toBe(2);
+    expect(stderr).toContain(`lost thread "stolen" in ${store}: its lease expired unrenewed and another process took it`);
+    // The thread's record is as the stopped process left it when it started: not ended by it.
+    expect((await other.getThread('stolen'))?.status).toBe('running');
+  } finally {
+    await other.releaseLease('stolen', 'other-host:1');
+    await other.close();
+  }
+}, 180_000);
+
 it('eval: a pair killed mid-run resumes mid-run when the command runs again', async () => {
   const evalArgs = (out: string) => ['eval', '--workflows', 'par2-rag', '--dataset', 'hotpotqa-train', '--offset', '7', '--limit', '1', '--setting', 'closed', '--concurrency', '1', '--db', join(work, 'lance'), '--out', out];
   const pairTrace = (out: string) => {

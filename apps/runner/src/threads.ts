@@ -24,6 +24,8 @@ export function threadSpec(options: RunCommandOptions): ThreadSpec {
 /** An open thread of `run --thread`: its durable options, how to record the end, and the store to close. */
 export interface DurableThread {
   options: DurableRunOptions;
+  /** Aborted if the thread's lease is lost to another process: the run stops. */
+  signal: AbortSignal;
   end(result: RunResult): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +41,9 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
   const store = await openStore(options.checkpoints);
   let lease: ThreadLease | undefined;
   try {
+    // One process runs a thread at a time: a second `run --thread` or `resume` of it is refused,
+    // naming the first. Taken before the thread is read, so what is read is not changed meanwhile.
+    lease = await holdThread(store, threadId);
     const spec = threadSpec(options);
     const existing = await store.getThread(threadId);
     if (existing && JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
@@ -47,15 +52,16 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
         `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
       );
     }
-    // One process runs a thread at a time: a second `run --thread` or `resume` of it is refused, naming the first.
-    lease = await holdThread(store, threadId);
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
     const durable: DurableRunOptions = store.durable(threadId);
     const held = lease;
     return {
       options: durable,
+      signal: held.signal,
       async end(result: RunResult) {
+        // A process that lost its thread (stopped past its lease, and another took it) writes nothing of it.
+        if (!(await held.confirm())) throw held.signal.reason;
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
       },
       async close() {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startPostgres, type TestServer } from '@multihop/testing';
 import pg from 'pg';
 import type { CheckpointStore } from './CheckpointStore';
-import { holdThread, ThreadBusyError } from './lease';
+import { holdThread, MACHINE_TAG, ThreadBusyError } from './lease';
 import { openMemoryStore } from './memory';
 import { openCheckpointStore } from './open';
 
@@ -111,29 +111,44 @@ describe.each(backends)('thread leases on %s', (_name, backend) => {
     await second.release();
   });
 
-  it('a holder whose lease was taken over stops counting itself the holder', async () => {
+  it('a holder whose lease was taken over learns it: confirm() says so at once, and its signal aborts the run', async () => {
     const [a, b] = [await connection(), await connection()];
     const first = await holdThread(a, 's1', { owner: 'host-a:101', ttlMs: 90 });
+    expect(await first.confirm()).toBe(true);
     // Another process takes it over as if the lease had expired (the first stalled past its expiry).
     await b.releaseLease('s1', 'host-a:101');
     expect(await b.acquireLease('s1', 'host-b:202', 30_000)).toEqual({ held: true });
-    for (let i = 0; i < 100 && first.held; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(first.held).toBe(false);
+    expect(await first.confirm()).toBe(false);
+    expect([first.held, first.signal.aborted]).toEqual([false, true]);
+    expect(String(first.signal.reason)).toContain('lost thread "s1"');
     await first.release();
     expect(await b.renewLease('s1', 'host-b:202', 30_000)).toBe(true);
+    // Without confirm(), the background renewal finds the loss too.
+    const third = await holdThread(a, 's2', { owner: 'host-a:101', ttlMs: 90 });
+    await b.releaseLease('s2', 'host-a:101');
+    expect(await b.acquireLease('s2', 'host-b:202', 30_000)).toEqual({ held: true });
+    await new Promise<void>((resolve) => third.signal.addEventListener('abort', () => resolve()));
+    expect(third.held).toBe(false);
   });
 
-  it('a holder on this machine whose process is gone is taken over at once; a live one is not', async () => {
+  it('a holder on this machine whose process is gone is taken over at once; a live one, or one of another machine or pid namespace, is not', async () => {
     const [a, b] = [await connection(), await connection()];
+    expect(MACHINE_TAG).toMatch(/^[0-9a-f]{8}\.\d+$/);
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    expect(await a.acquireLease('k1', `${hostname()}:${gone}:dead`, 30_000)).toEqual({ held: true });
+    expect(await a.acquireLease('k1', `${hostname()}:${gone}:dead@${MACHINE_TAG}`, 30_000)).toEqual({ held: true });
     const taken = await holdThread(b, 'k1', { owner: 'host-b:202' });
     expect(taken.held).toBe(true);
     await taken.release();
-    expect(await a.acquireLease('k2', `${hostname()}:${process.pid}:alive`, 30_000)).toEqual({ held: true });
-    await expect(holdThread(b, 'k2', { owner: 'host-b:202' })).rejects.toThrow(`(${hostname()}:${process.pid}:alive;`);
+    expect(await a.acquireLease('k2', `${hostname()}:${process.pid}:alive@${MACHINE_TAG}`, 30_000)).toEqual({ held: true });
+    await expect(holdThread(b, 'k2', { owner: 'host-b:202' })).rejects.toThrow(`(${hostname()}:${process.pid}:alive@${MACHINE_TAG};`);
+    // The same host name and a pid that is gone here, but another boot or pid namespace (a container of
+    // the same image): that process may well be alive, so its lease is left to expire.
+    expect(await a.acquireLease('k3', `${hostname()}:${gone}:twin@00000000.1`, 30_000)).toEqual({ held: true });
+    await expect(holdThread(b, 'k3', { owner: 'host-b:202' })).rejects.toThrow(`(${hostname()}:${gone}:twin@00000000.1;`);
   });
 
+  // Postgres races for real (the upserts run at once on separate connections); SQLite and memory
+  // take the calls one after another (better-sqlite3 is synchronous), so there it checks the outcome only.
   it('of many processes racing for one thread, exactly one gets it', async () => {
     const stores = await Promise.all(Array.from({ length: 6 }, () => connection()));
     const states = await Promise.all(stores.map((store, i) => store.acquireLease('r1', `racer-${i}`, 30_000)));

@@ -1,11 +1,37 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { MultihopError } from '@multihop/core';
 import type { CheckpointStore, LeaseState } from './CheckpointStore';
 
-/** Whether an owner id (`<host>:<pid>:...`) names a process of this machine that no longer runs. */
+/**
+ * What tells this machine and pid namespace apart from others that share its hostname (cloned
+ * images, scaled containers): the kernel's boot id and this process's pid namespace. Empty where
+ * /proc does not say (then no holder is ever judged dead here; its lease expires instead).
+ */
+export const MACHINE_TAG = ((): string => {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().slice(0, 8);
+    const namespace = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+    return boot && namespace ? `${boot}.${namespace}` : '';
+  } catch {
+    return '';
+  }
+})();
+
+/** The owner id of a hold by this process: `<label>:<random>@<machine tag>` (label default `<host>:<pid>`). */
+export function ownerId(label = `${hostname()}:${process.pid}`): string {
+  return `${label}:${randomUUID().slice(0, 8)}${MACHINE_TAG ? `@${MACHINE_TAG}` : ''}`;
+}
+
+/**
+ * Whether an owner id (`<host>:<pid>:...@<machine tag>`) names a process of this very machine and
+ * pid namespace that no longer runs. Only then is it safe to take its lease before it expires.
+ */
 export function deadHere(owner: string): boolean {
-  const [host, pid] = owner.split(':');
+  const at = owner.lastIndexOf('@');
+  if (!MACHINE_TAG || at < 0 || owner.slice(at + 1) !== MACHINE_TAG) return false;
+  const [host, pid] = owner.slice(0, at).split(':');
   if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
   try {
     process.kill(Number(pid), 0);
@@ -22,7 +48,7 @@ export class ThreadBusyError extends MultihopError {
     readonly holder: Extract<LeaseState, { held: false }>,
     location: string,
   ) {
-    super('THREAD_BUSY', `thread "${threadId}" in ${location} is being run by another process (${holder.owner}; its lease runs to ${holder.expiresAt} unless renewed): wait for it to end, or give another thread id`);
+    super('THREAD_BUSY', `thread "${threadId}" in ${location} is being run by another process (${holder.owner}; its lease runs to ${holder.expiresAt} unless renewed): wait for it to end`);
   }
 }
 
@@ -32,12 +58,19 @@ export interface ThreadLease {
   readonly owner: string;
   /** False once a renewal found the lease taken by another process (this one stalled past its expiry). */
   readonly held: boolean;
+  /** Aborted when the lease is found lost: pass it to the run, so a process that lost its thread stops. */
+  readonly signal: AbortSignal;
+  /**
+   * Renews the lease now and says whether it is still held: call it just before writing anything
+   * final (a result, a thread's end), since `held` learns of a loss only at the next renewal.
+   */
+  confirm(): Promise<boolean>;
   /** Stops renewing and gives the lease up (once; later calls do nothing). */
   release(): Promise<void>;
 }
 
 export interface HoldOptions {
-  /** Who holds it, as others' messages name it (default `<host>:<pid>:<random>`: unique per hold). */
+  /** Who holds it, as others' messages name it (default `ownerId()`: `<host>:<pid>:<random>@<machine tag>`, unique per hold). */
   owner?: string;
   /** How long the lease lasts unless renewed (default 30 s); it is renewed every third of that. */
   ttlMs?: number;
@@ -58,7 +91,7 @@ export const DEFAULT_LEASE_MS = 30_000;
  * whose process is gone is taken over at once (`resume` right after a crash).
  */
 export async function holdThread(store: CheckpointStore, threadId: string, options: HoldOptions = {}): Promise<ThreadLease> {
-  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = options.owner ?? ownerId();
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
   let told = false;
   for (;;) {
@@ -77,14 +110,16 @@ export async function holdThread(store: CheckpointStore, threadId: string, optio
   }
   let held = true;
   let released = false;
+  const lost = new AbortController();
+  const lose = () => {
+    if (released || !held) return;
+    held = false;
+    clearInterval(timer);
+    lost.abort(new MultihopError('THREAD_LOST', `lost thread "${threadId}" in ${store.location}: its lease expired unrenewed and another process took it`));
+  };
   const timer = setInterval(() => {
     store.renewLease(threadId, owner, ttlMs).then(
-      (still) => {
-        if (!still && !released) {
-          held = false;
-          clearInterval(timer);
-        }
-      },
+      (still) => void (still || lose()),
       () => undefined, // a failed renewal (the database away for a moment) is tried again at the next tick
     );
   }, Math.max(10, ttlMs / 3));
@@ -93,6 +128,12 @@ export async function holdThread(store: CheckpointStore, threadId: string, optio
     threadId,
     owner,
     get held() {
+      return held;
+    },
+    signal: lost.signal,
+    async confirm() {
+      if (!held) return false;
+      if (!(await store.renewLease(threadId, owner, ttlMs))) lose();
       return held;
     },
     async release() {

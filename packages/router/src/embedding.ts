@@ -35,14 +35,13 @@ export function fitProjection(vectors: readonly number[][], k: number, identity:
   if (k < 1 || k >= Math.min(n, d)) throw new ConfigError(`router.embedding: ${k} components need more than ${k} questions and dimensions (have ${n} questions of ${d} dimensions)`);
   const mean = Array.from({ length: d }, (_, j) => vectors.reduce((s, v) => s + v[j]!, 0) / n);
   const X = new Matrix(vectors.map((v) => v.map((x, j) => x - mean[j]!)));
-  let directions: number[][];
-  if (d <= n) {
-    const evd = new EigenvalueDecomposition(X.transpose().mmul(X), { assumeSymmetric: true });
-    directions = top(evd, k).map((i) => evd.eigenvectorMatrix.getColumn(i));
-  } else {
-    const evd = new EigenvalueDecomposition(X.mmul(X.transpose()), { assumeSymmetric: true });
-    directions = top(evd, k).map((i) => X.transpose().mmul(Matrix.columnVector(evd.eigenvectorMatrix.getColumn(i))).getColumn(0));
-  }
+  const evd = new EigenvalueDecomposition(d <= n ? X.transpose().mmul(X) : X.mmul(X.transpose()), { assumeSymmetric: true });
+  const order = evd.realEigenvalues.map((value, i) => ({ value, i })).sort((a, b) => b.value - a.value || a.i - b.i);
+  // A direction of (numerically) no variance is no feature: noise, or the same vector k times.
+  const rank = order.filter((e) => e.value > 1e-10 * Math.max(order[0]!.value, 1e-300)).length;
+  if (rank < k) throw new ConfigError(`router.embedding: the ${n} training questions' embeddings vary in only ${rank} direction${rank === 1 ? '' : 's'}; ask for at most ${rank} components`);
+  const chosen = order.slice(0, k).map((e) => evd.eigenvectorMatrix.getColumn(e.i));
+  const directions = d <= n ? chosen : chosen.map((u) => X.transpose().mmul(Matrix.columnVector(u)).getColumn(0));
   const components = directions.map((u) => {
     const norm = Math.hypot(...u) || 1;
     const largest = u.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0);
@@ -50,11 +49,6 @@ export function fitProjection(vectors: readonly number[][], k: number, identity:
     return u.map((x) => (sign * x) / norm);
   });
   return { ...identity, dimensions: d, mean, components };
-}
-
-/** Indices of the k largest eigenvalues, largest first. */
-function top(evd: EigenvalueDecomposition, k: number): number[] {
-  return evd.realEigenvalues.map((value, i) => ({ value, i })).sort((a, b) => b.value - a.value || a.i - b.i).slice(0, k).map((e) => e.i);
 }
 
 /** A question's embedding as its k component scores. */

@@ -12,6 +12,7 @@ import { questionFeatures } from './features';
 import { expectedTokens, scale } from './predictor';
 import { loadRouterFile, saveRouterFile } from './routerFile';
 import { trainRouter } from './trainRouter';
+import { fitProjection } from './embedding';
 import { routerTrainer } from './trainer';
 import { createRouterWorkflow } from './workflows';
 
@@ -146,6 +147,16 @@ describe('the router on real runs', () => {
       const norm = Math.hypot(...r);
       expect(variance(r.map((x) => x / norm))).toBeLessThan(variances[0]!);
     }
+
+    // With fewer dimensions than questions the directions come from the d×d matrix instead: the same properties hold.
+    const narrow = await new HashingEmbedder({ dimensions: 16 }).embed(sample.slice(0, 30).map((q) => q.question.text));
+    const small = fitProjection(narrow, 4, { spec: 'hashing:16', embedder: 'hashing-v1:16' });
+    const spread = (u: readonly number[]) => narrow.reduce((s, v) => s + dot(u, v.map((x, j) => x - small.mean[j]!)) ** 2, 0);
+    small.components.forEach((u, i) => small.components.forEach((w, j) => expect(Math.abs(dot(u, w) - (i === j ? 1 : 0))).toBeLessThan(1e-9)));
+    for (let i = 1; i < 4; i++) expect(spread(small.components[i]!)).toBeLessThanOrEqual(spread(small.components[i - 1]!));
+    // Questions whose embeddings vary in fewer directions than asked for are refused, naming how many.
+    const twoQuestions = [...vectors.slice(0, 2), ...vectors.slice(0, 2), ...vectors.slice(0, 2)];
+    expect(() => fitProjection(twoQuestions, 2, { spec: 'hashing', embedder: 'hashing-v1:512' })).toThrow("router.embedding: the 6 training questions' embeddings vary in only 1 direction; ask for at most 1 components");
 
     // Routing embeds the question: the trace says with what, and the eval's replay agrees with the graph.
     const router = createRouterWorkflow({ file: result.file }, { ...context, embedder });

@@ -94,7 +94,11 @@ function questionFeaturesOf(file: RouterFile, path: string, context: WorkflowCon
   let embedder: Embedder | undefined;
   if (context) {
     if (!context.embedder) throw new ConfigError(`router: ${path} was trained with embedding features (${projection.embedder}), and this caller offers no embedder`);
-    embedder = context.embedder(projection.spec);
+    try {
+      embedder = context.embedder(projection.spec);
+    } catch (error) {
+      throw new ConfigError(`router: ${path} embeds questions with "${projection.spec}" (${projection.embedder}), which cannot be set up here: ${(error as Error).message}`);
+    }
     if (embedder.id !== projection.embedder) {
       throw new ConfigError(`router: ${path} was trained with the embedder ${projection.embedder} (spec "${projection.spec}"), but that spec gives ${embedder.id} here; retrain the router with this embedder`);
     }

@@ -74,7 +74,7 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model
       gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
-    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options } : {}) });
+    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options, signal: durable.signal } : {}) });
     await durable?.end(result);
     io.out(
       options.json

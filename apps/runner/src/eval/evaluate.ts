@@ -232,7 +232,7 @@ export async function evaluate(
         settings,
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
-        ...(await routerOf(workflows, questions)),
+        ...(await routerOf(workflows, questions, (line) => io.err(`${command}: ${line}`))),
         ...(stopping ? { stopped: true } : {}),
       });
       const summaryFile = join(out, 'summary.json');
@@ -289,13 +289,19 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
  * The first workflow that hands questions to others (the router), for the summary's oracle row;
  * with its policy's predictions on these questions, for its curve across λ.
  */
-async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[]): Promise<Pick<SummaryContext, 'router'>> {
+async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], warn: (line: string) => void): Promise<Pick<SummaryContext, 'router'>> {
   const router = workflows.find((w) => w.workflow.candidates?.length);
   if (!router) return {};
-  const policy = router.workflow.policy;
+  let policy = router.workflow.policy;
   const predictions = new Map<string, readonly RoutePrediction[]>();
-  // One question at a time: a router with embedding features embeds each question (an endpoint call).
-  if (policy) for (const q of questions) predictions.set(q.id, await policy.predict(q.text));
+  try {
+    // A router with embedding features embeds the questions its runs did not (an endpoint call each).
+    if (policy) for (const q of questions) predictions.set(q.id, await policy.predict(q.text));
+  } catch (error) {
+    // The runs are done and scored: the summary is written without the curve, not lost.
+    warn(`warning: ${router.id}'s curve across λ is left out: its policy could not predict (${(error as Error).message})`);
+    policy = undefined;
+  }
   return {
     router: {
       id: router.id,

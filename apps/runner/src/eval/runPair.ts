@@ -56,12 +56,12 @@ export interface PairOutcome {
  * whether in `multihop eval`'s own process or in a `multihop worker` taking it from a queue.
  * The run gets the query (id, text, dataset name); the gold stays here, with the scorer. Runs
  * never throw (failures come back as results). Nothing is written: the caller records the
- * outcome (writeTrace, then the results line).
+ * outcome (writeTrace, then the results line). `signal` stops the run (a worker that lost the pair's thread).
  */
-export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string): Promise<PairOutcome> {
+export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, signal?: AbortSignal): Promise<PairOutcome> {
   const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
   const durable = context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
-  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query), ...(durable ? { durable } : {}) });
+  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query), ...(durable ? { durable } : {}), ...(signal ? { signal } : {}) });
   const row: ResultRow = {
     workflow: workflow.id,
     questionId: question.id,

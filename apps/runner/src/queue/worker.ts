@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { holdThread, openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
+import { holdThread, openCheckpointStore, ownerId, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
@@ -88,6 +87,8 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   };
 
   const lockDuration = Math.round(options.stalledAfter * 1000);
+  // Aborted when the worker stops: a pair waiting for its thread goes back to the queue.
+  const shutdown = new AbortController();
   let refused: string | undefined;
   const process_ = async (job: Job<PairJobData, PairJobResult>, token?: string): Promise<PairJobResult> => {
     const data = job.data;
@@ -114,18 +115,28 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     if (!question) throw new Error(`question ${data.questionId} is not in ${data.eval.dataset} as this worker loads it`);
     // The pair's thread is this worker's until it is recorded and forgotten: a worker that takes
     // the pair while another still runs it (a false stall) waits, then resumes from its checkpoints.
-    const lease = await holdThread(checkpoints, pairThread(workflow.id, question.id, data.evalId), {
-      owner: `${name}:${randomUUID().slice(0, 8)}`,
-      wait: { onWait: (holder) => log(`waiting for ${workflow.id} ${question.id} (job ${job.id}): another process runs its thread (${holder.owner})`) },
-    });
+    // The lease lasts as long as the job's lock: a worker that dies lets both go after --stalled-after.
+    let lease;
+    try {
+      lease = await holdThread(checkpoints, pairThread(workflow.id, question.id, data.evalId), {
+        owner: ownerId(name),
+        ttlMs: lockDuration,
+        wait: { signal: shutdown.signal, onWait: (holder) => log(`waiting for ${workflow.id} ${question.id} (job ${job.id}): another process runs its thread (${holder.owner})`) },
+      });
+    } catch (error) {
+      if (!shutdown.signal.aborted) throw error;
+      // Stopping while waiting: the pair goes back to the queue, no attempt spent.
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     try {
       log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
-      const outcome = await runPair(pair, workflow, question, data.evalId);
+      const outcome = await runPair(pair, workflow, question, data.evalId, lease.signal);
       // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
       if (token && (await job.extendLock(token, lockDuration)) !== 1) {
         throw new Error(`lost the lock of ${workflow.id} ${question.id} (no renewal within ${options.stalledAfter} s): another worker runs it`);
       }
-      if (!lease.held) throw new Error(`lost the thread of ${workflow.id} ${question.id} (its lease expired unrenewed): another worker runs it`);
+      if (!(await lease.confirm())) throw new Error(`lost the thread of ${workflow.id} ${question.id} (its lease expired unrenewed): another worker runs it`);
       const recorded = await store.record(data.evalId, { ...outcome, worker: name });
       await forgetPair(pair, workflow.id, question.id, data.evalId);
       log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
@@ -153,6 +164,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   const stop = (why: string) => {
     if (stopping) return;
     log(`${why}: finishing the pairs in flight`);
+    shutdown.abort();
     stopping = worker.close();
   };
   const onSignal = (signal: NodeJS.Signals) => stop(signal);
