@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -155,6 +155,46 @@ describe.each([
       for (const child of [a.child, b.child, evalRun]) child.kill('SIGKILL');
     }
   }, 180_000);
+});
+
+describe('a pair whose thread another process holds', () => {
+  it('waits for it on the worker, runs the other pairs meanwhile, then runs and records it once it is let go', async () => {
+    const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
+    const out = mkdtempSync(join(temp, 'held-'));
+    const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    let worker: ReturnType<typeof startWorker> | undefined;
+    const held = rows(local).find((r) => r.workflow === 'par2-rag')!;
+    // The pairs' checkpoints are in the eval directory's SQLite file; another process holds this pair's thread there.
+    for (let i = 0; i < 1200 && !existsSync(join(out, 'queue.json')); i++) await sleep(50);
+    const { evalId } = JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string };
+    const checkpoints = await openCheckpointStore(join(out, 'checkpoints.sqlite'));
+    try {
+      expect(await checkpoints.acquireLease(`${evalId}/par2-rag/${held.questionId}`, 'elsewhere:1', 300_000)).toEqual({ held: true });
+      worker = startWorker();
+      const others = () => storedKeys(out, false).then((keys) => keys.size);
+      for (let i = 0; i < 1200 && ((await others()) < 23 || !worker.log().includes(`waiting for par2-rag ${held.questionId}`)); i++) await sleep(100);
+      expect(worker.log()).toContain(`waiting for par2-rag ${held.questionId} (job`);
+      expect(worker.log()).toContain('another process runs its thread (elsewhere:1)');
+      // Every other pair is recorded; this one is not run while the thread is held.
+      const recorded = await storedKeys(out, false);
+      expect(recorded.size).toBe(23);
+      expect(recorded.has(pairKey('par2-rag', held.questionId))).toBe(false);
+      expect(worker.log()).not.toContain(`started par2-rag ${held.questionId} (job`);
+      await checkpoints.releaseLease(`${evalId}/par2-rag/${held.questionId}`, 'elsewhere:1');
+      expect(await evalExit).toBe(0);
+      expect(worker.log()).toContain(`started par2-rag ${held.questionId} (job`);
+      const got = rows(out);
+      expect(got).toHaveLength(24);
+      const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
+      expect(strip(got.find((r) => r.workflow === 'par2-rag' && r.questionId === held.questionId)!)).toEqual(strip(held));
+    } finally {
+      await checkpoints.close();
+      worker?.child.kill('SIGKILL');
+      evalRun.kill('SIGKILL');
+    }
+  }, 300_000);
 });
 
 describe('bad --queue and --store', () => {
