@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { MultihopError } from '@multihop/core';
+import { MultihopError, processAlive } from '@multihop/core';
 import type { CheckpointStore, LeaseState } from './CheckpointStore';
 
 /**
@@ -32,13 +32,7 @@ export function deadHere(owner: string): boolean {
   const at = owner.lastIndexOf('@');
   if (!MACHINE_TAG || at < 0 || owner.slice(at + 1) !== MACHINE_TAG) return false;
   const [host, pid] = owner.slice(0, at).split(':');
-  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return host === hostname() && /^\d+$/.test(pid ?? '') && !processAlive(Number(pid));
 }
 
 /** A thread another process is running: its lease is held and has not expired. */

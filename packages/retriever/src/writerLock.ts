@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '@multihop/core';
 import { CorpusStoreBusyError } from './errors';
 
 /** The lock file a local store's writer holds while it ingests. */
@@ -96,10 +97,5 @@ function readHolder(file: string): Holder | undefined {
 function alive(holder: Holder): boolean {
   // A process of another machine (a shared directory) cannot be checked: it counts as alive.
   if (holder.host && holder.host !== hostname()) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(holder.pid);
 }

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, InputError, totalTokens, type Usage } from '@multihop/core';
+import { ConfigError, InputError, processAlive, totalTokens, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { readJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
@@ -157,20 +157,11 @@ function claimLock(dir: string): void {
   const file = join(dir, LOCK);
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
       throw new ConfigError(`${dir} is being written by another eval (process ${pid}); wait for it or stop it, then re-run to resume`);
     }
   }
   onPath(file, () => writeFileSync(file, `${process.pid}\n`));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function key(workflow: string, questionId: string): string {
