@@ -35,13 +35,14 @@ export function fitProjection(vectors: readonly number[][], k: number, identity:
   if (k < 1 || k >= Math.min(n, d)) throw new ConfigError(`router.embedding: ${k} components need more than ${k} questions and dimensions (have ${n} questions of ${d} dimensions)`);
   const mean = Array.from({ length: d }, (_, j) => vectors.reduce((s, v) => s + v[j]!, 0) / n);
   const X = new Matrix(vectors.map((v) => v.map((x, j) => x - mean[j]!)));
-  const evd = new EigenvalueDecomposition(d <= n ? X.transpose().mmul(X) : X.mmul(X.transpose()), { assumeSymmetric: true });
+  const Xt = X.transpose();
+  const evd = new EigenvalueDecomposition(d <= n ? Xt.mmul(X) : X.mmul(Xt), { assumeSymmetric: true });
   const order = evd.realEigenvalues.map((value, i) => ({ value, i })).sort((a, b) => b.value - a.value || a.i - b.i);
   // A direction of (numerically) no variance is no feature: noise, or the same vector k times.
   const rank = order.filter((e) => e.value > 1e-10 * Math.max(order[0]!.value, 1e-300)).length;
   if (rank < k) throw new ConfigError(`router.embedding: the ${n} training questions' embeddings vary in only ${rank} direction${rank === 1 ? '' : 's'}; ask for at most ${rank} components`);
   const chosen = order.slice(0, k).map((e) => evd.eigenvectorMatrix.getColumn(e.i));
-  const directions = d <= n ? chosen : chosen.map((u) => X.transpose().mmul(Matrix.columnVector(u)).getColumn(0));
+  const directions = d <= n ? chosen : chosen.map((u) => Xt.mmul(Matrix.columnVector(u)).getColumn(0));
   const components = directions.map((u) => {
     const norm = Math.hypot(...u) || 1;
     const largest = u.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0);
