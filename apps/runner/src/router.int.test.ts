@@ -196,8 +196,8 @@ describe('the router from evals to a routed eval', () => {
     const saved = { base: process.env['OPENAI_BASE_URL'], key: process.env['OPENAI_API_KEY'] };
     process.env['OPENAI_BASE_URL'] = server.baseURL;
     process.env['OPENAI_API_KEY'] = 'none';
+    const viaEndpoint = join(work, 'router-endpoint.json');
     try {
-      const viaEndpoint = join(work, 'router-endpoint.json');
       const wire = await cli('train', 'router', '--from', hotpot, '--from', musique, '--out', viaEndpoint, '--seed', '3', '--set', 'router.embedding=4', '--set', 'router.embedder=openai:local-embed:64');
       expect(wire.code).toBe(0);
       const embedded = () => server.requests.filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body['input'] as string[]);
@@ -218,12 +218,30 @@ describe('the router from evals to a routed eval', () => {
       const refused = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${swapped}`);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain(`was trained with the embedder openai:local-embed:64@${server.baseURL} (spec "hashing:64"), but that spec gives hashing-v1:64 here`);
+      // The endpoint gone after the runs: the same command again runs nothing, and its replay across λ
+      // cannot embed the questions (a new workflow has none cached). The summary is still written, without the curve.
+      await server.close();
+      const again = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '30', '--limit', '4', '--setting', 'closed', '--db', db, '--out', routed, '--set', `router.file=${viaEndpoint}`);
+      expect(again.code).toBe(0);
+      expect(again.err).toContain("eval: warning: router's curve across λ is left out: its policy could not predict (embedding request failed:");
+      const summary = JSON.parse(readFileSync(join(routed, 'summary.json'), 'utf8')) as Summary;
+      expect([summary.router_curve, summary.oracle?.n]).toEqual([undefined, 4]);
     } finally {
       for (const [name, value] of [['OPENAI_BASE_URL', saved.base], ['OPENAI_API_KEY', saved.key]] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
       await server.close();
+    }
+    // An endpoint embedder that cannot be set up (no OPENAI_API_KEY) is refused before anything runs, naming the router file.
+    const key = process.env['OPENAI_API_KEY'];
+    delete process.env['OPENAI_API_KEY'];
+    try {
+      const noKey = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${viaEndpoint}`);
+      expect(noKey.code).toBe(2);
+      expect(noKey.err).toContain(`router: ${viaEndpoint} embeds questions with "openai:local-embed:64" (openai:local-embed:64@${server.baseURL}), which cannot be set up here: OpenAIEmbedder needs`);
+    } finally {
+      if (key !== undefined) process.env['OPENAI_API_KEY'] = key;
     }
     const badSpec = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.embedding=4', '--set', 'router.embedder=word2vec');
     expect(badSpec.code).toBe(2);
