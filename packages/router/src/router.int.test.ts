@@ -56,7 +56,7 @@ async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
 describe('the router on real runs', () => {
   it('learns from outcomes deterministically, records them, and routes a question to the run of its top prediction', async () => {
     const outcomes = await trainingOutcomes();
-    const settings = { seed: 2, folds: 5, candidates: '', embedding: 0, embedder: 'hashing' };
+    const settings = { seed: 2, folds: 5, repeats: 1, candidates: '', embedding: 0, embedder: 'hashing' };
     const file = trainRouter(outcomes, [source], settings);
     expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });
     expect(file.candidates.map((c) => c.workflow)).toEqual(candidates);
@@ -105,6 +105,25 @@ describe('the router on real runs', () => {
     }
     // Across λ the choice moves (from a dearer candidate to direct), so the comparison covers more than one candidate.
     expect(choices.size).toBeGreaterThan(1);
+  });
+
+  it('repeated cross-validation: each λ row is the mean of the rows of single draws with seeds seed, seed+1, ...', async () => {
+    const outcomes = await trainingOutcomes();
+    const base = { folds: 5, candidates: '', embedding: 0, embedder: 'hashing', l2: 30 };
+    const drawn = [2, 3, 4].map((seed) => trainRouter(outcomes, [source], { ...base, seed, repeats: 1 }).training.lambda.grid);
+    const repeated = trainRouter(outcomes, [source], { ...base, seed: 2, repeats: 3 });
+    expect(repeated.training).toMatchObject({ seed: 2, folds: 5, repeats: 3 });
+    const grid = repeated.training.lambda.grid;
+    expect(grid.map((r) => r.lambda)).toEqual(drawn[0]!.map((r) => r.lambda));
+    grid.forEach((row, i) => {
+      const mean = (pick: (r: (typeof grid)[number]) => number) => drawn.reduce((s, g) => s + pick(g[i]!), 0) / drawn.length;
+      expect(row.quality).toBeCloseTo(mean((r) => r.quality), 12);
+      expect(row.tokens).toBeCloseTo(mean((r) => r.tokens), 9);
+      expect(row.datasets[0]!.quality).toBeCloseTo(mean((r) => r.datasets[0]!.quality), 12);
+    });
+    // The draws differ (else averaging them would change nothing), and the first is the single draw's.
+    expect(drawn[1]).not.toEqual(drawn[0]);
+    expect(trainRouter(outcomes, [source], { ...base, seed: 2, repeats: 1 }).training.lambda.grid).toEqual(drawn[0]);
   });
 
   it('with embedding features: reads the question through the principal components of its embedding, and refuses another embedder', async () => {

@@ -12,7 +12,7 @@ export interface LambdaRow {
   lambda: number;
   /** The L2 penalty of the fits this row's routing used. */
   l2: number;
-  /** Mean realised quality of the candidates chosen on held-out folds. */
+  /** Mean realised quality of the candidates chosen on held-out folds (over every draw of the folds). */
   quality: number;
   /** Mean realised tokens per question of those candidates. */
   tokens: number;
@@ -44,6 +44,8 @@ export interface RouterTraining {
   questions: number;
   seed: number;
   folds: number;
+  /** Times the folds were drawn (seeds seed, seed+1, ...), the routed outcomes averaged over the draws; absent in files written before: one draw. */
+  repeats?: number;
   l2: number;
   /** How λ was chosen and the cross-validated study it was chosen from. */
   lambda: { value: number; chosenBy: 'given' | 'cross-validation'; rule: string; grid: LambdaRow[] };

@@ -19,6 +19,7 @@ export const routerTrainerSettingsSchema = z.object({
   lambda: z.number().min(0).optional().describe('λ, quality per 1,000 tokens (default: chosen by cross-validation on the training questions)'),
   seed: z.number().int().min(0).default(1).describe('seed of the cross-validation folds'),
   folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
+  repeats: z.number().int().min(1).max(50).default(5).describe('times the folds are drawn (seeds seed, seed+1, ...); each question’s cross-validated routing is averaged over the draws'),
   l2: z.number().min(0).optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
   embedding: z.number().int().min(0).max(64).default(0).describe('principal components of the question’s embedding added to the wording features (0: wording only)'),

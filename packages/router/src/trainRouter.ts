@@ -137,23 +137,30 @@ export function trainRouter(
     return { scaler, models };
   };
 
-  // Cross-validation: each question's predictions come from a fit that did not see it.
-  const order = shuffled(complete, settings.seed);
+  // Cross-validation: each question's predictions come from a fit that did not see it. The folds
+  // are drawn `repeats` times (seeds seed, seed+1, ...) and each question's routed outcome is
+  // averaged over the draws: one draw's luck moves the summed margin by about 0.02, as much as
+  // neighbouring λ values differ.
+  const repeats = settings.repeats;
+  const orders = Array.from({ length: repeats }, (_, r) => shuffled(complete, (settings.seed || 1) + r));
+  const order = orders[0]!;
   const folds = Math.min(settings.folds, order.length);
   const l2s = settings.l2 !== undefined ? [settings.l2] : L2_GRID;
   const lambdas = [...new Set([...LAMBDA_GRID, ...(settings.lambda !== undefined ? [settings.lambda] : [])])].sort((a, b) => a - b);
   const datasets = [...new Set(order.map((e) => e.dataset))].sort();
-  const realisedOn = (examples: readonly Example[], choose: (e: Example) => string): { quality: number; tokens: number } => {
-    const chosen = examples.map((example) => example.outcomes.get(choose(example))!);
+  /** The candidate chosen for a question in one draw of the folds. */
+  type Choice = (e: Example, draw: number) => string;
+  const realisedOn = (examples: readonly Example[], choose: Choice): { quality: number; tokens: number } => {
+    const chosen = examples.flatMap((example) => orders.map((_, draw) => example.outcomes.get(choose(example, draw))!));
     return { quality: mean(chosen.map((c) => c.quality)), tokens: mean(chosen.map((c) => c.tokens)) };
   };
-  const realised = (choose: (e: Example) => string) => realisedOn(order, choose);
+  const realised = (choose: Choice) => realisedOn(order, choose);
   // Each dataset's own best single workflow: the bar the router must meet dataset by dataset.
   const bestOn = new Map(datasets.map((d) => {
     const mine = order.filter((e) => e.dataset === d);
     return [d, candidates.map((workflow) => ({ workflow, ...realisedOn(mine, () => workflow) })).reduce(better)] as const;
   }));
-  const perDataset = (choose: (e: Example) => string): DatasetRow[] =>
+  const perDataset = (choose: Choice): DatasetRow[] =>
     datasets.map((d) => {
       const { quality, tokens } = realisedOn(order.filter((e) => e.dataset === d), choose);
       const best = bestOn.get(d)!;
@@ -161,16 +168,18 @@ export function trainRouter(
     });
   const grid: LambdaRow[] = [];
   for (const l2 of l2s) {
-    const rankAt = new Map<Example, (lambda: number) => string>();
-    for (let f = 0; f < folds; f++) {
-      const { scaler, models } = fit(order.filter((_, i) => i % folds !== f), l2);
-      for (const example of order.filter((_, i) => i % folds === f)) {
-        const x = scale(scaler, example.features);
-        rankAt.set(example, (lambda) => rank(models, x, lambda)[0]!.workflow);
+    const rankAt = orders.map(() => new Map<Example, (lambda: number) => string>());
+    orders.forEach((drawn, draw) => {
+      for (let f = 0; f < folds; f++) {
+        const { scaler, models } = fit(drawn.filter((_, i) => i % folds !== f), l2);
+        for (const example of drawn.filter((_, i) => i % folds === f)) {
+          const x = scale(scaler, example.features);
+          rankAt[draw]!.set(example, (lambda) => rank(models, x, lambda)[0]!.workflow);
+        }
       }
-    }
+    });
     for (const lambda of lambdas) {
-      const choose = (e: Example) => rankAt.get(e)!(lambda);
+      const choose: Choice = (e, draw) => rankAt[draw]!.get(e)!(lambda);
       grid.push({ lambda, l2, ...realised(choose), datasets: perDataset(choose) });
     }
   }
@@ -217,6 +226,7 @@ export function trainRouter(
       questions: complete.length,
       seed: settings.seed,
       folds,
+      repeats,
       l2,
       lambda: { value: lambda, chosenBy, rule: SELECTION_RULE, grid },
       bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda && r.l2 === l2)! },
