@@ -49,7 +49,9 @@ export interface Workflow {
   run(query: Query, options: RunOptions): Promise<RunResult>;
   /**
    * For a workflow that hands each question to one of several others (the router): their ids.
-   * An eval that runs it beside them adds the oracle row (the best of them per question).
+   * An eval that runs it beside them adds the oracle row (the best of them per question) and
+   * holds the router against the best of them. A router may route among fewer of them (the
+   * Pareto front of their training means): its policy then predicts only those.
    */
   candidates?: readonly string[];
   /**

@@ -141,3 +141,16 @@ export function rank(models: readonly CandidateModel[], x: readonly number[], la
   const key = (v: number) => (Number.isFinite(v) ? v : -Infinity);
   return predictions.map((p, i) => ({ p, i })).sort((a, b) => key(b.p.value) - key(a.p.value) || a.i - b.i).map(({ p }) => p);
 }
+
+/**
+ * The candidates on the Pareto front of their training means: those no other candidate beats on
+ * both mean quality and mean tokens (as good and as cheap, better on one). Equal candidates do not
+ * beat each other. In the models' order. Routing among these alone (`pool: 'front'`) leaves out
+ * candidates that were worse and dearer on average, where a choice among many noisy predictions
+ * mostly picks the prediction's error.
+ */
+export function frontOf<T extends Pick<CandidateModel, 'workflow' | 'training'>>(models: readonly T[]): T[] {
+  const beats = (a: T, b: T) =>
+    a.training.quality >= b.training.quality && a.training.tokens <= b.training.tokens && (a.training.quality > b.training.quality || a.training.tokens < b.training.tokens);
+  return models.filter((m) => !models.some((other) => other !== m && beats(other, m)));
+}

@@ -11,7 +11,7 @@ import { overlapRetriever, sharedDatasetsDir } from '@multihop/testing';
 import { questionFeatures } from './features';
 import { expectedTokens, scale } from './predictor';
 import { loadRouterFile, saveRouterFile } from './routerFile';
-import { trainRouter } from './trainRouter';
+import { preferred, trainRouter } from './trainRouter';
 import { fitProjection } from './embedding';
 import { routerTrainer } from './trainer';
 import { createRouterWorkflow } from './workflows';
@@ -38,10 +38,10 @@ let ran: Promise<EvalOutcome[]> | undefined;
 const trainingOutcomes = () => (ran ??= outcomesOf(sample.slice(0, 30)));
 const source = { dir: 'runs', dataset: 'hotpotqa-train', setting: 'closed', model: 'offline', offset: 0, questions: 30, questionIds: sample.slice(0, 30).map((q) => q.question.id), workflows: candidates };
 
-async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
+async function outcomesOf(questions: typeof sample, workflows: readonly string[] = candidates): Promise<EvalOutcome[]> {
   const out: EvalOutcome[] = [];
   for (const { question, answer, passages } of questions) {
-    for (const id of candidates) {
+    for (const id of workflows) {
       const result = await context.workflow(id).run(question, { model, retriever: overlapRetriever(passages) });
       const f1 = scoreAnswer(result.answer, [answer]).f1;
       out.push({
@@ -56,7 +56,7 @@ async function outcomesOf(questions: typeof sample): Promise<EvalOutcome[]> {
 describe('the router on real runs', () => {
   it('learns from outcomes deterministically, records them, and routes a question to the run of its top prediction', async () => {
     const outcomes = await trainingOutcomes();
-    const settings = { seed: 2, folds: 5, repeats: 1, candidates: '', embedding: 0, embedder: 'hashing' };
+    const settings = { seed: 2, folds: 5, repeats: 1, candidates: '', pool: 'all' as const, embedding: 0, embedder: 'hashing' };
     const file = trainRouter(outcomes, [source], settings);
     expect(file.training).toMatchObject({ target: 'f1', questions: 30, seed: 2, model: 'offline' });
     expect(file.candidates.map((c) => c.workflow)).toEqual(candidates);
@@ -109,7 +109,7 @@ describe('the router on real runs', () => {
 
   it('repeated cross-validation: each λ row is the mean of the rows of single draws with seeds seed, seed+1, ...', async () => {
     const outcomes = await trainingOutcomes();
-    const base = { folds: 5, candidates: '', embedding: 0, embedder: 'hashing', l2: 30 };
+    const base = { folds: 5, candidates: '', pool: 'all' as const, embedding: 0, embedder: 'hashing', l2: 30 };
     const drawn = [2, 3, 4].map((seed) => trainRouter(outcomes, [source], { ...base, seed, repeats: 1 }).training.lambda.grid);
     const repeated = trainRouter(outcomes, [source], { ...base, seed: 2, repeats: 3 });
     expect(repeated.training).toMatchObject({ seed: 2, folds: 5, repeats: 3 });
@@ -124,6 +124,58 @@ describe('the router on real runs', () => {
     // The draws differ (else averaging them would change nothing), and the first is the single draw's.
     expect(drawn[1]).not.toEqual(drawn[0]);
     expect(trainRouter(outcomes, [source], { ...base, seed: 2, repeats: 1 }).training.lambda.grid).toEqual(drawn[0]);
+  });
+
+  it('routes among the Pareto front of its candidates’ training means when trained so, and cross-validation chooses the pool', async () => {
+    // cot beside the three: a dearer way to the same kind of answer, so the front may leave it out.
+    const outcomes = [...(await trainingOutcomes()), ...(await outcomesOf(sample.slice(0, 30), ['cot']))];
+    const four = [...candidates, 'cot'];
+    const base = { seed: 2, folds: 5, repeats: 1, candidates: '', embedding: 0, embedder: 'hashing' };
+    // The front, computed here from the outcomes themselves: no other workflow as good and as cheap on average, better on one.
+    const means = four.map((w) => {
+      const mine = outcomes.filter((o) => o.workflow === w);
+      return { w, f1: mine.reduce((s, o) => s + o.f1, 0) / mine.length, tokens: mine.reduce((s, o) => s + o.tokens, 0) / mine.length };
+    });
+    const front = means.filter((a) => !means.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    expect(front.length).toBeLessThan(four.length);
+
+    const file = trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'front' });
+    expect(file.pool).toBe('front');
+    expect(file.candidates.map((c) => c.workflow).sort()).toEqual([...four].sort());
+    expect(new Set(file.training.lambda.grid.map((r) => r.pool))).toEqual(new Set(['front']));
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-router-'));
+    const path = join(dir, 'front.json');
+    saveRouterFile(path, file);
+    const fourInstalled: WorkflowContext = { ...context, workflowIds: () => [...candidates, 'cot'] };
+    const router = createRouterWorkflow({ file: path }, fourInstalled);
+    // Its candidates stay the four (an eval's oracle and best single workflow are taken over them); it routes among the front.
+    expect([...router.candidates!].sort()).toEqual([...four].sort());
+    const q = sample[30]!.question.text;
+    const routedAmong = async (w: ReturnType<typeof createRouterWorkflow>) => (await w.policy!.predict(q)).map((p) => p.workflow).sort();
+    expect(await routedAmong(router)).toEqual([...front].sort());
+    for (const { question, passages } of sample.slice(30, 34)) {
+      const routed = await router.run(question, { model, retriever: overlapRetriever(passages) });
+      const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
+      expect((route.data['predictions'] as Array<{ workflow: string }>).map((p) => p.workflow).sort()).toEqual([...front].sort());
+    }
+    // router.pool=all routes among every candidate again; with two candidates named, among the front of those two.
+    expect(await routedAmong(createRouterWorkflow({ file: path, pool: 'all' }, fourInstalled))).toEqual([...four].sort());
+    const outside = four.find((w) => !front.includes(w))!;
+    const pair = [outside, front.find((w) => means.find((m) => m.w === w)!.tokens > means.find((m) => m.w === outside)!.tokens) ?? front[0]!];
+    const pairFront = means.filter((m) => pair.includes(m.w)).filter((a, _, all) => !all.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(',') }, fourInstalled))).toEqual([...pairFront].sort());
+
+    // auto: both pools are cross-validated, and the file is the row the selection rule prefers.
+    const auto = trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'auto' });
+    const grid = auto.training.lambda.grid;
+    expect(grid.filter((r) => r.pool === 'all').length).toBe(grid.filter((r) => r.pool === 'front').length);
+    const pick = grid.reduce((a, b) => (preferred(b, a) ? b : a));
+    expect(auto.training.bestSingle.crossValidated).toEqual(pick);
+    expect([auto.lambda, auto.training.l2, auto.pool ?? 'all']).toEqual([pick.lambda, pick.l2, pick.pool]);
+
+    // A pool the loader does not know is refused by name.
+    writeFileSync(join(dir, 'bad-pool.json'), JSON.stringify({ ...file, pool: 'cheapest' }));
+    expect(() => loadRouterFile(join(dir, 'bad-pool.json'))).toThrow(`${join(dir, 'bad-pool.json')}: field pool: expected "all" or "front", got "cheapest"`);
   });
 
   it('with embedding features: reads the question through the principal components of its embedding, and refuses another embedder', async () => {

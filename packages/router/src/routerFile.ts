@@ -10,6 +10,8 @@ export const ROUTER_FORMAT = 'multihop-router';
 /** One row of the λ study: what cross-validated routing did at that λ. */
 export interface LambdaRow {
   lambda: number;
+  /** The candidates routed among: every one, or the Pareto front of the fit's training means; absent in files written before: every one. */
+  pool?: RouterPool;
   /** The L2 penalty of the fits this row's routing used. */
   l2: number;
   /** Mean realised quality of the candidates chosen on held-out folds (over every draw of the folds). */
@@ -56,6 +58,9 @@ export interface RouterTraining {
   created: string;
 }
 
+/** Which candidates a router routes among: every one, or those on the Pareto front of their training means. */
+export type RouterPool = 'all' | 'front';
+
 /** A trained router as its JSON file holds it. */
 export interface RouterFile {
   format: typeof ROUTER_FORMAT;
@@ -68,6 +73,12 @@ export interface RouterFile {
   embedding?: EmbeddingProjection;
   /** λ in quality per 1,000 tokens: the router picks argmax quality − λ·tokens/1000. */
   lambda: number;
+  /**
+   * Which candidates it routes among: `front`, those on the Pareto front of the candidates'
+   * training means (of the candidates installed, or named by `router.candidates`); `all` or
+   * absent, every one. Chosen by cross-validation (`router.pool`).
+   */
+  pool?: RouterPool;
   scaler: Scaler;
   candidates: CandidateModel[];
   training: RouterTraining;
@@ -102,6 +113,7 @@ export function loadRouterFile(path: string): RouterFile {
     fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, ${file.featureSpec?.names?.length ?? 0} features; this package reads version ${FEATURE_SPEC_VERSION}, ${featureNames(file).length} features${e ? ` with ${e.components.length} embedding components` : ''}); retrain it with multihop train router`);
   }
   if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
+  if (file.pool !== undefined && file.pool !== 'all' && file.pool !== 'front') fail('pool', `expected "all" or "front", got ${JSON.stringify(file.pool)}`);
   const d = featureNames(file).length;
   if (file.scaler?.mean?.length !== d || file.scaler?.std?.length !== d) fail('scaler', `expected ${d} means and standard deviations`);
   if (!Array.isArray(file.candidates) || file.candidates.length === 0) fail('candidates', 'expected at least one candidate');
@@ -109,6 +121,9 @@ export function loadRouterFile(path: string): RouterFile {
     if (typeof c.workflow !== 'string' || !c.workflow) fail(`candidates[${i}].workflow`, 'expected a workflow id');
     for (const part of ['quality', 'cost'] as const) {
       if (c[part]?.weights?.length !== d || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias`);
+    }
+    if (file.pool === 'front' && !(Number.isFinite(c.training?.quality) && Number.isFinite(c.training?.tokens))) {
+      fail(`candidates[${i}].training`, 'expected the mean quality and tokens on the training questions (pool "front" reads them)');
     }
     if (c.costSmearing !== undefined && !(typeof c.costSmearing === 'number' && Number.isFinite(c.costSmearing) && c.costSmearing > 0)) {
       fail(`candidates[${i}].costSmearing`, `expected a number > 0, got ${JSON.stringify(c.costSmearing)}`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { L2_GRID } from './trainRouter';
 
 /** The router workflow's settings and their defaults. */
-export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '' };
+export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '', pool: '' };
 
 /**
  * What `multihop --set router.<key>=<value>` and the config file's `settings.router` take.
@@ -12,6 +12,7 @@ export const routerSettingsSchema = z.object({
   file: z.string().default('').describe('router file written by multihop train router (empty: the file this package ships, trained on the offline model’s evals)'),
   lambda: z.number().min(-1).default(-1).describe('λ, quality per 1,000 tokens the router trades away (−1: the λ recorded in the router file)'),
   candidates: z.string().default('').describe('comma-separated workflow ids the router may choose (empty: every candidate in the router file)'),
+  pool: z.enum(['', 'all', 'front']).default('').describe('route among all those candidates, or only those on the Pareto front of their training means (empty: as the router file says)'),
 });
 
 /** What `multihop train router` takes (`--lambda`, `--seed`, `--set router.<key>=<value>`), each with its default. */
@@ -22,6 +23,7 @@ export const routerTrainerSettingsSchema = z.object({
   repeats: z.number().int().min(1).max(50).default(5).describe('times the folds are drawn (seeds seed, seed+1, ...); each question’s cross-validated routing is averaged over the draws'),
   l2: z.number().min(0).optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
+  pool: z.enum(['auto', 'all', 'front']).default('auto').describe('candidates routed among: all, those on the Pareto front of their training means, or auto (cross-validation chooses, as it chooses λ)'),
   embedding: z.number().int().min(0).max(64).default(0).describe('principal components of the question’s embedding added to the wording features (0: wording only)'),
   embedder: z.string().default('hashing').describe('the embedder for router.embedding: hashing[:<dimensions>] (offline, lexical) or openai:<model>:<dimensions> (OPENAI_BASE_URL, OPENAI_API_KEY)'),
 });

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { routerTrainerSettingsSchema } from './settings';
 import { fitProjection, project, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
-import { fitLogistic, fitLogTokens, fitScaler, rank, scale, type CandidateModel } from './predictor';
-import { featureNames, ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile } from './routerFile';
+import { fitLogistic, fitLogTokens, fitScaler, frontOf, rank, scale, type CandidateModel } from './predictor';
+import { featureNames, ROUTER_FORMAT, type DatasetRow, type LambdaRow, type RouterFile, type RouterPool } from './routerFile';
 
 /** What trainRouter takes: `multihop train router`'s settings, parsed (λ and L2 undefined: chosen by cross-validation). */
 export type RouterTrainingSettings = z.output<typeof routerTrainerSettingsSchema>;
@@ -166,49 +166,59 @@ export function trainRouter(
       const best = bestOn.get(d)!;
       return { dataset: d, quality, tokens, best: best.workflow, bestQuality: best.quality, bestTokens: best.tokens, met: quality >= best.quality - 1e-12 && tokens <= best.tokens };
     });
+  // The pools compared: every candidate, and the Pareto front of each fit's own training means
+  // (computed on the training folds, so the held-out fold does not choose its own pool).
+  const pools: RouterPool[] = settings.pool === 'auto' ? ['all', 'front'] : [settings.pool];
   const grid: LambdaRow[] = [];
   for (const l2 of l2s) {
-    const rankAt = orders.map(() => new Map<Example, (lambda: number) => string>());
+    const rankAt = new Map(pools.map((pool) => [pool, orders.map(() => new Map<Example, (lambda: number) => string>())]));
     orders.forEach((drawn, draw) => {
       for (let f = 0; f < folds; f++) {
         const { scaler, models } = fit(drawn.filter((_, i) => i % folds !== f), l2);
+        const among = new Map(pools.map((pool) => [pool, pool === 'front' ? frontOf(models) : models]));
         for (const example of drawn.filter((_, i) => i % folds === f)) {
           const x = scale(scaler, example.features);
-          rankAt[draw]!.set(example, (lambda) => rank(models, x, lambda)[0]!.workflow);
+          for (const pool of pools) rankAt.get(pool)![draw]!.set(example, (lambda) => rank(among.get(pool)!, x, lambda)[0]!.workflow);
         }
       }
     });
-    for (const lambda of lambdas) {
-      const choose: Choice = (e, draw) => rankAt[draw]!.get(e)!(lambda);
-      grid.push({ lambda, l2, ...realised(choose), datasets: perDataset(choose) });
+    for (const pool of pools) {
+      for (const lambda of lambdas) {
+        const choose: Choice = (e, draw) => rankAt.get(pool)![draw]!.get(e)!(lambda);
+        grid.push({ lambda, pool, l2, ...realised(choose), datasets: perDataset(choose) });
+      }
     }
   }
   const singles = candidates.map((workflow) => ({ workflow, ...realised(() => workflow) }));
   const best = singles.reduce(better);
   const oracleRow = realised((e) => candidates.map((workflow) => ({ workflow, ...e.outcomes.get(workflow)! })).reduce(better).workflow);
   for (const row of grid) {
-    log(`L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q; best single met on ${row.datasets.filter((d) => d.met).length} of ${datasets.length} datasets`);
+    log(`${pools.length > 1 ? `${row.pool === 'front' ? 'front' : 'all'}, ` : ''}L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q; best single met on ${row.datasets.filter((d) => d.met).length} of ${datasets.length} datasets`);
   }
   for (const [d, b] of bestOn) log(`best single workflow on ${d}: ${b.workflow} (${target} ${b.quality.toFixed(4)} at ${Math.round(b.tokens)} tokens/q)`);
   log(`best single workflow overall: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
 
   let lambda: number;
   let l2: number;
+  let pool: RouterPool;
   let chosenBy: 'given' | 'cross-validation';
   if (settings.lambda !== undefined) {
     lambda = settings.lambda;
-    const mine = grid.filter((r) => r.lambda === lambda);
-    l2 = mine.reduce(better).l2;
+    const mine = grid.filter((r) => r.lambda === lambda).reduce(better);
+    l2 = mine.l2;
+    pool = mine.pool!;
     chosenBy = 'given';
   } else {
     const pick = grid.reduce((a, b) => (preferred(b, a) ? b : a));
     lambda = pick.lambda;
     l2 = pick.l2;
+    pool = pick.pool!;
     chosenBy = 'cross-validation';
-    log(`λ = ${lambda} (L2 ${l2}), chosen by cross-validation: ${pick.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`);
+    log(`λ = ${lambda} (L2 ${l2}${pools.length > 1 ? `, ${pool === 'front' ? 'the Pareto front of the candidates' : 'every candidate'}` : ''}), chosen by cross-validation: ${pick.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`);
   }
 
   const { scaler, models } = fit(complete, l2);
+  if (pool === 'front') log(`routes among the Pareto front of the candidates' training means: ${frontOf(models).map((m) => m.workflow).join(', ')}`);
   const used = new Set(complete.map((e) => e.key));
   const idsOf = (source: EvalSource) => source.questionIds.filter((id) => used.has(`${source.dataset}\u0000${id}`));
   return {
@@ -217,6 +227,7 @@ export function trainRouter(
     featureSpec: { version: FEATURE_SPEC_VERSION, names: featureNames({ ...(projection ? { embedding: projection } : {}) }) },
     ...(projection ? { embedding: projection } : {}),
     lambda,
+    ...(pool === 'front' ? { pool } : {}),
     scaler,
     candidates: models,
     training: {
@@ -229,7 +240,7 @@ export function trainRouter(
       repeats,
       l2,
       lambda: { value: lambda, chosenBy, rule: SELECTION_RULE, grid },
-      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda && r.l2 === l2)! },
+      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda && r.l2 === l2 && r.pool === pool)! },
       oracle: { quality: oracleRow.quality, tokens: oracleRow.tokens },
       created: new Date().toISOString(),
     },

@@ -3,7 +3,7 @@ import { project } from './embedding';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
 import { buildRouterGraph } from './graph';
-import { predictAll, scale } from './predictor';
+import { frontOf, predictAll, scale } from './predictor';
 import { DEFAULT_ROUTER_FILE, loadRouterFile, type RouterFile } from './routerFile';
 import { ROUTER_DEFAULTS, routerSettingsSchema } from './settings';
 import { ROUTER_PAPER, ROUTER_TITLE } from './variants';
@@ -17,6 +17,8 @@ export interface RouterOptions {
   lambda?: number;
   /** Comma-separated candidate ids; empty: every candidate in the file. */
   candidates?: string;
+  /** `all` or `front` (the Pareto front of the candidates' training means); empty or absent: the file's. */
+  pool?: '' | 'all' | 'front';
 }
 
 /**
@@ -41,6 +43,14 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     candidates = candidates.filter((w) => installed.includes(w));
     if (candidates.length === 0) throw new ConfigError(`router: none of the workflows ${path} routes to is installed (${inFile.join(', ')}); install their methods or train a router on the ones you have`);
   }
+  // A file trained to route among the Pareto front of its candidates' training means routes among
+  // the front of those available here (installed, or named): with two methods installed, the
+  // front of those two.
+  // The candidates stay the workflow's `candidates` (an eval's oracle and best single workflow are
+  // taken over them); the graph and the policy route among the pool.
+  const pool = settings.pool || file.pool || 'all';
+  const front = frontOf(file.candidates.filter((c) => candidates.includes(c.workflow))).map((c) => c.workflow);
+  const routed = pool === 'front' ? candidates.filter((w) => front.includes(w)) : candidates;
   const lambda = settings.lambda < 0 ? file.lambda : settings.lambda;
   const features = questionFeaturesOf(file, path, context);
   const built = new Map<string, Workflow>();
@@ -51,7 +61,7 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     graph: buildRouterGraph({
       file,
       lambda,
-      candidates,
+      candidates: routed,
       features,
       ...(context
         ? {
@@ -66,10 +76,10 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     output: (final) => ({
       answer: final.finalAnswer,
       ...(final.stopReason ? { stopReason: final.stopReason } : {}),
-      data: { route: final.choice, lambda, predictions: final.predictions, delegated: final.delegated, file: path, trainedOn: file.training.model },
+      data: { route: final.choice, lambda, pool, predictions: final.predictions, delegated: final.delegated, file: path, trainedOn: file.training.model },
     }),
   });
-  const models = file.candidates.filter((c) => candidates.includes(c.workflow));
+  const models = file.candidates.filter((c) => routed.includes(c.workflow));
   const lambdas = [...new Set([...file.training.lambda.grid.map((row) => row.lambda), file.lambda, lambda])].sort((a, b) => a - b);
   return {
     ...workflow,
