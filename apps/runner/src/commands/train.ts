@@ -58,9 +58,12 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   }
   const { trainer } = found;
   const given: Record<string, unknown> = Object.fromEntries(Object.entries(options.flags).filter(([, v]) => v !== undefined));
+  // Where each setting came from, for the message when its value is refused.
+  const from = new Map(Object.keys(given).map((key) => [key, `--${key} ${String(given[key])}`]));
   for (const a of parseSetFlags(options.set ?? [])) {
     if (a.target !== trainer.id) throw new ConfigError(`${a.where}: train ${trainer.id} takes --set ${trainer.id}.<setting>=<value>`);
     given[a.key] = a.value;
+    from.set(a.key, a.where);
   }
   let settings: Record<string, unknown> = given;
   if (trainer.settings) {
@@ -68,7 +71,12 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     const unknown = Object.keys(given).find((k) => !keys.includes(k));
     if (unknown) throw new ConfigError(`trainer ${trainer.id} has no setting "${unknown}"; its settings: ${keys.join(', ')}`);
     const parsed = trainer.settings.safeParse(given);
-    if (!parsed.success) throw new ConfigError(`trainer ${trainer.id}: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) {
+      const key = String(parsed.error.issues[0]!.path[0] ?? '');
+      if (!from.has(key)) throw new ConfigError(`trainer ${trainer.id}: ${z.prettifyError(parsed.error)}`);
+      const said = parsed.error.issues.filter((i) => String(i.path[0]) === key).map((i) => i.message).join('; ');
+      throw new ConfigError(`${from.get(key)}: ${trainer.id}.${key} = ${JSON.stringify(given[key])} is not valid: ${said}`);
+    }
     settings = parsed.data as Record<string, unknown>;
   } else if (Object.keys(given).length) {
     throw new ConfigError(`trainer ${trainer.id} declares no settings`);

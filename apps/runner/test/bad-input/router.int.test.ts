@@ -88,6 +88,14 @@ describe('the router', () => {
     expectOneLine(d, 2, `${damaged}: field candidates[2].costSmearing: expected a number > 0, got -1`);
   });
 
+  it(kind('router/pool-unknown'), async () => {
+    const r = await runCli([...QUESTION, '--set', 'router.pool=cheapest'], { cwd });
+    expectOneLine(r, 2, '--set router.pool=cheapest', 'expected one of ""|"all"|"front"');
+    const t = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--set', 'router.pool=cheapest'], { cwd });
+    expectOneLine(t, 2, '--set router.pool=cheapest: router.pool = "cheapest" is not valid', '"auto"|"all"|"front"');
+    expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
   it(kind('router/candidate-not-trained'), async () => {
     const r = await runCli([...QUESTION, '--set', 'router.candidates=direct,mao-arag-fixed:AG'], { cwd });
     expectOneLine(r, 2, 'router.candidates: mao-arag-fixed:AG not among the candidates', 'retrain with them');

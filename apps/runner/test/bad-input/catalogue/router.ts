@@ -9,5 +9,6 @@ export const KINDS: readonly Kind[] = [
   { id: 'router/too-few-questions', before: 'new', what: 'train router --from an eval of 3 questions, or --part that keeps none of them' },
   { id: 'router/file-missing', before: 'new', what: '--set router.file= a file that does not exist' },
   { id: 'router/file-not-router', before: 'new', what: '--set router.file= a JSON file that is no router file' },
+  { id: 'router/pool-unknown', before: 'new', what: '--set router.pool= a pool the router does not know, to run or to train' },
   { id: 'router/candidate-not-trained', before: 'new', what: '--set router.candidates= a workflow the router file was not trained on' },
 ];
