@@ -158,20 +158,42 @@ describe('the router on real runs', () => {
       const route = routed.trace.find((e) => e.kind === 'decision' && e.data['decision'] === 'route')!;
       expect((route.data['predictions'] as Array<{ workflow: string }>).map((p) => p.workflow).sort()).toEqual([...front].sort());
     }
-    // router.pool=all routes among every candidate again; with two candidates named, among the front of those two.
+    // router.pool=all routes among every candidate again. Candidates named in router.candidates
+    // are all routed among, unless router.pool=front asks for the front of those named.
     expect(await routedAmong(createRouterWorkflow({ file: path, pool: 'all' }, fourInstalled))).toEqual([...four].sort());
     const outside = four.find((w) => !front.includes(w))!;
     const pair = [outside, front.find((w) => means.find((m) => m.w === w)!.tokens > means.find((m) => m.w === outside)!.tokens) ?? front[0]!];
     const pairFront = means.filter((m) => pair.includes(m.w)).filter((a, _, all) => !all.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
-    expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(',') }, fourInstalled))).toEqual([...pairFront].sort());
+    expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(',') }, fourInstalled))).toEqual([...pair].sort());
+    expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(','), pool: 'front' }, fourInstalled))).toEqual([...pairFront].sort());
+    // The front of the installed ones: with direct not installed, the front of the other three.
+    const withoutDirect = four.filter((w) => w !== 'direct');
+    const frontOfThree = means.filter((m) => m.w !== 'direct').filter((a, _, all) => !all.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    expect(frontOfThree).not.toEqual(front.filter((w) => w !== 'direct'));
+    expect(await routedAmong(createRouterWorkflow({ file: path }, { ...context, workflowIds: () => withoutDirect }))).toEqual([...frontOfThree].sort());
+    // A file trained on every candidate can be told to route among the front; one without the training means cannot, by name.
+    const allPath = join(dir, 'all.json');
+    saveRouterFile(allPath, trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'all' }));
+    expect(await routedAmong(createRouterWorkflow({ file: allPath }, fourInstalled))).toEqual([...four].sort());
+    expect(await routedAmong(createRouterWorkflow({ file: allPath, pool: 'front' }, fourInstalled))).toEqual([...front].sort());
+    const bare = JSON.parse(readFileSync(allPath, 'utf8'));
+    delete bare.candidates[1].training;
+    writeFileSync(join(dir, 'bare.json'), JSON.stringify(bare));
+    expect(await routedAmong(createRouterWorkflow({ file: join(dir, 'bare.json') }, fourInstalled))).toEqual([...four].sort());
+    expect(() => createRouterWorkflow({ file: join(dir, 'bare.json'), pool: 'front' }, fourInstalled)).toThrow(`router.pool=front: ${join(dir, 'bare.json')}: field candidates[1].training: expected the mean quality and tokens`);
 
     // auto: both pools are cross-validated, and the file is the row the selection rule prefers.
     const auto = trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'auto' });
     const grid = auto.training.lambda.grid;
+    expect(grid.filter((r) => r.pool === 'all').length).toBeGreaterThan(0);
     expect(grid.filter((r) => r.pool === 'all').length).toBe(grid.filter((r) => r.pool === 'front').length);
     const pick = grid.reduce((a, b) => (preferred(b, a) ? b : a));
     expect(auto.training.bestSingle.crossValidated).toEqual(pick);
     expect([auto.lambda, auto.training.l2, auto.pool ?? 'all']).toEqual([pick.lambda, pick.l2, pick.pool]);
+    // With λ given, L2 and the pool at that λ are chosen by the same rule: the given λ of the pick gives the same file.
+    const given = trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'auto', lambda: pick.lambda });
+    expect([given.training.l2, given.pool ?? 'all', given.training.lambda.chosenBy]).toEqual([pick.l2, pick.pool, 'given']);
+    expect(given.candidates).toEqual(auto.candidates);
 
     // A pool the loader does not know is refused by name.
     writeFileSync(join(dir, 'bad-pool.json'), JSON.stringify({ ...file, pool: 'cheapest' }));

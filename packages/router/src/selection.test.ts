@@ -1,5 +1,5 @@
 import type { DatasetRow, LambdaRow } from './routerFile';
-import { preferred } from './trainRouter';
+import { chooseRow, preferred } from './trainRouter';
 
 // Hand-made rows of a λ × L2 study over two training datasets, each with its best single workflow.
 const on = (dataset: string, quality: number, tokens: number, bestQuality: number, bestTokens: number): DatasetRow => ({
@@ -30,5 +30,15 @@ describe('choosing λ and L2 dataset by dataset', () => {
     const larger = { ...close, lambda: 0.1 };
     expect(preferred(larger, close)).toBe(true);
     expect(preferred(close, larger)).toBe(false);
+  });
+
+  it('with λ given, takes L2 and the pool by the same rule among that λ\'s rows, not by correctness alone', () => {
+    // Every candidate: more correct, but over dataset a's best single workflow's tokens; the front: within them.
+    const all = { ...row(0.01, [on('a', 0.5, 4100, 0.5, 4000), on('b', 0.3, 900, 0.3, 6000)]), pool: 'all' as const };
+    const front = { ...row(0.01, [on('a', 0.49, 1200, 0.5, 4000), on('b', 0.3, 800, 0.3, 6000)]), pool: 'front' as const };
+    const elsewhere = { ...close, lambda: 0.05, pool: 'front' as const };
+    expect(all.quality).toBeGreaterThan(front.quality);
+    expect(chooseRow([all, front, elsewhere], 0.01)).toBe(front);
+    expect(chooseRow([all, front, elsewhere])).toBe(front);
   });
 });

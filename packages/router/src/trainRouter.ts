@@ -37,6 +37,12 @@ export function preferred(a: LambdaRow, b: LambdaRow): boolean {
   return a.lambda > b.lambda;
 }
 
+/** The row of a λ × L2 × pool study the trainer takes: the one SELECTION_RULE prefers, among all rows or among those at a given λ. */
+export function chooseRow(grid: readonly LambdaRow[], lambda?: number): LambdaRow {
+  const rows = lambda === undefined ? grid : grid.filter((r) => r.lambda === lambda);
+  return rows.reduce((a, b) => (preferred(b, a) ? b : a));
+}
+
 /** Failures of the infrastructure, not of the workflow: such outcomes say nothing about the question and are left out. */
 const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
 
@@ -138,9 +144,10 @@ export function trainRouter(
   };
 
   // Cross-validation: each question's predictions come from a fit that did not see it. The folds
-  // are drawn `repeats` times (seeds seed, seed+1, ...) and each question's routed outcome is
-  // averaged over the draws: one draw's luck moves the summed margin by about 0.02, as much as
-  // neighbouring λ values differ.
+  // are drawn `repeats` times (seeds seed, seed+1, ...; seed 0 counts as 1) and each question's
+  // routed outcome is averaged over the draws: one draw's luck moves the summed margin by about
+  // 0.02, as much as neighbouring λ values differ. Seeds s and s+1 share all draws but one: to
+  // compare seeds, step them by `repeats`.
   const repeats = settings.repeats;
   const orders = Array.from({ length: repeats }, (_, r) => shuffled(complete, (settings.seed || 1) + r));
   const order = orders[0]!;
@@ -204,12 +211,13 @@ export function trainRouter(
   let chosenBy: 'given' | 'cross-validation';
   if (settings.lambda !== undefined) {
     lambda = settings.lambda;
-    const mine = grid.filter((r) => r.lambda === lambda).reduce(better);
+    // L2 and the pool at that λ by the same rule as without it.
+    const mine = chooseRow(grid, lambda);
     l2 = mine.l2;
     pool = mine.pool!;
     chosenBy = 'given';
   } else {
-    const pick = grid.reduce((a, b) => (preferred(b, a) ? b : a));
+    const pick = chooseRow(grid);
     lambda = pick.lambda;
     l2 = pick.l2;
     pool = pick.pool!;

@@ -44,13 +44,22 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     if (candidates.length === 0) throw new ConfigError(`router: none of the workflows ${path} routes to is installed (${inFile.join(', ')}); install their methods or train a router on the ones you have`);
   }
   // A file trained to route among the Pareto front of its candidates' training means routes among
-  // the front of those available here (installed, or named): with two methods installed, the
-  // front of those two.
-  // The candidates stay the workflow's `candidates` (an eval's oracle and best single workflow are
+  // the front of those installed here: with two methods installed, the front of those two.
+  // Candidates named in router.candidates are all routed among, unless router.pool=front says so.
+  // The workflow's `candidates` stay all of them (an eval's oracle and best single workflow are
   // taken over them); the graph and the policy route among the pool.
-  const pool = settings.pool || file.pool || 'all';
-  const front = frontOf(file.candidates.filter((c) => candidates.includes(c.workflow))).map((c) => c.workflow);
-  const routed = pool === 'front' ? candidates.filter((w) => front.includes(w)) : candidates;
+  const pool = settings.pool || (asked.length ? 'all' : file.pool) || 'all';
+  let routed = candidates;
+  if (pool === 'front') {
+    const among = file.candidates.filter((c) => candidates.includes(c.workflow));
+    among.forEach((c) => {
+      if (!(Number.isFinite(c.training?.quality) && Number.isFinite(c.training?.tokens))) {
+        throw new ConfigError(`router.pool=front: ${path}: field candidates[${file.candidates.indexOf(c)}].training: expected the mean quality and tokens on the training questions, which the front is taken from`);
+      }
+    });
+    const front = frontOf(among).map((c) => c.workflow);
+    routed = candidates.filter((w) => front.includes(w));
+  }
   const lambda = settings.lambda < 0 ? file.lambda : settings.lambda;
   const features = questionFeaturesOf(file, path, context);
   const built = new Map<string, Workflow>();

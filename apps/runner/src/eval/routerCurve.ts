@@ -93,7 +93,11 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
   }));
   const better = (a: CurveSingle, b: CurveSingle) => (b.quality > a.quality || (b.quality === a.quality && b.tokens < a.tokens) ? b : a);
   const bestSingle = singles.reduce(better);
-  const choose = (q: string, lambda: number) => run(q, routeChoice(router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow)), lambda) ?? router.candidates[0]!);
+  // With no finite value the graph takes the first candidate it routes among (its policy's predictions come in that order).
+  const choose = (q: string, lambda: number) => {
+    const predictions = router.predictions.get(q)!.filter((p) => router.candidates.includes(p.workflow));
+    return run(q, routeChoice(predictions, lambda) ?? predictions[0]?.workflow ?? router.candidates[0]!);
+  };
   // Every λ the policy names, and the one it ran with, whether or not its list has it.
   const lambdas = [...new Set([...router.lambdas, router.lambda])].sort((a, b) => a - b);
   const chosenAt = new Map(lambdas.map((lambda) => [lambda, questions.map((q) => choose(q, lambda))]));

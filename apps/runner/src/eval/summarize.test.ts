@@ -213,6 +213,17 @@ describe('scoreRun and summarize', () => {
     // Its own runs on those three: right on 0 and 2; the replay chose its run on 0 and 1 only.
     expect(curve.own).toEqual({ n: 3, quality: 2 / 3, tokens: 200, same_run: 2 });
     expect(renderSummary(summary)).toContain('Its own runs on these questions: Correct 0.667 at 200 tokens/q; **the replay at ★ chose the run it made on only 2 of 3**');
+
+    // A router that routes among fewer than its candidates (a Pareto-front pool: b alone) predicts
+    // only those; with no finite value the replay takes the first of them, as the graph does, not a.
+    const unsure = new Map(ids.map((q) => [q, [{ workflow: 'b', quality: Number.NaN, tokens: 200 }]]));
+    const pooled = summarize(rows, {
+      dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'a', 'b'], questionIds: ids,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts },
+      router: { id: 'router', candidates: ['a', 'b'], policy: { lambda: 0.05, lambdas: [0, 1], predictions: unsure } },
+    });
+    expect(pooled.router_curve!.points.map((p) => p.choices)).toEqual([{ b: 3 }, { b: 3 }, { b: 3 }]);
+    expect(pooled.router_curve!.best_single.workflow).toBe('b');
   });
 
   it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {
