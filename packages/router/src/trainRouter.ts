@@ -200,7 +200,7 @@ export function trainRouter(
   const best = singles.reduce(better);
   const oracleRow = realised((e) => candidates.map((workflow) => ({ workflow, ...e.outcomes.get(workflow)! })).reduce(better).workflow);
   for (const row of grid) {
-    log(`${pools.length > 1 ? `${row.pool === 'front' ? 'front' : 'all'}, ` : ''}L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q; best single met on ${row.datasets.filter((d) => d.met).length} of ${datasets.length} datasets`);
+    log(`${pools.length > 1 ? `${row.pool === 'front' ? 'front' : 'all'}, ` : ''}L2 ${row.l2}, λ ${row.lambda}: cross-validated ${target} ${row.quality.toFixed(4)} at ${Math.round(row.tokens)} tokens/q; within each dataset's best single workflow's tokens on ${row.datasets.filter((d) => d.tokens <= d.bestTokens).length} of ${datasets.length}, margin over them ${signed(row.datasets.reduce((s, d) => s + d.quality - d.bestQuality, 0))} summed, met on ${row.datasets.filter((d) => d.met).length}`);
   }
   for (const [d, b] of bestOn) log(`best single workflow on ${d}: ${b.workflow} (${target} ${b.quality.toFixed(4)} at ${Math.round(b.tokens)} tokens/q)`);
   log(`best single workflow overall: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
@@ -254,6 +254,8 @@ export function trainRouter(
     },
   };
 }
+
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`;
 
 /** The better of two outcomes: higher quality, then fewer tokens; a tie keeps the first. */
 function better<T extends { quality: number; tokens: number }>(a: T, b: T): T {
