@@ -63,6 +63,8 @@ export interface RouterCurve {
   points: RouterCurvePoint[];
   /** null: the router has no scored run on these questions. */
   own: RouterOwnRuns | null;
+  /** When it routes among fewer than its candidates (a Pareto-front pool): those its policy predicts, in the candidates' order. */
+  routes_among?: string[];
 }
 
 export interface RouterCurveInput {
@@ -137,7 +139,12 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
         same_run: pairs.filter((p) => p.ran.prediction === p.replayed.prediction && rowTokens(p.ran) === rowTokens(p.replayed)).length,
       }
     : null;
-  return { router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points, own };
+  const predicted = new Set(questions.flatMap((q) => router.predictions.get(q)!.map((p) => p.workflow)));
+  const routesAmong = router.candidates.filter((c) => predicted.has(c));
+  return {
+    router: router.id, lambda: router.lambda, measure: judged ? 'correctness' : 'em', n: questions.length, best_single: bestSingle, points, own,
+    ...(routesAmong.length < router.candidates.length ? { routes_among: routesAmong } : {}),
+  };
 }
 
 /** The curve as a Markdown section of summary.md. */
@@ -148,7 +155,7 @@ export function renderRouterCurve(curve: RouterCurve): string[] {
     '',
     `## ${curve.router} across λ, replayed from the candidates' runs`,
     '',
-    `At each λ, ${curve.router}'s choice on each of the ${curve.n} questions where every candidate ran (from its predictions, recomputed now from its router file: the candidate with the highest quality − λ·tokens/1000) is scored with that candidate's own run here; nothing is run again. ★ marks the λ it ran with. Best single candidate on these questions, in hindsight: **${b.workflow}**, ${name} ${b.quality.toFixed(3)} at ${Math.round(b.tokens)} tokens/q. Last column: ${name} at least that at no more tokens.`,
+    `At each λ, ${curve.router}'s choice on each of the ${curve.n} questions where every candidate ran (from its predictions, recomputed now from its router file: the candidate with the highest quality − λ·tokens/1000) is scored with that candidate's own run here; nothing is run again. ★ marks the λ it ran with. Best single candidate on these questions, in hindsight: **${b.workflow}**, ${name} ${b.quality.toFixed(3)} at ${Math.round(b.tokens)} tokens/q. Last column: ${name} at least that at no more tokens.${curve.routes_among ? ` It routes among ${curve.routes_among.length} of its candidates: ${curve.routes_among.join(', ')} (its policy predicts only these); the best single workflow and the oracle are taken over all of them.` : ''}`,
     '',
     `| λ | ${name} | tokens/q | chosen most | best single within these tokens | its ${name} | Δ ${name} | 95% CI | p | ≥ ${b.workflow} at ≤ its tokens |`,
     '|---|---|---|---|---|---|---|---|---|---|',

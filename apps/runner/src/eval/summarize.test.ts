@@ -224,6 +224,9 @@ describe('scoreRun and summarize', () => {
     });
     expect(pooled.router_curve!.points.map((p) => p.choices)).toEqual([{ b: 3 }, { b: 3 }, { b: 3 }]);
     expect(pooled.router_curve!.best_single.workflow).toBe('b');
+    expect(pooled.router_curve!.routes_among).toEqual(['b']);
+    expect(renderSummary(pooled)).toContain('It routes among 1 of its candidates: b (its policy predicts only these)');
+    expect(summary.router_curve!.routes_among).toBeUndefined();
   });
 
   it('adds judge correctness with its interval, paired comparisons on it, stop reasons and the hop/type breakdown', () => {

@@ -154,6 +154,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
               {' '}
               The purple line is {summary.router_curve!.router} across λ: its choice at each λ its training compared (and the one it ran with), replayed from its predictions and scored with the candidates’
               own runs in this eval (nothing run again); the larger dot is the λ it ran with.
+              {summary.router_curve!.routes_among ? ` It routes among ${summary.router_curve!.routes_among.length} of its candidates (${summary.router_curve!.routes_among.join(', ')}); the oracle and the best single workflow are taken over all of them.` : ''}
             </>
           ) : null}
         </>
