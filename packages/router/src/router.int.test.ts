@@ -136,7 +136,11 @@ describe('the router on real runs', () => {
       const mine = outcomes.filter((o) => o.workflow === w);
       return { w, f1: mine.reduce((s, o) => s + o.f1, 0) / mine.length, tokens: mine.reduce((s, o) => s + o.tokens, 0) / mine.length };
     });
-    const front = means.filter((a) => !means.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    const frontAmong = (ids: readonly string[]) => {
+      const mine = means.filter((m) => ids.includes(m.w));
+      return mine.filter((a) => !mine.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    };
+    const front = frontAmong(four);
     expect(front.length).toBeLessThan(four.length);
 
     const file = trainRouter(outcomes, [{ ...source, workflows: four }], { ...base, pool: 'front' });
@@ -163,12 +167,12 @@ describe('the router on real runs', () => {
     expect(await routedAmong(createRouterWorkflow({ file: path, pool: 'all' }, fourInstalled))).toEqual([...four].sort());
     const outside = four.find((w) => !front.includes(w))!;
     const pair = [outside, front.find((w) => means.find((m) => m.w === w)!.tokens > means.find((m) => m.w === outside)!.tokens) ?? front[0]!];
-    const pairFront = means.filter((m) => pair.includes(m.w)).filter((a, _, all) => !all.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    const pairFront = frontAmong(pair);
     expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(',') }, fourInstalled))).toEqual([...pair].sort());
     expect(await routedAmong(createRouterWorkflow({ file: path, candidates: pair.join(','), pool: 'front' }, fourInstalled))).toEqual([...pairFront].sort());
     // The front of the installed ones: with direct not installed, the front of the other three.
     const withoutDirect = four.filter((w) => w !== 'direct');
-    const frontOfThree = means.filter((m) => m.w !== 'direct').filter((a, _, all) => !all.some((b) => b !== a && b.f1 >= a.f1 && b.tokens <= a.tokens && (b.f1 > a.f1 || b.tokens < a.tokens))).map((m) => m.w);
+    const frontOfThree = frontAmong(withoutDirect);
     expect(frontOfThree).not.toEqual(front.filter((w) => w !== 'direct'));
     expect(await routedAmong(createRouterWorkflow({ file: path }, { ...context, workflowIds: () => withoutDirect }))).toEqual([...frontOfThree].sort());
     // A file trained on every candidate can be told to route among the front; one without the training means cannot, by name.

@@ -122,14 +122,24 @@ export function loadRouterFile(path: string): RouterFile {
     for (const part of ['quality', 'cost'] as const) {
       if (c[part]?.weights?.length !== d || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias`);
     }
-    if (file.pool === 'front' && !(Number.isFinite(c.training?.quality) && Number.isFinite(c.training?.tokens))) {
-      fail(`candidates[${i}].training`, 'expected the mean quality and tokens on the training questions (pool "front" reads them)');
-    }
     if (c.costSmearing !== undefined && !(typeof c.costSmearing === 'number' && Number.isFinite(c.costSmearing) && c.costSmearing > 0)) {
       fail(`candidates[${i}].costSmearing`, `expected a number > 0, got ${JSON.stringify(c.costSmearing)}`);
     }
   });
+  if (file.pool === 'front') {
+    const lacking = lackingTrainingMeans(file, file.candidates);
+    if (lacking !== undefined) fail(`candidates[${lacking}].training`, 'expected the mean quality and tokens on the training questions (pool "front" reads them)');
+  }
   return file;
+}
+
+/**
+ * The index in the file of the first of `candidates` without the mean quality and tokens on its
+ * training questions, which the Pareto-front pool is taken from; undefined when all have them.
+ */
+export function lackingTrainingMeans(file: RouterFile, candidates: readonly CandidateModel[]): number | undefined {
+  const lacking = candidates.find((c) => !(Number.isFinite(c.training?.quality) && Number.isFinite(c.training?.tokens)));
+  return lacking ? file.candidates.indexOf(lacking) : undefined;
 }
 
 /** The names of a router file's features: the wording features, then its embedding components. */

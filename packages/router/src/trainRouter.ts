@@ -205,24 +205,13 @@ export function trainRouter(
   for (const [d, b] of bestOn) log(`best single workflow on ${d}: ${b.workflow} (${target} ${b.quality.toFixed(4)} at ${Math.round(b.tokens)} tokens/q)`);
   log(`best single workflow overall: ${best.workflow} (${target} ${best.quality.toFixed(4)} at ${Math.round(best.tokens)} tokens/q); oracle ${oracleRow.quality.toFixed(4)} at ${Math.round(oracleRow.tokens)}`);
 
-  let lambda: number;
-  let l2: number;
-  let pool: RouterPool;
-  let chosenBy: 'given' | 'cross-validation';
-  if (settings.lambda !== undefined) {
-    lambda = settings.lambda;
-    // L2 and the pool at that λ by the same rule as without it.
-    const mine = chooseRow(grid, lambda);
-    l2 = mine.l2;
-    pool = mine.pool!;
-    chosenBy = 'given';
-  } else {
-    const pick = chooseRow(grid);
-    lambda = pick.lambda;
-    l2 = pick.l2;
-    pool = pick.pool!;
-    chosenBy = 'cross-validation';
-    log(`λ = ${lambda} (L2 ${l2}${pools.length > 1 ? `, ${pool === 'front' ? 'the Pareto front of the candidates' : 'every candidate'}` : ''}), chosen by cross-validation: ${pick.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`);
+  // The row the file takes: by SELECTION_RULE over the study, or (λ given) over that λ's rows.
+  const chosen = chooseRow(grid, settings.lambda);
+  const { lambda, l2 } = chosen;
+  const pool = chosen.pool!;
+  const chosenBy = settings.lambda !== undefined ? 'given' : 'cross-validation';
+  if (chosenBy === 'cross-validation') {
+    log(`λ = ${lambda} (L2 ${l2}${pools.length > 1 ? `, ${pool === 'front' ? 'the Pareto front of the candidates' : 'every candidate'}` : ''}), chosen by cross-validation: ${chosen.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`);
   }
 
   const { scaler, models } = fit(complete, l2);
@@ -248,7 +237,7 @@ export function trainRouter(
       repeats,
       l2,
       lambda: { value: lambda, chosenBy, rule: SELECTION_RULE, grid },
-      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: grid.find((r) => r.lambda === lambda && r.l2 === l2 && r.pool === pool)! },
+      bestSingle: { workflow: best.workflow, quality: best.quality, tokens: best.tokens, crossValidated: chosen },
       oracle: { quality: oracleRow.quality, tokens: oracleRow.tokens },
       created: new Date().toISOString(),
     },

@@ -24,10 +24,9 @@ export const routerTrainer: LocalTrainer = {
     if (s.embedding > 0) {
       if (!options.embedder) throw new ConfigError('router.embedding: this caller offers no embedder to embed the questions with');
       const embedder = options.embedder(s.embedder);
-      const questions = [...new Set(options.outcomes.map((o) => o.question))];
       const started = Date.now();
-      const vectors = await embedding().embedQuestions(embedder, questions);
-      options.log?.(`embedded ${questions.length} questions with ${embedder.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const vectors = await embedding().embedQuestions(embedder, options.outcomes.map((o) => o.question));
+      options.log?.(`embedded ${vectors.size} questions with ${embedder.id} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       embeddings = { spec: s.embedder, embedder: embedder.id, vectors };
     }
     const trained = training().trainRouter(options.outcomes, options.sources, s, options.log, embeddings);

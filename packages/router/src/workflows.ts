@@ -4,7 +4,7 @@ import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
 import { buildRouterGraph } from './graph';
 import { frontOf, predictAll, scale } from './predictor';
-import { DEFAULT_ROUTER_FILE, loadRouterFile, type RouterFile } from './routerFile';
+import { DEFAULT_ROUTER_FILE, lackingTrainingMeans, loadRouterFile, type RouterFile } from './routerFile';
 import { ROUTER_DEFAULTS, routerSettingsSchema } from './settings';
 import { ROUTER_PAPER, ROUTER_TITLE } from './variants';
 
@@ -52,11 +52,8 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   let routed = candidates;
   if (pool === 'front') {
     const among = file.candidates.filter((c) => candidates.includes(c.workflow));
-    among.forEach((c) => {
-      if (!(Number.isFinite(c.training?.quality) && Number.isFinite(c.training?.tokens))) {
-        throw new ConfigError(`router.pool=front: ${path}: field candidates[${file.candidates.indexOf(c)}].training: expected the mean quality and tokens on the training questions, which the front is taken from`);
-      }
-    });
+    const lacking = lackingTrainingMeans(file, among);
+    if (lacking !== undefined) throw new ConfigError(`router.pool=front: ${path}: field candidates[${lacking}].training: expected the mean quality and tokens on the training questions, which the front is taken from`);
     const front = frontOf(among).map((c) => c.workflow);
     routed = candidates.filter((w) => front.includes(w));
   }

@@ -96,6 +96,14 @@ describe('the router', () => {
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
   });
 
+  it(kind('router/training-setting-out-of-range'), async () => {
+    const seed = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--seed', '-3'], { cwd });
+    expectOneLine(seed, 2, '--seed -3: router.seed = -3 is not valid', '>=0');
+    const repeats = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--set', 'router.repeats=0'], { cwd });
+    expectOneLine(repeats, 2, '--set router.repeats=0: router.repeats = 0 is not valid', '>=1');
+    expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
   it(kind('router/candidate-not-trained'), async () => {
     const r = await runCli([...QUESTION, '--set', 'router.candidates=direct,mao-arag-fixed:AG'], { cwd });
     expectOneLine(r, 2, 'router.candidates: mao-arag-fixed:AG not among the candidates', 'retrain with them');

@@ -10,5 +10,6 @@ export const KINDS: readonly Kind[] = [
   { id: 'router/file-missing', before: 'new', what: '--set router.file= a file that does not exist' },
   { id: 'router/file-not-router', before: 'new', what: '--set router.file= a JSON file that is no router file' },
   { id: 'router/pool-unknown', before: 'new', what: '--set router.pool= a pool the router does not know, to run or to train' },
+  { id: 'router/training-setting-out-of-range', before: 'unclear', what: 'train router --seed -3, or --set router.repeats=0: refused without naming the flag it came from' },
   { id: 'router/candidate-not-trained', before: 'new', what: '--set router.candidates= a workflow the router file was not trained on' },
 ];
