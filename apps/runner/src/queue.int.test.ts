@@ -195,6 +195,47 @@ describe('a pair whose thread another process holds', () => {
       evalRun.kill('SIGKILL');
     }
   }, 300_000);
+
+  it('a worker stopped while it waits puts the pair back unfailed, and another worker runs it once the thread is let go', async () => {
+    const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
+    const out = mkdtempSync(join(temp, 'held-stop-'));
+    const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    const workers: Array<ReturnType<typeof startWorker>> = [];
+    const held = rows(local).find((r) => r.workflow === 'par2-rag')!;
+    for (let i = 0; i < 1200 && !existsSync(join(out, 'queue.json')); i++) await sleep(50);
+    const { evalId } = JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string };
+    const thread = `${evalId}/par2-rag/${held.questionId}`;
+    const checkpoints = await openCheckpointStore(join(out, 'checkpoints.sqlite'));
+    try {
+      expect(await checkpoints.acquireLease(thread, 'elsewhere:2', 300_000)).toEqual({ held: true });
+      const first = startWorker();
+      workers.push(first);
+      for (let i = 0; i < 1200 && !first.log().includes(`waiting for par2-rag ${held.questionId}`); i++) await sleep(100);
+      expect(first.log()).toContain(`waiting for par2-rag ${held.questionId} (job`);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.log()).not.toContain(`failed par2-rag ${held.questionId}`);
+      expect(first.log()).not.toContain(`started par2-rag ${held.questionId} (job`);
+      // The pair is back on the queue: a second worker takes it, waits, and runs it once the thread is let go.
+      const second = startWorker();
+      workers.push(second);
+      for (let i = 0; i < 1200 && !second.log().includes(`waiting for par2-rag ${held.questionId}`); i++) await sleep(100);
+      expect(second.log()).toContain(`waiting for par2-rag ${held.questionId} (job`);
+      await checkpoints.releaseLease(thread, 'elsewhere:2');
+      expect(await evalExit).toBe(0);
+      expect(second.log()).toContain(`recorded par2-rag ${held.questionId} (job`);
+      const got = rows(out);
+      expect(got).toHaveLength(24);
+      const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
+      expect(strip(got.find((r) => r.workflow === 'par2-rag' && r.questionId === held.questionId)!)).toEqual(strip(held));
+    } finally {
+      await checkpoints.close();
+      for (const w of workers) w.child.kill('SIGKILL');
+      evalRun.kill('SIGKILL');
+    }
+  }, 300_000);
 });
 
 describe('bad --queue and --store', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore, type ThreadLease } from '@multihop/checkpoint';
+import { DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
 import type { Io } from './io';
 import type { RunCommandOptions } from './commands/run';
@@ -39,11 +39,13 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
   const threadId = options.thread!;
   if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
   const store = await openStore(options.checkpoints);
-  let lease: ThreadLease | undefined;
+  // One process runs a thread at a time: a second `run --thread` or `resume` of it is refused,
+  // naming the first. Taken before the thread is read, so what is read is not changed meanwhile.
+  const lease = await holdThread(store, threadId).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   try {
-    // One process runs a thread at a time: a second `run --thread` or `resume` of it is refused,
-    // naming the first. Taken before the thread is read, so what is read is not changed meanwhile.
-    lease = await holdThread(store, threadId);
     const spec = threadSpec(options);
     const existing = await store.getThread(threadId);
     if (existing && JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
@@ -55,22 +57,21 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
     const durable: DurableRunOptions = store.durable(threadId);
-    const held = lease;
     return {
       options: durable,
-      signal: held.signal,
+      signal: lease.signal,
       async end(result: RunResult) {
         // A process that lost its thread (stopped past its lease, and another took it) writes nothing of it.
-        if (!(await held.confirm())) throw held.signal.reason;
+        if (!(await lease.confirm())) throw lease.signal.reason;
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
       },
       async close() {
-        await held.release().catch(() => undefined);
+        await lease.release().catch(() => undefined);
         await store.close();
       },
     };
   } catch (error) {
-    await lease?.release().catch(() => undefined);
+    await lease.release().catch(() => undefined);
     await store.close();
     throw error;
   }

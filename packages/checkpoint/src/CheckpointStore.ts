@@ -15,8 +15,27 @@ export interface ThreadRecord {
 
 export type ThreadStatus = 'running' | 'done' | 'error';
 
+/** Who holds a thread's lease, and until when (ISO time) unless they renew it. */
+export interface LeaseHolder {
+  owner: string;
+  expiresAt: string;
+}
+
 /** A thread's lease as the store has it after an attempt to take it. */
-export type LeaseState = { held: true } | { held: false; owner: string; expiresAt: string };
+export type LeaseState = { held: true } | ({ held: false } & LeaseHolder);
+
+/** The state of a lease another owner holds until `expiresAtMs` (ms since the epoch): what every store reports. */
+export function heldElsewhere(owner: string, expiresAtMs: number): LeaseState {
+  return { held: false, owner, expiresAt: new Date(expiresAtMs).toISOString() };
+}
+
+/**
+ * The clause both SQL stores take a lease with: an insert that replaces the row only when the
+ * same owner renews it or its lease has expired by `now` (an SQL expression of ms since the epoch).
+ */
+export const takeLeaseOnConflict = (now: string): string =>
+  `ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+     WHERE ${TABLES.leases}.owner = excluded.owner OR ${TABLES.leases}.expires_at <= ${now}`;
 
 /**
  * One place where durable runs keep their progress: LangGraph checkpoints (`saver`, which the

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { MultihopError, processAlive } from '@multihop/core';
-import type { CheckpointStore, LeaseState } from './CheckpointStore';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CheckpointStore, LeaseHolder } from './CheckpointStore';
 
 /**
  * What tells this machine and pid namespace apart from others that share its hostname (cloned
@@ -19,16 +20,16 @@ export const MACHINE_TAG = ((): string => {
   }
 })();
 
-/** The owner id of a hold by this process: `<label>:<random>@<machine tag>` (label default `<host>:<pid>`). */
-export function ownerId(label = `${hostname()}:${process.pid}`): string {
-  return `${label}:${randomUUID().slice(0, 8)}${MACHINE_TAG ? `@${MACHINE_TAG}` : ''}`;
+/** The owner id of a hold by this process: `<host>:<pid>:<random>@<machine tag>`. */
+function ownerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}${MACHINE_TAG ? `@${MACHINE_TAG}` : ''}`;
 }
 
 /**
  * Whether an owner id (`<host>:<pid>:...@<machine tag>`) names a process of this very machine and
  * pid namespace that no longer runs. Only then is it safe to take its lease before it expires.
  */
-export function deadHere(owner: string): boolean {
+function deadHere(owner: string): boolean {
   const at = owner.lastIndexOf('@');
   if (!MACHINE_TAG || at < 0 || owner.slice(at + 1) !== MACHINE_TAG) return false;
   const [host, pid] = owner.slice(0, at).split(':');
@@ -39,7 +40,7 @@ export function deadHere(owner: string): boolean {
 export class ThreadBusyError extends MultihopError {
   constructor(
     readonly threadId: string,
-    readonly holder: Extract<LeaseState, { held: false }>,
+    readonly holder: LeaseHolder,
     location: string,
   ) {
     super('THREAD_BUSY', `thread "${threadId}" in ${location} is being run by another process (${holder.owner}; its lease runs to ${holder.expiresAt} unless renewed): wait for it to end`);
@@ -72,10 +73,10 @@ export interface HoldOptions {
    * Wait for a busy thread instead of failing with ThreadBusyError: poll until its holder releases
    * it or lets it expire (a killed holder's lease expires within ttlMs). `onWait` is told once.
    */
-  wait?: { pollMs?: number; onWait?: (holder: Extract<LeaseState, { held: false }>) => void; signal?: AbortSignal };
+  wait?: { pollMs?: number; onWait?: (holder: LeaseHolder) => void; signal?: AbortSignal };
 }
 
-export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 
 /**
  * Holds a thread for this process while it runs it, so two processes never run one thread at
@@ -99,8 +100,11 @@ export async function holdThread(store: CheckpointStore, threadId: string, optio
     if (!options.wait) throw new ThreadBusyError(threadId, state, store.location);
     if (!told) options.wait.onWait?.(state);
     told = true;
-    if (options.wait.signal?.aborted) throw options.wait.signal.reason ?? new Error('aborted');
-    await new Promise((resolve) => setTimeout(resolve, options.wait!.pollMs ?? Math.min(1000, ttlMs / 4)));
+    const signal = options.wait.signal;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    // A stop ends the wait at once, not at the next poll.
+    await sleep(options.wait.pollMs ?? Math.min(1000, ttlMs / 4), undefined, signal ? { signal } : {}).catch(() => undefined);
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
   }
   let held = true;
   let released = false;

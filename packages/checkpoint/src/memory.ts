@@ -1,6 +1,6 @@
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import type { CallJournal, RecordedCall } from '@multihop/core';
-import type { CheckpointStore, ThreadRecord } from './CheckpointStore';
+import { heldElsewhere, type CheckpointStore, type ThreadRecord } from './CheckpointStore';
 
 /** A store that lives as long as the process: for tests and for runs that need no durability across processes. */
 export function openMemoryStore(): CheckpointStore {
@@ -48,7 +48,7 @@ export function openMemoryStore(): CheckpointStore {
     async acquireLease(threadId, owner, ttlMs) {
       const now = Date.now();
       const lease = leases.get(threadId);
-      if (lease && lease.owner !== owner && lease.expiresAt > now) return { held: false, owner: lease.owner, expiresAt: new Date(lease.expiresAt).toISOString() };
+      if (lease && lease.owner !== owner && lease.expiresAt > now) return heldElsewhere(lease.owner, lease.expiresAt);
       leases.set(threadId, { owner, expiresAt: now + ttlMs });
       return { held: true };
     },

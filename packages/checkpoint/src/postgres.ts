@@ -1,7 +1,10 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
 import pg from 'pg';
-import { decodeCall, encodeCall, TABLES, TABLES_DDL, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+
+/** The database's clock in ms since the epoch: leases expire by it, so workers whose clocks differ agree. */
+const DB_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 /** The advisory lock key the store's set-up holds (any fixed 64-bit number; this one spells "mhckpt"). */
 const SETUP_LOCK = 0x6d68636b7074;
@@ -104,11 +107,10 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
       // taken nor seen: then it is tried again.
       for (;;) {
         const { rows } = await pool.query<{ owner: string; expires_at: string; held: boolean }>(
-          `WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms),
+          `WITH now AS (SELECT ${DB_NOW_MS} AS ms),
            taken AS (
              INSERT INTO ${TABLES.leases} (thread_id, owner, expires_at) SELECT $1, $2, ms + $3 FROM now
-             ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-             WHERE ${TABLES.leases}.owner = excluded.owner OR ${TABLES.leases}.expires_at <= (SELECT ms FROM now)
+             ${takeLeaseOnConflict('(SELECT ms FROM now)')}
              RETURNING owner, expires_at)
            SELECT owner, expires_at, true AS held FROM taken
            UNION ALL SELECT owner, expires_at, false AS held FROM ${TABLES.leases} WHERE thread_id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
@@ -116,12 +118,12 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
         );
         const row = rows[0];
         if (row?.held) return { held: true };
-        if (row) return { held: false, owner: row.owner, expiresAt: new Date(Number(row.expires_at)).toISOString() };
+        if (row) return heldElsewhere(row.owner, Number(row.expires_at));
       }
     },
     async renewLease(threadId, owner, ttlMs) {
       const { rowCount } = await pool.query(
-        `UPDATE ${TABLES.leases} SET expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3 WHERE thread_id = $1 AND owner = $2`,
+        `UPDATE ${TABLES.leases} SET expires_at = ${DB_NOW_MS} + $3 WHERE thread_id = $1 AND owner = $2`,
         [threadId, owner, Math.round(ttlMs)],
       );
       return rowCount === 1;

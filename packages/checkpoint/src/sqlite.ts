@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
-import { decodeCall, encodeCall, TABLES, TABLES_DDL, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
 interface Database {
@@ -56,8 +56,7 @@ export function openSqliteStore(file: string): CheckpointStore {
   const deleteThread = db.prepare(`DELETE FROM ${TABLES.threads} WHERE thread_id = ?`);
   const takeLease = db.prepare(
     `INSERT INTO ${TABLES.leases} (thread_id, owner, expires_at) VALUES (?, ?, ?)
-     ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-     WHERE ${TABLES.leases}.owner = excluded.owner OR ${TABLES.leases}.expires_at <= ?`,
+     ${takeLeaseOnConflict('?')}`,
   );
   const getLease = db.prepare(`SELECT owner, expires_at FROM ${TABLES.leases} WHERE thread_id = ?`);
   const renewLease = db.prepare(`UPDATE ${TABLES.leases} SET expires_at = ? WHERE thread_id = ? AND owner = ?`);
@@ -106,7 +105,7 @@ export function openSqliteStore(file: string): CheckpointStore {
         const now = Date.now();
         if ((takeLease.run(threadId, owner, now + ttlMs, now) as { changes: number }).changes === 1) return { held: true };
         const row = getLease.get(threadId) as { owner: string; expires_at: number } | undefined;
-        if (row) return { held: false, owner: row.owner, expiresAt: new Date(Number(row.expires_at)).toISOString() };
+        if (row) return heldElsewhere(row.owner, Number(row.expires_at));
       }
     },
     async renewLease(threadId, owner, ttlMs) {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { holdThread, openCheckpointStore, ownerId, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
+import { holdThread, openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
@@ -97,6 +97,11 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     let store: ResultStore;
     let checkpoints: CheckpointStore;
     let workflow: EvaluatedWorkflow;
+    // The pair goes back to the queue, no attempt spent.
+    const requeue = async (): Promise<never> => {
+      await job.moveToWait(token);
+      throw new WaitingError();
+    };
     try {
       [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
       workflow = workflowFor(data.workflow);
@@ -107,8 +112,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       // and this worker stops rather than fail pair after pair.
       refused ??= `cannot run the pairs of eval ${data.evalId}: ${error.message}`;
       stop('refusing');
-      await job.moveToWait(token);
-      throw new WaitingError();
+      return requeue();
     }
     const pair: PairContext = { ...context.pair, checkpoints };
     const question = context.questions.get(data.questionId);
@@ -116,19 +120,14 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     // The pair's thread is this worker's until it is recorded and forgotten: a worker that takes
     // the pair while another still runs it (a false stall) waits, then resumes from its checkpoints.
     // The lease lasts as long as the job's lock: a worker that dies lets both go after --stalled-after.
-    let lease;
-    try {
-      lease = await holdThread(checkpoints, pairThread(workflow.id, question.id, data.evalId), {
-        owner: ownerId(name),
-        ttlMs: lockDuration,
-        wait: { signal: shutdown.signal, onWait: (holder) => log(`waiting for ${workflow.id} ${question.id} (job ${job.id}): another process runs its thread (${holder.owner})`) },
-      });
-    } catch (error) {
+    const lease = await holdThread(checkpoints, pairThread(workflow.id, question.id, data.evalId), {
+      ttlMs: lockDuration,
+      wait: { signal: shutdown.signal, onWait: (holder) => log(`waiting for ${workflow.id} ${question.id} (job ${job.id}): another process runs its thread (${holder.owner})`) },
+    }).catch((error: unknown) => {
+      // Stopping while waiting: the pair goes back to the queue.
       if (!shutdown.signal.aborted) throw error;
-      // Stopping while waiting: the pair goes back to the queue, no attempt spent.
-      await job.moveToWait(token);
-      throw new WaitingError();
-    }
+      return requeue();
+    });
     try {
       log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
       const outcome = await runPair(pair, workflow, question, data.evalId, lease.signal);
