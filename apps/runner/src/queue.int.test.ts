@@ -158,20 +158,30 @@ describe.each([
 });
 
 describe('a pair whose thread another process holds', () => {
-  it('waits for it on the worker, runs the other pairs meanwhile, then runs and records it once it is let go', async () => {
+  /**
+   * A queued eval whose first par2-rag pair's thread another process holds: the pairs'
+   * checkpoints are in the eval directory's SQLite file, and the test takes that thread's lease there.
+   */
+  const heldEval = async (prefix: string, holder: string) => {
     const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
-    const out = mkdtempSync(join(temp, 'held-'));
+    const out = mkdtempSync(join(temp, prefix));
     const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     children.add(evalRun);
     const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
-    let worker: ReturnType<typeof startWorker> | undefined;
     const held = rows(local).find((r) => r.workflow === 'par2-rag')!;
-    // The pairs' checkpoints are in the eval directory's SQLite file; another process holds this pair's thread there.
     for (let i = 0; i < 1200 && !existsSync(join(out, 'queue.json')); i++) await sleep(50);
     const { evalId } = JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string };
+    const thread = `${evalId}/par2-rag/${held.questionId}`;
     const checkpoints = await openCheckpointStore(join(out, 'checkpoints.sqlite'));
+    expect(await checkpoints.acquireLease(thread, holder, 300_000)).toEqual({ held: true });
+    return { out, evalRun, evalExit, held, checkpoints, letGo: () => checkpoints.releaseLease(thread, holder) };
+  };
+  const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
+
+  it('waits for it on the worker, runs the other pairs meanwhile, then runs and records it once it is let go', async () => {
+    const { out, evalRun, evalExit, held, checkpoints, letGo } = await heldEval('held-', 'elsewhere:1');
+    let worker: ReturnType<typeof startWorker> | undefined;
     try {
-      expect(await checkpoints.acquireLease(`${evalId}/par2-rag/${held.questionId}`, 'elsewhere:1', 300_000)).toEqual({ held: true });
       worker = startWorker();
       const others = () => storedKeys(out, false).then((keys) => keys.size);
       for (let i = 0; i < 1200 && ((await others()) < 23 || !worker.log().includes(`waiting for par2-rag ${held.questionId}`)); i++) await sleep(100);
@@ -182,12 +192,11 @@ describe('a pair whose thread another process holds', () => {
       expect(recorded.size).toBe(23);
       expect(recorded.has(pairKey('par2-rag', held.questionId))).toBe(false);
       expect(worker.log()).not.toContain(`started par2-rag ${held.questionId} (job`);
-      await checkpoints.releaseLease(`${evalId}/par2-rag/${held.questionId}`, 'elsewhere:1');
+      await letGo();
       expect(await evalExit).toBe(0);
       expect(worker.log()).toContain(`started par2-rag ${held.questionId} (job`);
       const got = rows(out);
       expect(got).toHaveLength(24);
-      const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
       expect(strip(got.find((r) => r.workflow === 'par2-rag' && r.questionId === held.questionId)!)).toEqual(strip(held));
     } finally {
       await checkpoints.close();
@@ -197,19 +206,9 @@ describe('a pair whose thread another process holds', () => {
   }, 300_000);
 
   it('a worker stopped while it waits puts the pair back unfailed, and another worker runs it once the thread is let go', async () => {
-    const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
-    const out = mkdtempSync(join(temp, 'held-stop-'));
-    const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.add(evalRun);
-    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    const { out, evalRun, evalExit, held, checkpoints, letGo } = await heldEval('held-stop-', 'elsewhere:2');
     const workers: Array<ReturnType<typeof startWorker>> = [];
-    const held = rows(local).find((r) => r.workflow === 'par2-rag')!;
-    for (let i = 0; i < 1200 && !existsSync(join(out, 'queue.json')); i++) await sleep(50);
-    const { evalId } = JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string };
-    const thread = `${evalId}/par2-rag/${held.questionId}`;
-    const checkpoints = await openCheckpointStore(join(out, 'checkpoints.sqlite'));
     try {
-      expect(await checkpoints.acquireLease(thread, 'elsewhere:2', 300_000)).toEqual({ held: true });
       const first = startWorker();
       workers.push(first);
       for (let i = 0; i < 1200 && !first.log().includes(`waiting for par2-rag ${held.questionId}`); i++) await sleep(100);
@@ -223,12 +222,11 @@ describe('a pair whose thread another process holds', () => {
       workers.push(second);
       for (let i = 0; i < 1200 && !second.log().includes(`waiting for par2-rag ${held.questionId}`); i++) await sleep(100);
       expect(second.log()).toContain(`waiting for par2-rag ${held.questionId} (job`);
-      await checkpoints.releaseLease(thread, 'elsewhere:2');
+      await letGo();
       expect(await evalExit).toBe(0);
       expect(second.log()).toContain(`recorded par2-rag ${held.questionId} (job`);
       const got = rows(out);
       expect(got).toHaveLength(24);
-      const strip = (r: ResultRow) => ({ ...r, latencyMs: 0, usage: { ...r.usage, wallMs: 0 } });
       expect(strip(got.find((r) => r.workflow === 'par2-rag' && r.questionId === held.questionId)!)).toEqual(strip(held));
     } finally {
       await checkpoints.close();
