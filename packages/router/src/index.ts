@@ -1,9 +1,9 @@
 export { manifest } from './manifest';
 export { createRouterWorkflow, type RouterOptions } from './workflows';
-export { ROUTER_DEFAULTS, routerSettingsSchema, routerTrainerSettingsSchema } from './settings';
+export { ROUTER_DEFAULTS, routerSettingsSchema, routerTrainerSettingsSchema, LAMBDA_GRID } from './settings';
 export { questionFeatures, FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
 export { predictAll, rank, type Prediction, type CandidateModel } from './predictor';
-export { trainRouter, LAMBDA_GRID, type RouterTrainingSettings, type QuestionEmbeddings } from './trainRouter';
+export { trainRouter, type RouterTrainingSettings, type QuestionEmbeddings } from './trainRouter';
 export { loadRouterFile, saveRouterFile, featureNames, DEFAULT_ROUTER_FILE, ROUTER_FORMAT, type RouterFile, type RouterTraining, type LambdaRow } from './routerFile';
 export { embedQuestions, fitProjection, project, type EmbeddingProjection } from './embedding';
 export { routerTrainer } from './trainer';

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { L2_GRID } from './trainRouter';
+
+// The grids the training searches live here, beside the schema that describes them: the manifest
+// loads this file, and it loads none of the training's dependencies (compromise, ml-matrix).
+
+/** The λ values cross-validation tries (quality per 1,000 tokens). */
+export const LAMBDA_GRID = [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
+
+/** The L2 penalties cross-validation tries: with a few hundred questions and dozens of candidates, strong shrinkage wins. */
+export const L2_GRID = [3, 30, 300, 3000];
 
 /** The router workflow's settings and their defaults. */
 export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '', pool: '' };

@@ -1,7 +1,7 @@
 import { ConfigError, type EvalOutcome, type EvalSource } from '@multihop/core';
 import { mean, mulberry32 } from '@multihop/metrics';
 import type { z } from 'zod';
-import type { routerTrainerSettingsSchema } from './settings';
+import { L2_GRID, LAMBDA_GRID, type routerTrainerSettingsSchema } from './settings';
 import { fitProjection, project, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
 import { fitLogistic, fitLogTokens, fitScaler, frontOf, rank, scale, type CandidateModel } from './predictor';
@@ -9,12 +9,6 @@ import { featureNames, ROUTER_FORMAT, type DatasetRow, type LambdaRow, type Rout
 
 /** What trainRouter takes: `multihop train router`'s settings, parsed (λ and L2 undefined: chosen by cross-validation). */
 export type RouterTrainingSettings = z.output<typeof routerTrainerSettingsSchema>;
-
-/** The λ values cross-validation tries (quality per 1,000 tokens). */
-export const LAMBDA_GRID = [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
-
-/** The L2 penalties cross-validation tries: with a few hundred questions and dozens of candidates, strong shrinkage wins. */
-export const L2_GRID = [3, 30, 300, 3000];
 
 /**
  * How cross-validation chooses λ and L2, aimed at the router's bar dataset by dataset (each
