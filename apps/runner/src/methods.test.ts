@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,5 +45,16 @@ describe('methods found by their manifests', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('lists every method without loading an engine, a store or the router\'s NLP library (what every command pays at start)', () => {
+    // A fresh process, as `multihop workflows` is: jest's own module registry would hide what a real require loads.
+    const script = `require('./src/methods').methodCatalog();
+      const loaded = new Set(Object.keys(require.cache).map((f) => f.match(/node_modules\\/((@[^/]+\\/)?[^/]+)/)?.[1]).filter(Boolean));
+      process.stdout.write(JSON.stringify([...loaded]));`;
+    const loaded = JSON.parse(execFileSync(process.execPath, ['-r', '@multihop/ts-register', '-e', script], { cwd: join(__dirname, '..'), encoding: 'utf8' })) as string[];
+    expect(loaded).toContain('@multihop/core'); // the probe sees packages at all
+    const heavy = ['@langchain/core', '@langchain/langgraph', 'xstate', '@lancedb/lancedb', 'apache-arrow', 'better-sqlite3', 'compromise', 'ml-matrix'];
+    expect(loaded.filter((name) => heavy.includes(name))).toEqual([]);
   });
 });
