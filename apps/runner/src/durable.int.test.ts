@@ -52,6 +52,25 @@ function journalled(thread: string, file = store): number {
   }
 }
 
+/**
+ * Whether SQLite's write lock on the store is free now. A process stopped inside a write
+ * transaction (a checkpoint, a journal entry, a lease renewal) keeps the lock until it runs again,
+ * and every other process's write then fails with "database is locked" after the busy timeout.
+ */
+function writable(file = store): boolean {
+  const Database = require('better-sqlite3') as new (file: string, options: { fileMustExist: boolean; timeout: number }) => { exec(sql: string): unknown; close(): void };
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
+}
+
 async function killAfter(args: string[], thread: string, calls: number, file = store): Promise<{ signal: NodeJS.Signals | null; journalled: number }> {
   const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: 'ignore' });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
@@ -142,7 +161,17 @@ it('a process stopped past its lease, whose thread another took meanwhile, write
   const first = spawn(process.execPath, ['-r', register, bin, ...runArgs('par2-rag'), '--thread', 'stolen'], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '1000' }, stdio: ['ignore', 'ignore', 'pipe'] });
   const done = finished(first);
   for (let i = 0; i < 600 && journalled('stolen') < 1; i++) await new Promise((r) => setTimeout(r, 50));
-  first.kill('SIGSTOP');
+  // Stop it between two writes: stopped inside one, it would hold SQLite's write lock (and every
+  // other process's write would time out) until it runs again. A stop takes effect at once, but not
+  // necessarily before kill() returns, so the lock is probed a moment after.
+  for (let tries = 0; ; tries++) {
+    first.kill('SIGSTOP');
+    await new Promise((r) => setTimeout(r, 50));
+    if (writable()) break;
+    first.kill('SIGCONT');
+    if (tries === 100) throw new Error('the first process was never stopped between writes');
+    await new Promise((r) => setTimeout(r, 20 + 10 * (tries % 5)));
+  }
   // Meanwhile another process takes the thread over (as when the stopped one's lease has expired).
   const other = await openCheckpointStore(store);
   try {
@@ -159,6 +188,8 @@ it('a process stopped past its lease, whose thread another took meanwhile, write
     // The thread's record is as the stopped process left it when it started: not ended by it.
     expect((await other.getThread('stolen'))?.status).toBe('running');
   } finally {
+    // Never left stopped: a stopped child keeps its stderr pipe open, and jest would wait on it for ever.
+    if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
     await other.releaseLease('stolen', 'other-host:1');
     await other.close();
   }
