@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { unwantedFiles, type PackReport } from './tarballContents';
-import { dependencyOrder, readJson, rootManifest, workspacePackages, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
+import { dependencyOrder, readJson, rootManifest, runtimeDependencies, workspacePackages, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
 
 /** Where the shared datasets live for a project outside the workspace: `../shared/datasets` beside the workspace root. */
 export const sharedDatasetsDir = (): string => process.env['MULTIHOP_DATASETS_DIR'] ?? resolve(workspaceRoot, '..', 'shared', 'datasets');
@@ -49,6 +49,21 @@ export function run(command: string, args: string[], options: { cwd: string; env
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
 }
 
+/** `run`, without blocking the event loop: for commands run side by side. */
+export function runAsync(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...quietNpm, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+    child.once('error', (error) => (clearTimeout(timer), reject(error)));
+    child.once('close', (status) => (clearTimeout(timer), resolvePromise({ status, stdout, stderr, ms: Date.now() - started })));
+  });
+}
+
 export const describeRun = (what: string, r: Run): string => `${what} exited with ${r.status}\n--- stderr\n${r.stderr}\n--- stdout\n${r.stdout}`;
 
 /**
@@ -92,20 +107,45 @@ export interface Packed extends PackReport {
   ms: number;
 }
 
-/** `npm pack` of each staged package, dependencies first (its prepack builds against theirs). */
-export function packAll(packages: WorkspacePackage[], stagedDirs: Map<string, string>, destination: string): Packed[] {
+/**
+ * `npm pack` of each staged package, `concurrency` at a time, each once the workspace packages it
+ * depends on are packed (its prepack builds against their dist/). In dependency order.
+ */
+export async function packAll(packages: WorkspacePackage[], stagedDirs: Map<string, string>, destination: string, concurrency = 2): Promise<Packed[]> {
   mkdirSync(destination, { recursive: true });
-  return dependencyOrder(packages).map((pkg) => {
-    const dir = stagedDirs.get(pkg.name)!;
-    const r = run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir });
-    if (r.status !== 0) throw new Error(describeRun(`npm pack ${pkg.name}`, r));
-    // Lifecycle scripts print their banners on stdout too: the report is the JSON array at the end.
-    const json = r.stdout.slice(r.stdout.search(/^\[\s*\{/m));
-    const report = (JSON.parse(json) as PackReport[])[0]!;
-    const tarball = join(destination, report.filename);
-    const manifest = readJson<PackageManifest>(join(dir, 'package.json'));
-    return { ...report, tarball, manifest, unwanted: unwantedFiles(report.files), ms: r.ms };
-  });
+  const ordered = dependencyOrder(packages);
+  let free = concurrency;
+  const waiting: Array<() => void> = [];
+  const slot = (): Promise<void> => (free > 0 ? (free--, Promise.resolve()) : new Promise((r) => waiting.push(r)));
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  const packing = new Map<string, Promise<Packed>>();
+  for (const pkg of ordered) {
+    const before = Object.keys(runtimeDependencies(pkg.manifest)).flatMap((dep) => packing.get(dep) ?? []);
+    packing.set(
+      pkg.name,
+      Promise.all(before).then(async () => {
+        await slot();
+        try {
+          const dir = stagedDirs.get(pkg.name)!;
+          const r = await runAsync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir });
+          if (r.status !== 0) throw new Error(describeRun(`npm pack ${pkg.name}`, r));
+          // Lifecycle scripts print their banners on stdout too: the report is the JSON array at the end.
+          const json = r.stdout.slice(r.stdout.search(/^\[\s*\{/m));
+          const report = (JSON.parse(json) as PackReport[])[0]!;
+          const tarball = join(destination, report.filename);
+          const manifest = readJson<PackageManifest>(join(dir, 'package.json'));
+          return { ...report, tarball, manifest, unwanted: unwantedFiles(report.files), ms: r.ms };
+        } finally {
+          release();
+        }
+      }),
+    );
+  }
+  return Promise.all(ordered.map((pkg) => packing.get(pkg.name)!));
 }
 
 /**

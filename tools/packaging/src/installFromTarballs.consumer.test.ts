@@ -24,7 +24,7 @@ let compileErrors: string[] = [];
 
 const kB = (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`;
 
-beforeAll(() => {
+beforeAll(async () => {
   // Kept on request (MULTIHOP_KEEP_CONSUMER=1) outside the test run's own temporary directory, which its teardown removes.
   const keep = process.env['MULTIHOP_KEEP_CONSUMER'] === '1';
   work = mkdtempSync(join(keep ? (process.env['MULTIHOP_TEST_TMPDIR_OUTER'] ?? tmpdir()) : tmpdir(), 'multihop-consumer-'));
@@ -32,7 +32,7 @@ beforeAll(() => {
   app = join(work, 'app');
   const t0 = Date.now();
   const staged = stagePackages(join(work, 'stage'), packages);
-  packed = packAll(packages, staged, join(work, 'tarballs'));
+  packed = await packAll(packages, staged, join(work, 'tarballs'));
   const t1 = Date.now();
 
   const lines = packed.map((p) => {
