@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, InputError, processAlive, totalTokens, type Usage } from '@multihop/core';
-import { onPath } from '../io';
+import { onPath, writeWhole } from '../io';
 import { readJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
 
@@ -118,9 +118,9 @@ export class ResultsLog {
         }
       }
       const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
-      if (JSON.stringify(merged) !== JSON.stringify(previous)) onPath(configFile, () => writeFileSync(configFile, `${JSON.stringify(merged, null, 2)}\n`));
+      if (JSON.stringify(merged) !== JSON.stringify(previous)) writeWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
-      onPath(configFile, () => writeFileSync(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`));
+      writeWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
     }
     const file = join(dir, 'results.jsonl');
     const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);

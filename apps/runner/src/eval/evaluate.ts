@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
-import { describeSystemError, isSystemError, onPath, type Io } from '../io';
+import { describeSystemError, isSystemError, writeWhole, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog } from './judging';
@@ -236,10 +236,10 @@ export async function evaluate(
         ...(stopping ? { stopped: true } : {}),
       });
       const summaryFile = join(out, 'summary.json');
-      onPath(summaryFile, () => writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`));
+      writeWhole(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
       const markdown = renderSummary(summary);
       const markdownFile = join(out, 'summary.md');
-      onPath(markdownFile, () => writeFileSync(markdownFile, markdown));
+      writeWhole(markdownFile, markdown);
       io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
       io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
       const scored = rows.length - summary.failed.runs;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore } from '@multihop/checkpoint';
 import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
-import { onPath } from '../io';
+import { writeWhole } from '../io';
 import type { ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
@@ -100,9 +100,7 @@ export function traceFile(workflowId: string, questionId: string): string {
 export function writeTrace(out: string, file: string, trace: unknown): void {
   const target = join(out, file);
   mkdirSync(dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
-  onPath(target, () => writeFileSync(temp, JSON.stringify(trace)));
-  renameSync(temp, target);
+  writeWhole(target, JSON.stringify(trace));
 }
 
 /** A file name for a question id: readable, and unique even when ids differ only in characters a file name cannot hold. */

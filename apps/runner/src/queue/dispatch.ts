@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type Question } from '@multihop/core';
 import type { Queue } from 'bullmq';
-import type { Io } from '../io';
+import { writeWhole, type Io } from '../io';
 import { Progress } from '../eval/Progress';
 import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
@@ -202,7 +202,8 @@ function evalIdOf(out: string): string {
     throw new InputError(`${file}: no eval id in it; delete it to start the queue side of this eval afresh`, { file });
   }
   const id = randomUUID().replace(/-/g, '').slice(0, 16);
-  writeFileSync(file, `${JSON.stringify({ evalId: id, createdAt: new Date().toISOString() }, null, 2)}\n`);
+  // Whole or not at all: workers and a re-run read it, and a torn file would hold no id.
+  writeWhole(file, `${JSON.stringify({ evalId: id, createdAt: new Date().toISOString() }, null, 2)}\n`);
   return id;
 }
 

@@ -262,13 +262,14 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   it.concurrent(kind('eval/disk-full'), async () => {
     const out = join(scratch(), 'out');
     answered(await evalInto(out, 2), 0);
-    // The next write of summary.json goes to /dev/full, whose every write fails with ENOSPC.
-    unlinkSync(join(out, 'summary.json'));
-    symlinkSync('/dev/full', join(out, 'summary.json'));
+    // The next write of summary.json (into summary.json.tmp, then renamed) goes to /dev/full,
+    // whose every write fails with ENOSPC.
+    symlinkSync('/dev/full', join(out, 'summary.json.tmp'));
     const r = await evalInto(out, 3);
     answered(r, 1, `multihop: cannot write to ${join(out, 'summary.json')}: no space left on the device (disk full) (ENOSPC)`);
-    // The pair that ran before the disk filled is kept, and the two before it.
+    // The pair that ran before the disk filled is kept, and the two before it; so is the summary written before.
     expect(lineCount(join(out, 'results.jsonl'))).toBe(3);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ n: 2 });
   });
 
   it.concurrent(kind('rollouts/out-is-directory'), async () => {
