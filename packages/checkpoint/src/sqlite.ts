@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
+import { ConfigError, MultihopError, type CallJournal, type RecordedCall } from '@multihop/core';
 import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
@@ -12,6 +12,53 @@ interface Database {
   close(): void;
 }
 
+/** How long a write waits for another connection's write lock before SQLite gives up. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** SQLite's bare "database is locked" (SQLITE_BUSY after the busy timeout), said with the store and the likely cause. */
+function lockedError(path: string, error: unknown): unknown {
+  if ((error as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return error;
+  return new MultihopError(
+    'STORE_LOCKED',
+    `checkpoint store ${path}: another process has held its write lock for over ${BUSY_TIMEOUT_MS / 1000} s (SQLite: database is locked); ` +
+      'a process using this file is stopped (Ctrl-Z) or hung inside a write: let it go on (fg) or end it, or give this run another checkpoint file',
+    { cause: error },
+  );
+}
+
+/**
+ * The connection, with SQLITE_BUSY from any statement (the store's own and LangGraph's
+ * SqliteSaver's, transactions included) thrown as `lockedError` names it.
+ */
+function namingLocks(db: Database, path: string): Database {
+  const guarded =
+    <F extends (...args: never[]) => unknown>(fn: F, self: unknown) =>
+    (...args: Parameters<F>): ReturnType<F> => {
+      try {
+        return fn.apply(self, args) as ReturnType<F>;
+      } catch (error) {
+        throw lockedError(path, error);
+      }
+    };
+  const RUNS = new Set<PropertyKey>(['run', 'get', 'all', 'iterate']);
+  const statement = <S extends object>(target: S): S =>
+    new Proxy(target, {
+      get(s, key) {
+        const value = Reflect.get(s, key, s) as unknown;
+        return typeof value === 'function' && RUNS.has(key) ? guarded(value as (...args: never[]) => unknown, s) : value;
+      },
+    });
+  return new Proxy(db, {
+    get(d, key) {
+      const value = Reflect.get(d, key, d) as unknown;
+      if (typeof value !== 'function') return value;
+      const fn = value as (...args: never[]) => unknown;
+      if (key === 'prepare') return (...args: never[]) => statement(fn.apply(d, args) as object);
+      if (key === 'transaction') return (body: never) => guarded(fn.call(d, body) as (...args: never[]) => unknown, undefined);
+      return guarded(fn, d);
+    },
+  });
+}
 
 /**
  * The embedded store: one SQLite file holds LangGraph's checkpoint tables (SqliteSaver) and the
@@ -31,9 +78,9 @@ export function openSqliteStore(file: string): CheckpointStore {
   const BetterSqlite = require('better-sqlite3') as new (file: string) => Database;
   let db: Database;
   try {
-    db = new BetterSqlite(path);
+    db = namingLocks(new BetterSqlite(path), path);
     // First, so that processes opening the same file at once (queue workers) wait for each other.
-    db.pragma('busy_timeout = 10000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     // A committed checkpoint survives the process being killed; NORMAL skips the fsync per commit
     // that only a power cut would need (WAL keeps the file consistent either way).
