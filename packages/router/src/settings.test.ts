@@ -1,6 +1,5 @@
 import { manifest } from './manifest';
-import { ROUTER_DEFAULTS, routerTrainerSettingsSchema } from './settings';
-import { L2_GRID } from './settings';
+import { L2_GRID, ROUTER_DEFAULTS, routerTrainerSettingsSchema } from './settings';
 
 describe('router settings', () => {
   it('default to the shipped router file, its own λ and all its candidates', () => {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ConcurrencyLimiter } from '@multihop/core';
 import { unwantedFiles, type PackReport } from './tarballContents';
 import { dependencyOrder, readJson, rootManifest, runtimeDependencies, workspacePackages, workspaceRoot, type PackageManifest, type WorkspacePackage } from './workspace';
 
@@ -36,13 +37,22 @@ export interface Run {
   ms: number;
 }
 
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Run {
+interface RunOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+const runEnv = (options: RunOptions): NodeJS.ProcessEnv => ({ ...process.env, ...quietNpm, ...options.env });
+
+export function run(command: string, args: string[], options: RunOptions): Run {
   const started = Date.now();
   const result: SpawnSyncReturns<string> = spawnSync(command, args, {
     cwd: options.cwd,
-    env: { ...process.env, ...quietNpm, ...options.env },
+    env: runEnv(options),
     encoding: 'utf8',
-    timeout: options.timeoutMs ?? 600_000,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.error) throw result.error;
@@ -50,15 +60,15 @@ export function run(command: string, args: string[], options: { cwd: string; env
 }
 
 /** `run`, without blocking the event loop: for commands run side by side. */
-export function runAsync(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
+export function runAsync(command: string, args: string[], options: RunOptions): Promise<Run> {
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...quietNpm, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: runEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.once('error', (error) => (clearTimeout(timer), reject(error)));
     child.once('close', (status) => (clearTimeout(timer), resolvePromise({ status, stdout, stderr, ms: Date.now() - started })));
   });
@@ -114,36 +124,22 @@ export interface Packed extends PackReport {
 export async function packAll(packages: WorkspacePackage[], stagedDirs: Map<string, string>, destination: string, concurrency = 2): Promise<Packed[]> {
   mkdirSync(destination, { recursive: true });
   const ordered = dependencyOrder(packages);
-  let free = concurrency;
-  const waiting: Array<() => void> = [];
-  const slot = (): Promise<void> => (free > 0 ? (free--, Promise.resolve()) : new Promise((r) => waiting.push(r)));
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
+  const limiter = new ConcurrencyLimiter(concurrency);
+  const pack = async (pkg: WorkspacePackage): Promise<Packed> => {
+    const dir = stagedDirs.get(pkg.name)!;
+    const r = await runAsync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir });
+    if (r.status !== 0) throw new Error(describeRun(`npm pack ${pkg.name}`, r));
+    // Lifecycle scripts print their banners on stdout too: the report is the JSON array at the end.
+    const json = r.stdout.slice(r.stdout.search(/^\[\s*\{/m));
+    const report = (JSON.parse(json) as PackReport[])[0]!;
+    const tarball = join(destination, report.filename);
+    const manifest = readJson<PackageManifest>(join(dir, 'package.json'));
+    return { ...report, tarball, manifest, unwanted: unwantedFiles(report.files), ms: r.ms };
   };
   const packing = new Map<string, Promise<Packed>>();
   for (const pkg of ordered) {
     const before = Object.keys(runtimeDependencies(pkg.manifest)).flatMap((dep) => packing.get(dep) ?? []);
-    packing.set(
-      pkg.name,
-      Promise.all(before).then(async () => {
-        await slot();
-        try {
-          const dir = stagedDirs.get(pkg.name)!;
-          const r = await runAsync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir });
-          if (r.status !== 0) throw new Error(describeRun(`npm pack ${pkg.name}`, r));
-          // Lifecycle scripts print their banners on stdout too: the report is the JSON array at the end.
-          const json = r.stdout.slice(r.stdout.search(/^\[\s*\{/m));
-          const report = (JSON.parse(json) as PackReport[])[0]!;
-          const tarball = join(destination, report.filename);
-          const manifest = readJson<PackageManifest>(join(dir, 'package.json'));
-          return { ...report, tarball, manifest, unwanted: unwantedFiles(report.files), ms: r.ms };
-        } finally {
-          release();
-        }
-      }),
-    );
+    packing.set(pkg.name, Promise.all(before).then(() => limiter.run(() => pack(pkg))));
   }
   return Promise.all(ordered.map((pkg) => packing.get(pkg.name)!));
 }
