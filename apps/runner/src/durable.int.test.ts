@@ -34,14 +34,20 @@ function cli(args: string[], extra: Record<string, string> = {}): { status: numb
   return { status: run.status, json: JSON.parse(run.stdout) as RunJson, stderr: run.stderr };
 }
 
-/** Completed model calls journalled for a thread (read-only, while the writer runs). */
-function journalled(thread: string, file = store): number {
-  const Database = require('better-sqlite3') as new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => {
+/** A second connection to a store's SQLite file, beside the processes under test. */
+function connect(file: string, options: { readonly?: boolean; fileMustExist?: boolean; timeout?: number }) {
+  const Database = require('better-sqlite3') as new (file: string, options: object) => {
     prepare(sql: string): { get(...args: unknown[]): unknown };
+    exec(sql: string): unknown;
     close(): void;
   };
+  return new Database(file, options);
+}
+
+/** Completed model calls journalled for a thread (read-only, while the writer runs). */
+function journalled(thread: string, file = store): number {
   try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const db = connect(file, { readonly: true, fileMustExist: true });
     try {
       return (db.prepare('SELECT count(*) AS n FROM multihop_calls WHERE thread_id = ?').get(thread) as { n: number }).n;
     } finally {
@@ -58,8 +64,7 @@ function journalled(thread: string, file = store): number {
  * and every other process's write then fails with "database is locked" after the busy timeout.
  */
 function writable(file = store): boolean {
-  const Database = require('better-sqlite3') as new (file: string, options: { fileMustExist: boolean; timeout: number }) => { exec(sql: string): unknown; close(): void };
-  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  const db = connect(file, { fileMustExist: true, timeout: 0 });
   try {
     db.exec('BEGIN IMMEDIATE');
     db.exec('ROLLBACK');
@@ -221,3 +226,21 @@ it('eval: a pair killed mid-run resumes mid-run when the command runs again', as
   // Once recorded, the pair's thread is dropped from the eval's store.
   expect(journalled(thread, join(out, 'checkpoints.sqlite'))).toBe(0);
 }, 180_000);
+
+it('a run whose checkpoint store another process keeps locked is refused after the busy timeout, naming the store and the likely cause', async () => {
+  const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
+  const file = join(work, 'locked.sqlite');
+  await (await openCheckpointStore(file)).close();
+  // As a process stopped (Ctrl-Z) inside a write would: the file's write lock, held.
+  const holder = connect(file, {});
+  holder.exec('BEGIN IMMEDIATE');
+  try {
+    const run = spawnSync(process.execPath, ['-r', register, bin, ...runArgs('direct'), '--thread', 'locked', '--checkpoints', file], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `multihop: checkpoint store ${file}: another process has held its write lock for over 10 s (SQLite: database is locked); a process using this file is stopped (Ctrl-Z) or hung inside a write: let it go on (fg) or end it, or give this run another checkpoint file`,
+    );
+  } finally {
+    holder.close();
+  }
+}, 60_000);
