@@ -47,6 +47,7 @@ export {
 export {
   bootstrapMean,
   comparePaired,
+  formatPValue,
   mean,
   mulberry32,
   pairedBootstrap,

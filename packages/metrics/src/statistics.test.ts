@@ -1,6 +1,6 @@
 import { InputError } from '@multihop/core';
 import fc from 'fast-check';
-import { bootstrapMean, comparePaired, mean, mulberry32, pairedBootstrap, pairedPermutationTest } from './statistics';
+import { bootstrapMean, comparePaired, formatPValue, mean, mulberry32, pairedBootstrap, pairedPermutationTest } from './statistics';
 
 describe('mulberry32', () => {
   it('repeats its sequence for a seed and differs between seeds', () => {
@@ -147,5 +147,14 @@ describe('pairedBootstrap and comparePaired', () => {
     // Differences [1, 0, 0, 1, 0, 0, 1, 0, 0, 1]: four +1s, |sum| = 4 only when all four keep
     // one sign; 2 · 2^6 of the 2^10 assignments.
     expect(cmp.pValue).toBe(0.125);
+  });
+});
+
+describe('formatPValue', () => {
+  it('prints three decimals, and <0.001 for the smallest sampled p-value rather than 0.000', () => {
+    // 40 questions all favouring one side: too many to enumerate, so the p-value is sampled, (1 + 0) / (1 + R).
+    const p = pairedPermutationTest(Array(40).fill(1), Array(40).fill(0), { permutations: 5000 }).pValue;
+    expect([p, formatPValue(p)]).toEqual([1 / 5001, '<0.001']);
+    expect([formatPValue(0.001), formatPValue(0.0315), formatPValue(1)]).toEqual(['0.001', '0.032', '1.000']);
   });
 });

@@ -185,3 +185,11 @@ export function comparePaired(a: readonly number[], b: readonly number[], option
   const test = pairedPermutationTest(a, b, options);
   return { ...interval, meanA: mean(a), meanB: mean(b), pValue: test.pValue };
 }
+
+/**
+ * A p-value as tables print it: three decimals, and `<0.001` below that (a sampled p-value is
+ * never 0, and `0.000` would say it is).
+ */
+export function formatPValue(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}

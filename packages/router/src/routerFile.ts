@@ -115,17 +115,23 @@ export function loadRouterFile(path: string): RouterFile {
   if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
   if (file.pool !== undefined && file.pool !== 'all' && file.pool !== 'front') fail('pool', `expected "all" or "front", got ${JSON.stringify(file.pool)}`);
   const d = featureNames(file).length;
-  if (file.scaler?.mean?.length !== d || file.scaler?.std?.length !== d) fail('scaler', `expected ${d} means and standard deviations`);
+  if (!finiteList(file.scaler?.mean, d)) fail('scaler.mean', `expected ${d} numbers`);
+  if (!finiteList(file.scaler?.std, d) || !file.scaler.std.every((s) => s > 0)) fail('scaler.std', `expected ${d} numbers > 0`);
   if (!Array.isArray(file.candidates) || file.candidates.length === 0) fail('candidates', 'expected at least one candidate');
   file.candidates.forEach((c, i) => {
     if (typeof c.workflow !== 'string' || !c.workflow) fail(`candidates[${i}].workflow`, 'expected a workflow id');
     for (const part of ['quality', 'cost'] as const) {
-      if (c[part]?.weights?.length !== d || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias`);
+      if (!finiteList(c[part]?.weights, d) || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias, all numbers`);
     }
     if (c.costSmearing !== undefined && !(typeof c.costSmearing === 'number' && Number.isFinite(c.costSmearing) && c.costSmearing > 0)) {
       fail(`candidates[${i}].costSmearing`, `expected a number > 0, got ${JSON.stringify(c.costSmearing)}`);
     }
   });
+  // What routing reads of the training record: the model it predicts, and the λ values it compared.
+  if (typeof file.training?.model !== 'string') fail('training.model', 'expected the model whose evals it was trained on');
+  const grid = file.training.lambda?.grid;
+  if (!Array.isArray(grid)) fail('training.lambda.grid', 'expected the λ study (a list of rows)');
+  grid.forEach((row, i) => (typeof row?.lambda === 'number' && Number.isFinite(row.lambda) && row.lambda >= 0) || fail(`training.lambda.grid[${i}].lambda`, 'expected a number ≥ 0'));
   if (file.pool === 'front') {
     const lacking = lackingTrainingMeans(file, file.candidates);
     if (lacking !== undefined) fail(`candidates[${lacking}].training`, 'expected the mean quality and tokens on the training questions (pool "front" reads them)');

@@ -18,7 +18,7 @@ export const ROUTER_DEFAULTS = { file: '', lambda: -1, candidates: '', pool: '' 
  */
 export const routerSettingsSchema = z.object({
   file: z.string().default('').describe('router file written by multihop train router (empty: the file this package ships, trained on the offline model’s evals)'),
-  lambda: z.number().min(-1).default(-1).describe('λ, quality per 1,000 tokens the router trades away (−1: the λ recorded in the router file)'),
+  lambda: z.number().refine((v) => v === -1 || v >= 0, 'expected λ ≥ 0, or −1 for the λ in the router file').default(-1).describe('λ, quality per 1,000 tokens the router trades away (−1: the λ recorded in the router file)'),
   candidates: z.string().default('').describe('comma-separated workflow ids the router may choose (empty: every candidate in the router file)'),
   pool: z.enum(['', 'all', 'front']).default('').describe('route among all the candidates, or only those on the Pareto front of their training means (empty: as the router file says, or all of them when router.candidates names them)'),
 });
@@ -29,7 +29,7 @@ export const routerTrainerSettingsSchema = z.object({
   seed: z.number().int().min(0).default(1).describe('seed of the cross-validation folds'),
   folds: z.number().int().min(2).default(5).describe('cross-validation folds for choosing λ'),
   repeats: z.number().int().min(1).max(50).default(5).describe('times the folds are drawn (seeds seed, seed+1, ...: step --seed by this to compare seeds); each question’s cross-validated routing is averaged over the draws'),
-  l2: z.number().min(0).optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
+  l2: z.number().positive().optional().describe(`L2 penalty of the quality and cost regressions on standardised features (default: chosen by cross-validation from ${L2_GRID.join(', ')})`),
   candidates: z.string().default('').describe('comma-separated candidate ids (default: every workflow that ran in all the evals given)'),
   pool: z.enum(['auto', 'all', 'front']).default('auto').describe('candidates routed among: all, those on the Pareto front of their training means, or auto (cross-validation chooses, as it chooses λ)'),
   embedding: z.number().int().min(0).max(64).default(0).describe('principal components of the question’s embedding added to the wording features (0: wording only)'),

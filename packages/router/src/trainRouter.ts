@@ -43,6 +43,7 @@ const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
 interface Example {
   key: string;
   dataset: string;
+  id: string;
   question: string;
   features: number[];
   /** By candidate: realised quality and tokens. */
@@ -77,14 +78,22 @@ export function trainRouter(
   const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = wanted.filter((w) => !present.includes(w));
   if (unknown.length) throw new ConfigError(`router.candidates: ${unknown.join(', ')} not in the evals given (they ran: ${present.join(', ')})`);
-  // A candidate must have run on the questions of every eval, or its predictions would be blind to some datasets.
+  // A candidate must have run in every eval (each `--from` directory), or its predictions would be blind to some questions.
   const byDataset = new Map<string, Set<string>>();
   for (const o of outcomes) (byDataset.get(o.dataset) ?? byDataset.set(o.dataset, new Set()).get(o.dataset)!).add(o.workflow);
-  const everywhere = present.filter((w) => [...byDataset.values()].every((set) => set.has(w)));
+  const lackingIn = (w: string): string[] =>
+    sources.length ? sources.filter((s) => !s.workflows.includes(w)).map((s) => s.dir) : [...byDataset].filter(([, ran]) => !ran.has(w)).map(([dataset]) => dataset);
+  const everywhere = present.filter((w) => lackingIn(w).length === 0);
   const candidates = wanted.length ? wanted : everywhere;
   const partial = wanted.filter((w) => !everywhere.includes(w));
-  if (partial.length) throw new ConfigError(`router.candidates: ${partial.join(', ')} did not run in every eval given`);
+  if (partial.length) throw new ConfigError(`router.candidates: ${partial.map((w) => `${w} did not run in ${lackingIn(w).join(', ')}`).join('; ')}`);
+  if (!wanted.length) for (const w of present.filter((w) => !everywhere.includes(w))) log(`not a candidate: ${w} (did not run in ${lackingIn(w).join(', ')})`);
   if (candidates.length < 2) throw new ConfigError(`the router needs at least two candidate workflows that ran in every eval given; found ${candidates.join(', ') || 'none'}`);
+  for (const o of outcomes) {
+    if (!candidates.includes(o.workflow) || INFRASTRUCTURE(o)) continue;
+    const bad = !Number.isFinite(o.tokens) || o.tokens < 0 ? `tokens ${o.tokens}` : !Number.isFinite(o.f1) || o.f1 < 0 || o.f1 > 1 ? `F1 ${o.f1}` : undefined;
+    if (bad) throw new ConfigError(`${o.dataset}, question ${o.questionId}, ${o.workflow}: ${bad} is not a valid outcome (tokens ≥ 0, F1 in [0, 1])`);
+  }
 
   const target: 'correctness' | 'f1' = outcomes.every((o) => !candidates.includes(o.workflow) || INFRASTRUCTURE(o) || o.correct !== null) ? 'correctness' : 'f1';
   const examples = new Map<string, Example>();
@@ -96,13 +105,21 @@ export function trainRouter(
       dropped.add(key);
       continue;
     }
-    const example = examples.get(key) ?? { key, dataset: o.dataset, question: o.question, features: [], outcomes: new Map() };
+    const example = examples.get(key) ?? { key, dataset: o.dataset, id: o.questionId, question: o.question, features: [], outcomes: new Map() };
     example.outcomes.set(o.workflow, { quality: target === 'correctness' ? o.correct! : o.f1, tokens: o.tokens });
     examples.set(key, example);
   }
   const complete = [...examples.values()].filter((e) => !dropped.has(e.key) && candidates.every((c) => e.outcomes.has(c)));
-  if (complete.length < 20) throw new ConfigError(`the router needs at least 20 questions every candidate ran without error; the evals given have ${complete.length}`);
+  // Questions some candidate has no run on (an eval stopped before it finished), by eval.
+  const unrun = [...examples.values()].filter((e) => !dropped.has(e.key) && !candidates.every((c) => e.outcomes.has(c)));
+  const unrunIn = sources.length
+    ? sources.map((s) => ({ where: s.dir, n: unrun.filter((e) => e.dataset === s.dataset && s.questionIds.includes(e.id)).length }))
+    : [...byDataset.keys()].map((d) => ({ where: d, n: unrun.filter((e) => e.dataset === d).length }));
+  if (complete.length < 20) {
+    throw new ConfigError(`the router needs at least 20 questions every candidate ran without error; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${dropped.size ? `; ${dropped.size} left out for a candidate's error` : ''}${unrun.length ? `; ${unrun.length} for a candidate that has no run on them` : ''}`);
+  }
   if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed (status error)`);
+  if (unrun.length) log(`left out ${unrun.length} questions some candidate has no run on (an eval stopped before it finished?): ${unrunIn.filter((u) => u.n > 0).map((u) => `${u.n} of ${u.where}`).join(', ')}`);
   // The components are fitted once on every training question's embedding: PCA reads no label,
   // so cross-validation below still scores each question with predictors that never saw its outcomes.
   let projection: EmbeddingProjection | undefined;

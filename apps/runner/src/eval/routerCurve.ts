@@ -1,5 +1,5 @@
 import { routeChoice, type RoutePrediction } from '@multihop/core';
-import { comparePaired, mean } from '@multihop/metrics';
+import { comparePaired, formatPValue, mean } from '@multihop/metrics';
 import { countBy } from './countBy';
 import { rowTokens, type ResultRow } from './ResultsLog';
 
@@ -165,7 +165,7 @@ export function renderRouterCurve(curve: RouterCurve): string[] {
     const w = p.best_within;
     const v = p.vs_best_within;
     lines.push(
-      `| ${p.lambda}${p.routed_with ? ' ★' : ''} | ${p.quality.toFixed(3)} | ${Math.round(p.tokens)} | ${top} | ${w ? `${w.workflow} (${Math.round(w.tokens)})` : '— (none this cheap)'} | ${w ? w.quality.toFixed(3) : '—'} | ${v ? `${v.diff >= 0 ? '+' : ''}${v.diff.toFixed(3)}` : '—'} | ${v ? `[${v.diff_ci95[0].toFixed(3)}, ${v.diff_ci95[1].toFixed(3)}]` : '—'} | ${v ? v.p_value.toFixed(3) : '—'} | ${p.meets_best_single ? 'yes' : 'no'} |`,
+      `| ${p.lambda}${p.routed_with ? ' ★' : ''} | ${p.quality.toFixed(3)} | ${Math.round(p.tokens)} | ${top} | ${w ? `${w.workflow} (${Math.round(w.tokens)})` : '— (none this cheap)'} | ${w ? w.quality.toFixed(3) : '—'} | ${v ? `${v.diff >= 0 ? '+' : ''}${v.diff.toFixed(3)}` : '—'} | ${v ? `[${v.diff_ci95[0].toFixed(3)}, ${v.diff_ci95[1].toFixed(3)}]` : '—'} | ${v ? formatPValue(v.p_value) : '—'} | ${p.meets_best_single ? 'yes' : 'no'} |`,
     );
   }
   const o = curve.own;

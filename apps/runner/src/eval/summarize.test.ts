@@ -138,6 +138,24 @@ describe('scoreRun and summarize', () => {
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['cheap', 'dear'], questionIds: ids }).oracle).toBeUndefined();
   });
 
+  it("counts every question in the oracle's correctness, preferring a judged run to one the judge did not reach", () => {
+    const ids = sample.map((s) => s.question.id);
+    const rowOf = (workflow: string, questionId: string, f1: number, tokens: number): ResultRow => ({
+      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+      metrics: { em: f1 === 1 ? 1 : 0, f1, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
+    });
+    // cheap is right on questions 1–3; on question 0 its answer (F1 0.6) was not judged, and dear's (F1 0) was judged wrong.
+    const rows = [...ids.map((q, i) => rowOf('router', q, i === 0 ? 0.6 : 1, 100)), ...ids.map((q, i) => rowOf('cheap', q, i === 0 ? 0.6 : 1, 100)), ...ids.map((q) => rowOf('dear', q, 0, 500))];
+    const verdicts = new Map(rows.filter((r) => !(r.workflow !== 'dear' && r.questionId === ids[0])).map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: (r.metrics.f1 === 1 ? 1 : 0) as 0 | 1 }]));
+    const summary = summarize(rows, {
+      dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'cheap', 'dear'], questionIds: ids,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts }, router: { id: 'router', candidates: ['cheap', 'dear'] },
+    });
+    // Question 0 counts as wrong (dear's judged run), not left out: 3 of 4, not 3 of 3.
+    expect(summary.oracle).toMatchObject({ n: 4, correctness: 0.75, choices: { cheap: 3, dear: 1 } });
+  });
+
   it('replays a router with a policy at each λ from its candidates’ runs, against the best single candidate within the same tokens', () => {
     const ids = sample.map((s) => s.question.id);
     const rowOf = (workflow: string, questionId: string, right: boolean, tokens: number): ResultRow => ({

@@ -1,4 +1,4 @@
-import { bootstrapMean, comparePaired, mean, percentile } from '@multihop/metrics';
+import { bootstrapMean, comparePaired, formatPValue, mean, percentile } from '@multihop/metrics';
 import { countBy } from './countBy';
 import { isRetryable, rowTokens, type ResultRow } from './ResultsLog';
 import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
@@ -336,9 +336,14 @@ function oracle(rows: readonly ResultRow[], router: { id: string; candidates: re
   for (const q of questionIds) {
     const runs = (byQuestion.get(q) ?? []).sort((a, b) => candidates.indexOf(a.workflow) - candidates.indexOf(b.workflow));
     if (runs.length === 0) continue;
-    // Best in hindsight: judged correct, then F1, then the cheapest; ties keep the candidates' order.
+    // Best in hindsight: judged correct, then judged at all (a run the judge did not reach counts
+    // below one judged incorrect, so a question is never left out of the oracle's correctness for
+    // it), then F1, then the cheapest; ties keep the candidates' order.
     const best = runs.reduce((a, b) => {
-      const key = (r: ResultRow) => [correctOf(r) ?? 0, r.metrics.f1, -rowTokens(r)];
+      const key = (r: ResultRow) => {
+        const correct = correctOf(r);
+        return [correct === 1 ? 2 : correct === 0 ? 1 : 0, r.metrics.f1, -rowTokens(r)];
+      };
       const [ka, kb] = [key(a), key(b)];
       for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i]! > ka[i]! ? b : a;
       return a;
@@ -532,7 +537,7 @@ export function renderSummary(summary: Summary): string {
     for (const c of summary.comparisons) {
       const fmt = (v: number) => (c.metric === 'tokens' ? v.toFixed(0) : v.toFixed(3));
       const name = c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? 'Correct' : c.metric === 'tokens' ? 'tokens/q' : c.metric;
-      lines.push(`| ${name} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${fmt(c.diff)} | [${fmt(c.diff_ci95[0])}, ${fmt(c.diff_ci95[1])}] | ${c.p_value.toFixed(3)} |`);
+      lines.push(`| ${name} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${fmt(c.diff)} | [${fmt(c.diff_ci95[0])}, ${fmt(c.diff_ci95[1])}] | ${formatPValue(c.p_value)} |`);
     }
   }
   for (const [dimension, title, none] of [

@@ -61,7 +61,7 @@ describe('the router', () => {
     const evaluated = await runCli(['eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '3', '--setting', 'closed', '--db', db, '--out', out], { cwd });
     expect(evaluated.code).toBe(0);
     const r = await runCli(['train', 'router', '--from', out, '--out', join(cwd, 'r.json')], { cwd });
-    expectOneLine(r, 2, 'the router needs at least 20 questions every candidate ran without error; the evals given have 3');
+    expectOneLine(r, 2, `the router needs at least 20 questions every candidate ran without error; the evals given (${out}) have 3`);
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
     // A part that none of the three questions falls in.
     const none = await runCli(['train', 'router', '--from', out, '--part', '7/100', '--out', join(cwd, 'r.json')], { cwd });
@@ -102,6 +102,54 @@ describe('the router', () => {
     const repeats = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--set', 'router.repeats=0'], { cwd });
     expectOneLine(repeats, 2, '--set router.repeats=0: router.repeats = 0 is not valid', '>=1');
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
+  it(kind('router/candidate-missing-in-eval'), async () => {
+    // Two evals of the same dataset; the second did not run cot.
+    const both = join(cwd, 'eval-both');
+    const one = join(cwd, 'eval-one');
+    expect((await runCli(['eval', '--workflows', 'direct,cot,single-turn-rag', '--dataset', 'hotpotqa-train', '--limit', '22', '--setting', 'closed', '--db', db, '--out', both], { cwd })).code).toBe(0);
+    expect((await runCli(['eval', '--workflows', 'direct,single-turn-rag', '--dataset', 'hotpotqa-train', '--offset', '22', '--limit', '3', '--setting', 'closed', '--db', db, '--out', one], { cwd })).code).toBe(0);
+    const named = await runCli(['train', 'router', '--from', both, '--from', one, '--set', 'router.candidates=direct,cot', '--out', join(cwd, 'r-two-evals.json')], { cwd });
+    expectOneLine(named, 2, `router.candidates: cot did not run in ${one}`);
+    expect(existsSync(join(cwd, 'r-two-evals.json'))).toBe(false);
+    // Not named: cot is no candidate, and the log says why; every question of both evals is kept.
+    const trained = await runCli(['train', 'router', '--from', both, '--from', one, '--set', 'router.repeats=1', '--out', join(cwd, 'r-two-evals.json')], { cwd });
+    expect(trained.code).toBe(0);
+    expect(trained.stderr).toContain(`not a candidate: cot (did not run in ${one})`);
+    const file = JSON.parse(readFileSync(join(cwd, 'r-two-evals.json'), 'utf8')) as { candidates: Array<{ workflow: string }>; training: { questions: number } };
+    expect({ candidates: file.candidates.map((c) => c.workflow), questions: file.training.questions }).toEqual({ candidates: ['direct', 'single-turn-rag'], questions: 25 });
+  });
+
+  it(kind('router/file-bad-numbers'), async () => {
+    const shipped = () => JSON.parse(readFileSync(DEFAULT_ROUTER_FILE, 'utf8')) as { scaler: { std: number[] }; candidates: Array<{ quality: { weights: Array<number | null> } }> };
+    const zero = shipped();
+    zero.scaler.std[3] = 0;
+    const zeroFile = join(cwd, 'std-zero-router.json');
+    writeFileSync(zeroFile, JSON.stringify(zero));
+    expectOneLine(await runCli([...QUESTION, '--set', `router.file=${zeroFile}`], { cwd }), 2, `${zeroFile}: field scaler.std: expected 27 numbers > 0`);
+    const hole = shipped();
+    hole.candidates[1]!.quality.weights[0] = null;
+    const holeFile = join(cwd, 'null-weight-router.json');
+    writeFileSync(holeFile, JSON.stringify(hole));
+    expectOneLine(await runCli([...QUESTION, '--set', `router.file=${holeFile}`], { cwd }), 2, `${holeFile}: field candidates[1].quality: expected 27 weights and a bias, all numbers`);
+  });
+
+  it(kind('router/file-no-training'), async () => {
+    const { training: _, ...rest } = JSON.parse(readFileSync(DEFAULT_ROUTER_FILE, 'utf8')) as Record<string, unknown>;
+    const file = join(cwd, 'untrained-router.json');
+    writeFileSync(file, JSON.stringify(rest));
+    expectOneLine(await runCli(['chart', 'router', '--set', `router.file=${file}`], { cwd }), 2, `${file}: field training.model: expected the model whose evals it was trained on`);
+  });
+
+  it(kind('router/l2-zero'), async () => {
+    const r = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--set', 'router.l2=0'], { cwd });
+    expectOneLine(r, 2, '--set router.l2=0: router.l2 = 0 is not valid', '>0');
+  });
+
+  it(kind('router/lambda-negative'), async () => {
+    const r = await runCli([...QUESTION, '--set', 'router.lambda=-0.5'], { cwd });
+    expectOneLine(r, 2, '--set router.lambda=-0.5: router.lambda = -0.5 is not valid: expected λ ≥ 0, or −1 for the λ in the router file');
   });
 
   it(kind('router/candidate-not-trained'), async () => {
