@@ -180,7 +180,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       dataset: { ...dataset, required: false, arg: '<name|path>[,...]', help: 'the training questions (not with --from)' },
       from: { type: 'string', arg: '<eval dir>', multiple: true, help: 'a finished eval a trainer such as the router learns from (repeatable)' },
       part: { ...part, help: 'only the questions whose id falls in part K of N (of --dataset after --offset and --limit, or of each --from eval)' },
-      out: { type: 'string', arg: 'FILE', required: true, help: 'the policy file (resumed from when it exists)' },
+      out: { type: 'string', arg: 'FILE', required: true, help: 'the policy file (a trainer of runs resumes from it; the router replaces a router file and refuses any other)' },
       alpha: { type: 'string', arg: 'A', defaultText: "the trainer's", help: 'learning rate' },
       epochs: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'passes over the questions' },
       seed: { type: 'string', arg: 'S', defaultText: "the trainer's", help: 'random seed' },

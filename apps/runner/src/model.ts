@@ -30,7 +30,7 @@ export interface RunnerModel extends ResolvedModel {
 }
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
-export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number } = {}): RunnerModel {
+export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number; modelFlag?: string } = {}): RunnerModel {
   const resolved = createModelFromEnv({
     model: flag,
     offline: () => createOfflineProvider({ handlers: methodOfflineHandlers(), latencyMs: offlineLatencyMs() }),

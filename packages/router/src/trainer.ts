@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigError, type LocalTrainer } from '@multihop/core';
 import { routerTrainerSettingsSchema } from './settings';
 import type * as Training from './trainRouter';
@@ -20,6 +22,8 @@ export const routerTrainer: LocalTrainer = {
   settings: routerTrainerSettingsSchema,
   async trainFromEvals(options) {
     const s = routerTrainerSettingsSchema.parse(options.settings);
+    const replacing = checkOut(options.out);
+    if (replacing) options.log?.(`replaces ${replacing}`);
     let embeddings: Training.QuestionEmbeddings | undefined;
     if (s.embedding > 0) {
       if (!options.embedder) throw new ConfigError('router.embedding: this caller offers no embedder to embed the questions with');
@@ -47,3 +51,28 @@ export const routerTrainer: LocalTrainer = {
     };
   },
 };
+
+/**
+ * Before any training: `--out` must be a new file in an existing directory, or a router file,
+ * which it replaces (said in the log). Any other file is refused, so a mistyped --out never
+ * overwrites a README or another method's policy. Returns what is replaced, if anything.
+ */
+function checkOut(out: string): string | undefined {
+  const dir = dirname(out);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--out ${out}: the directory ${dir} does not exist`);
+  if (!existsSync(out)) return undefined;
+  if (statSync(out).isDirectory()) throw new ConfigError(`--out ${out}: is a directory; give the router file to write, e.g. ${out}/router.json`);
+  let format: unknown;
+  let created: unknown;
+  try {
+    const parsed = JSON.parse(readFileSync(out, 'utf8')) as { format?: unknown; training?: { created?: unknown } };
+    format = parsed?.format;
+    created = parsed?.training?.created;
+  } catch {
+    format = undefined;
+  }
+  if (format !== file().ROUTER_FORMAT) {
+    throw new ConfigError(`--out ${out}: the file exists and is not a router file${typeof format === 'string' ? ` (format "${format}")` : ''}; give another --out, or remove it first`);
+  }
+  return `the router file ${out}${typeof created === 'string' ? ` (trained ${created})` : ''}`;
+}

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { ConfigError, InputError, processAlive, totalTokens, type Usage } from '@multihop/core';
 import { onPath, writeWhole } from '../io';
-import { readJsonlLog } from './jsonl';
+import { cutTornTail, readJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
 
 export interface RowMetrics {
@@ -92,10 +92,10 @@ export class ResultsLog {
   }
 
   static open(dir: string, config: RunConfig): ResultsLog {
-    mkdirSync(join(dir, 'traces'), { recursive: true });
+    // Everything is checked before anything is written: a directory refused is left as it was.
     const configFile = join(dir, 'run.json');
+    let previous: RunConfig | undefined;
     if (existsSync(configFile)) {
-      let previous: RunConfig;
       try {
         previous = JSON.parse(readFileSync(configFile, 'utf8')) as RunConfig;
       } catch (error) {
@@ -117,14 +117,18 @@ export class ResultsLog {
           );
         }
       }
+    }
+    const file = join(dir, 'results.jsonl');
+    const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage'], { repair: false });
+    mkdirSync(join(dir, 'traces'), { recursive: true });
+    claimLock(dir);
+    cutTornTail(file);
+    if (previous) {
       const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
       if (JSON.stringify(merged) !== JSON.stringify(previous)) writeWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
       writeWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
     }
-    const file = join(dir, 'results.jsonl');
-    const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);
-    claimLock(dir);
     return new ResultsLog(dir, file, rows);
   }
 

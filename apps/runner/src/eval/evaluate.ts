@@ -105,6 +105,9 @@ export async function evaluate(
     }
     const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
     if (questions.length === 0) throw new ConfigError(`--part ${options.part}: no question of ${corpus.dataset.name} from #${offset + 1} falls in that part`);
+    // The judge is set up before any pair runs (and before the directory is written): a mistyped
+    // --judge must not cost a whole eval first.
+    const judge = judgeModel(options, model, out);
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
       setting: described.setting,
@@ -188,7 +191,6 @@ export async function evaluate(
       const rows = results.rows
         .filter((r) => questionIndex.has(r.questionId) && workflowIndex.has(r.workflow))
         .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
-      const judge = judgeModel(options, model, out);
       const judgements = new JudgeLog(out, judge.id);
       // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
       const answered = rows.filter((r) => r.status !== 'error');
@@ -275,11 +277,12 @@ export async function evaluate(
  */
 function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; label: string; model: RunnerModel } {
   const offline = options.judge ? options.judge.trim() === 'offline' : runModel.port.modelFor('judge') === 'offline';
+  const flag = options.judge ? { modelFlag: '--judge' } : {};
   const model = offline
     ? options.judge
-      ? resolveModel(options.judge)
+      ? resolveModel(options.judge, flag)
       : runModel
-    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), defaultConcurrency: Math.max(4, options.concurrency) });
+    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), defaultConcurrency: Math.max(4, options.concurrency), ...flag });
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   return { id, label, model };

@@ -12,7 +12,7 @@ export function readJsonlLog<T>(file: string, required: readonly (keyof T & stri
   if (!existsSync(file)) return [];
   const raw = readFileSync(file, 'utf8');
   const complete = raw.lastIndexOf('\n') + 1;
-  if (complete < raw.length && options.repair !== false) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
+  if (complete < raw.length && options.repair !== false) cutTornTail(file, raw);
   const rows: T[] = [];
   raw
     .slice(0, complete)
@@ -52,4 +52,10 @@ export async function runPool<T>(items: readonly T[], concurrency: number, task:
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, items.length)) }, worker));
   if (failure) throw failure.error;
+}
+
+/** Cuts a torn last line (the tail after the last newline, left by a kill mid-write) off a JSONL log. */
+export function cutTornTail(file: string, raw: string = existsSync(file) ? readFileSync(file, 'utf8') : ''): void {
+  const complete = raw.lastIndexOf('\n') + 1;
+  if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -429,6 +429,23 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await evalInto(out, 2), 0);
     appendFileSync(join(out, 'results.jsonl'), 'not json\n');
     answered(await evalInto(out, 2), 2, `${join(out, 'results.jsonl')}:3: not a JSON line`);
+  });
+
+  it.concurrent(kind('eval/refused-dir-written'), async () => {
+    const out = join(scratch(), 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'results.jsonl'), 'not json\n');
+    answered(await evalInto(out, 2), 2, `${join(out, 'results.jsonl')}:1: not a JSON line`);
+    // Refused before anything was written: the directory holds what it held.
+    expect(readdirSync(out)).toEqual(['results.jsonl']);
+  });
+
+  it.concurrent(kind('eval/judge-unknown'), async () => {
+    const out = join(scratch(), 'out');
+    const r = await evalInto(out, 2, '--judge', 'gpt4');
+    answered(r, 2, '--judge: "gpt4" names no provider');
+    // Before any pair ran, and before the directory was made.
+    expect(existsSync(out)).toBe(false);
   });
 
   it.concurrent(kind('eval/other-model-dir'), async () => {

@@ -147,6 +147,19 @@ describe('the router', () => {
     expectOneLine(r, 2, '--set router.l2=0: router.l2 = 0 is not valid', '>0');
   });
 
+  it(kind('router/out-not-router-file'), async () => {
+    const out = join(cwd, 'out-eval');
+    expect((await runCli(['eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '2', '--setting', 'closed', '--db', db, '--out', out], { cwd })).code).toBe(0);
+    const notes = join(cwd, 'NOTES.md');
+    writeFileSync(notes, '# my notes\n');
+    expectOneLine(await runCli(['train', 'router', '--from', out, '--out', notes], { cwd }), 2, `--out ${notes}: the file exists and is not a router file; give another --out, or remove it first`);
+    expect(readFileSync(notes, 'utf8')).toBe('# my notes\n');
+    const policy = join(cwd, 'planner.json');
+    writeFileSync(policy, JSON.stringify({ format: 'mao-arag-planner-policy' }));
+    expectOneLine(await runCli(['train', 'router', '--from', out, '--out', policy], { cwd }), 2, `--out ${policy}: the file exists and is not a router file (format "mao-arag-planner-policy")`);
+    expectOneLine(await runCli(['train', 'router', '--from', out, '--out', cwd], { cwd }), 2, `--out ${cwd}: is a directory`);
+  });
+
   it(kind('router/lambda-negative'), async () => {
     const r = await runCli([...QUESTION, '--set', 'router.lambda=-0.5'], { cwd });
     expectOneLine(r, 2, '--set router.lambda=-0.5: router.lambda = -0.5 is not valid: expected λ ≥ 0, or −1 for the λ in the router file');

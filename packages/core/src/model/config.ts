@@ -242,6 +242,8 @@ export interface ModelFromEnvOptions {
   env?: Record<string, string | undefined>;
   /** An explicit model (a CLI flag); wins over MULTIHOP_MODEL and the config file. */
   model?: string;
+  /** The flag `model` came from, as messages name it (default `--model`; the runner's judge: `--judge`). */
+  modelFlag?: string;
   /** Config file path; defaults to MULTIHOP_CONFIG, else ./multihop.config.json when it exists. */
   configPath?: string;
   /** Factory of the offline provider (from @multihop/offline-model), needed when `offline` is selected. */
@@ -311,7 +313,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const callDeadlineMs = deadlineFromEnv(env);
 
   const defaultSpec: ModelSpec = options.model
-    ? parseModelSpec(options.model, '--model')
+    ? parseModelSpec(options.model, options.modelFlag ?? '--model')
     : env['MULTIHOP_MODEL']
       ? parseModelSpec(env['MULTIHOP_MODEL'], 'MULTIHOP_MODEL')
       : config.model
@@ -355,7 +357,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
     return provider;
   };
 
-  const defaultSource = options.model ? '--model' : env['MULTIHOP_MODEL'] ? 'MULTIHOP_MODEL' : `${where}: model`;
+  const defaultSource = options.model ? (options.modelFlag ?? '--model') : env['MULTIHOP_MODEL'] ? 'MULTIHOP_MODEL' : `${where}: model`;
   const provider = build(defaultSpec, defaultSource);
   const roles: Record<string, Provider> = {};
   for (const [role, value] of Object.entries(config.roles ?? {})) {

@@ -51,6 +51,8 @@ export const KINDS: readonly Kind[] = [
   { id: 'eval/unknown-set-key', before: 'clear', what: 'eval --set naming a setting the workflow does not have' },
   { id: 'eval/concurrency-zero', before: 'clear', what: 'eval --concurrency 0' },
   { id: 'eval/malformed-results-line', before: 'clear', what: 'a results.jsonl line that is not JSON' },
+  { id: 'eval/refused-dir-written', before: 'silent-wrong', what: 'eval --out a new directory refused for its results.jsonl: run.json was written anyway, and then refused the next eval of another dataset' },
+  { id: 'eval/judge-unknown', before: 'unclear', what: 'eval --judge gpt4: refused only after every pair had run, naming --model' },
   { id: 'eval/other-model-dir', before: 'clear', what: 'eval into a directory that holds another model\'s results' },
   { id: 'eval/store-without-queue', before: 'clear', what: 'eval --store without --queue' },
   { id: 'resume/unknown-thread', before: 'clear', what: 'resume of a thread the store does not have' },

@@ -16,5 +16,6 @@ export const KINDS: readonly Kind[] = [
   { id: 'router/file-bad-numbers', before: 'silent-wrong', what: '--set router.file= a router file with a standard deviation of 0 or a null weight: loaded, and a candidate silently never chosen' },
   { id: 'router/file-no-training', before: 'crash', what: '--set router.file= a router file without its training record: a TypeError' },
   { id: 'router/l2-zero', before: 'crash', what: 'train router --set router.l2=0: a singular matrix from the linear algebra library' },
+  { id: 'router/out-not-router-file', before: 'data-lost', what: 'train router --out a file that is no router file (a README, another method\'s policy): overwritten' },
   { id: 'router/lambda-negative', before: 'silent-wrong', what: '--set router.lambda=-0.5: silently the router file\'s λ' },
 ];
