@@ -91,7 +91,7 @@ const evaluation: Record<string, OptionSpec> = {
   set,
   model,
   judge: { type: 'string', arg: 'offline|openai:<model>', defaultText: "the model configuration's judge role", help: 'the model that judges answers, as in PAR² A.2' },
-  out: { type: 'string', arg: 'DIR', defaultText: '.multihop/<command>/<dataset>-<setting>-<model>', help: 'the results directory; re-running with the same DIR resumes (finished pairs are kept, failed ones that may pass now run again)' },
+  out: { type: 'string', arg: 'DIR', defaultText: '.multihop/<command>/<dataset>-<setting>-<model>', help: 'the results directory; re-running with the same DIR resumes (finished pairs are kept, failed ones that may pass now run again); the default is shared by evals of the same dataset, setting, model and settings, each writing its summary over the last' },
   cache: { type: 'string', arg: 'DIR', help: "a directory caching the model's replies (checked before any pair runs)" },
   db,
   json: { type: 'boolean', help: 'print the summary as JSON on stdout instead of Markdown (progress stays on stderr)' },

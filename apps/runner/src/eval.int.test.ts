@@ -74,7 +74,13 @@ describe('multihop eval', () => {
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('12 of 12 pairs already in');
     expect(again.stderr).not.toContain('judging');
+    expect(again.stderr).not.toContain('summary replaced');
     expect(done.stdout).toContain('| single-turn-rag | 6 |');
+    // Another selection into the same directory reuses its pairs, and says whose summary it replaces.
+    const fewer = runEval(out, '--workflows', 'direct', '--limit', '4');
+    expect(fewer.status).toBe(0);
+    expect(fewer.stderr).toContain('4 of 4 pairs already in');
+    expect(fewer.stderr).toContain('eval: the summary replaced was of another selection (single-turn-rag, direct on 6 questions); its pairs are kept here');
   });
 
   it('resumes after being killed half-way without losing or duplicating lines', async () => {

@@ -238,12 +238,16 @@ export async function evaluate(
         ...(stopping ? { stopped: true } : {}),
       });
       const summaryFile = join(out, 'summary.json');
+      const replaced = otherSelection(summaryFile, summary);
       writeWhole(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
       const markdown = renderSummary(summary);
       const markdownFile = join(out, 'summary.md');
       writeWhole(markdownFile, markdown);
       io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
       io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
+      if (replaced) {
+        io.err(`${command}: the summary replaced was of another selection (${replaced}); its pairs are kept here, so re-running that command writes it again at no cost, and --out keeps evals apart`);
+      }
       const scored = rows.length - summary.failed.runs;
       if (summary.failed.runs) {
         const codes = Object.entries(summary.failed.codes).map(([c, n]) => `${c} ${n}`).join(', ');
@@ -268,6 +272,23 @@ export async function evaluate(
     log?.close();
     corpus.close();
   }
+}
+
+/**
+ * When the directory's summary (a shared default --out) is of other workflows or questions than
+ * the one about to replace it: those, described; else undefined.
+ */
+function otherSelection(summaryFile: string, next: Summary): string | undefined {
+  let before: Partial<Summary>;
+  try {
+    before = JSON.parse(readFileSync(summaryFile, 'utf8')) as Partial<Summary>;
+  } catch {
+    return undefined;
+  }
+  const selection = (s: Partial<Summary>) => ({ workflows: Object.keys(s.settings ?? {}), n: s.n, offset: s.offset ?? 0, part: s.part ?? null });
+  const [a, b] = [selection(before), selection(next)];
+  if (JSON.stringify(a) === JSON.stringify(b)) return undefined;
+  return `${a.workflows.join(', ')} on ${a.n} questions${a.offset ? ` from #${a.offset + 1}` : ''}${a.part ? ` (part ${a.part.part} of ${a.part.of})` : ''}`;
 }
 
 /**
