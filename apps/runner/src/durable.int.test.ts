@@ -76,12 +76,21 @@ function writable(file = store): boolean {
   }
 }
 
-async function killAfter(args: string[], thread: string, calls: number, file = store): Promise<{ signal: NodeJS.Signals | null; journalled: number }> {
-  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: 'ignore' });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+async function killAfter(
+  args: string[],
+  thread: string,
+  calls: number,
+  file = store,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<{ signal: NodeJS.Signals | null; code: number | null; stderr: string; journalled: number }> {
+  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   for (let i = 0; i < 600 && journalled(thread, file) < calls; i++) await new Promise((r) => setTimeout(r, 50));
-  child.kill('SIGKILL');
-  return { signal: await exited, journalled: journalled(thread, file) };
+  child.kill(signal);
+  const ended = await exited;
+  return { ...ended, stderr, journalled: journalled(thread, file) };
 }
 
 describe.each([
@@ -116,6 +125,28 @@ describe.each([
     expect(again.json.trace.filter((e) => e.kind === 'llm' && e.data['restored'] !== true)).toHaveLength(0);
   }, 180_000);
 });
+
+it('Ctrl-C mid-run says what is kept and how to go on, and resume finishes the run', async () => {
+  const thread = 'ctrl-c';
+  const stopped = await killAfter([...runArgs('par2-rag'), '--thread', thread], thread, 2, store, 'SIGINT');
+  expect({ code: stopped.code, said: stopped.stderr.trim().split('\n').at(-1) }).toEqual({
+    code: 130,
+    said: `run: interrupted; the steps it finished are kept in thread ${thread} (${store}): multihop resume ${thread} continues it`,
+  });
+  const resumed = cli(['resume', thread, '--json']);
+  expect(resumed.stderr).toContain(`thread ${thread}: continuing from its last checkpoint`);
+  expect(resumed.json.status).toBe('ok');
+  // Without --thread nothing is kept, and it says so.
+  const bare = spawn(process.execPath, ['-r', register, bin, ...runArgs('par2-rag')], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '10000' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  bare.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  const ended = new Promise<number | null>((resolve) => bare.on('close', (code) => resolve(code)));
+  // Well after start-up (a few seconds from source on a loaded machine), while its first model call still waits its 10 s.
+  await new Promise((r) => setTimeout(r, 8000));
+  bare.kill('SIGINT');
+  expect(await ended).toBe(130);
+  expect(said).toContain('run: interrupted; nothing is kept (a run given --thread <id> keeps its steps');
+}, 120_000);
 
 it('resume of an unknown thread names the store and the threads it has', () => {
   const run = spawnSync(process.execPath, ['-r', register, bin, 'resume', 'no-such-thread'], { cwd: work, env, encoding: 'utf8' });

@@ -109,3 +109,17 @@ export function writeWhole(path: string, text: string): void {
     throw error;
   }
 }
+
+/**
+ * For a command that keeps what it has done as it goes (a durable thread, rollouts appended per
+ * question): until the returned function is called, Ctrl-C prints `message()` (what is kept and
+ * how to go on) and exits 130 at once, instead of a silent exit.
+ */
+export function sayOnInterrupt(io: Io, message: () => string): () => void {
+  const onSigint = () => {
+    io.err(`\n${message()}`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
+}

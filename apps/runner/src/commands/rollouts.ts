@@ -2,12 +2,11 @@ import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '@multihop/core';
 import type { RolloutRecord } from '@multihop/core';
-import type { Io } from '../io';
 import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
 import { readJsonlLog } from '../eval/jsonl';
-import { onPath } from '../io';
+import { onPath, sayOnInterrupt, type Io } from '../io';
 
 export interface RolloutsCommandOptions {
   workflow: string;
@@ -53,6 +52,8 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   const done = existingRollouts(out, options);
   const model = resolveModel(options.model);
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  let finished = 0;
+  const quiet = sayOnInterrupt(io, () => `rollouts: interrupted; ${out} keeps the ${done.size + finished} question${done.size + finished === 1 ? '' : 's'} finished: the same command with --resume adds the rest`);
   try {
     const all = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
     const questions = all.filter((q) => !done.has(q.id));
@@ -89,6 +90,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
         }
       }
       written += records.length;
+      finished += 1;
       for (const r of records) groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
     }
     io.out(
@@ -97,6 +99,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     if (sftDir) io.out(`wrote warm-start examples to ${sftDir}: ${trainer.stages.map((s) => `${s.role}.jsonl ${sftCounts.get(s.role) ?? 0}`).join(', ')}`);
     return 0;
   } finally {
+    quiet();
     corpus.close();
   }
 }

@@ -1,7 +1,7 @@
 import { ConfigError, goldAnswers, type Query, type Question, type Workflow } from '@multihop/core';
-import { openThread, type DurableThread } from '../threads';
+import { checkpointsLocation, openThread, type DurableThread } from '../threads';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
-import type { Io } from '../io';
+import { sayOnInterrupt, type Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { scoreRun } from '../eval/scoreRun';
 import { DEFAULT_SETTING } from '../setting';
@@ -43,9 +43,15 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? DEFAULT_SETTING);
   // A bad --thread or --checkpoints is one line now, before the corpus is opened (an ingest can take minutes).
   const durable = options.thread ? await openThread(io, options) : undefined;
+  const quiet = sayOnInterrupt(io, () =>
+    options.thread
+      ? `run: interrupted; the steps it finished are kept in thread ${options.thread} (${checkpointsLocation(options.checkpoints)}): multihop resume ${options.thread} continues it`
+      : 'run: interrupted; nothing is kept (a run given --thread <id> keeps its steps, and multihop resume <id> continues it)',
+  );
   try {
     return await runOnCorpus(io, options, { workflow, model, setting, durable });
   } finally {
+    quiet();
     await durable?.close();
   }
 }
