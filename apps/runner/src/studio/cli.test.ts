@@ -32,7 +32,7 @@ describe('multihop studio and multihop report: what a new user meets, through th
     expect(await cli('report', join(dir, 'missing'))).toMatchObject({ code: 2, err: expect.stringContaining(`report ${join(dir, 'missing')}: no such directory`) });
     const notEval = join(dir, 'not-an-eval');
     mkdirSync(notEval);
-    expect(await cli('report', notEval)).toMatchObject({ code: 2, err: expect.stringContaining('has no summary.json: not an eval directory, or its eval has not finished') });
+    expect(await cli('report', notEval)).toMatchObject({ code: 2, err: expect.stringContaining(`report: dir ${notEval} has no summary.json: not an eval directory, or its eval has not finished (multihop eval ... --out ${notEval} finishes it)`) });
     // An eval directory with nothing run in it still has a summary; --out that is a directory is named.
     writeFileSync(join(notEval, 'summary.json'), JSON.stringify({ dataset: 'hotpotqa-train', setting: 'closed', n: 0, workflows: {} }));
     writeFileSync(join(notEval, 'results.jsonl'), '');

@@ -46,16 +46,16 @@ export function listEvals(roots: Roots): StudioEvalListing {
 }
 
 /** One eval directory: its summary, its rows and its judge's verdicts (read only: nothing is repaired or written). */
-export function readEval(roots: Roots, requested: string): StudioEval {
+export function readEval(roots: Roots, requested: string, shown: string = requested): StudioEval {
   const dir = roots.resolve(requested, 'dir');
-  if (!statSync(dir).isDirectory()) throw new PathRefused(404, `dir ${requested} is not a directory`);
+  if (!statSync(dir).isDirectory()) throw new PathRefused(404, `dir ${shown} is not a directory`);
   const summaryFile = join(dir, 'summary.json');
-  if (!existsSync(summaryFile)) throw new PathRefused(404, `dir ${requested} has no summary.json: not an eval directory, or its eval has not finished (multihop eval ... --out ${requested} finishes it)`);
+  if (!existsSync(summaryFile)) throw new PathRefused(404, `dir ${shown} has no summary.json: not an eval directory, or its eval has not finished (multihop eval ... --out ${shown} finishes it)`);
   let summary: StudioEvalSummary;
   try {
     summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as StudioEvalSummary;
   } catch (error) {
-    throw new PathRefused(404, `${join(requested, 'summary.json')}: not JSON (${(error as Error).message})`);
+    throw new PathRefused(404, `${join(shown, 'summary.json')}: not JSON (${(error as Error).message})`);
   }
   const rows = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false });
   const verdicts: Record<string, 0 | 1> = {};

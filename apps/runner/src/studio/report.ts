@@ -16,7 +16,7 @@ import type { StudioReport } from './protocol';
  */
 export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport; traceBytes: number }> {
   const roots = new Roots([dir], (d) => `report ${d}`);
-  const evaluation = readEval(roots, '.');
+  const evaluation = readEval(roots, '.', dir);
   evaluation.dir = dir;
   const supportingIds = await goldPassages(evaluation, (name) => loadDataset(name));
   if (supportingIds) evaluation.supportingIds = supportingIds;
