@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -152,6 +152,11 @@ it('resume of an unknown thread names the store and the threads it has', () => {
   const run = spawnSync(process.execPath, ['-r', register, bin, 'resume', 'no-such-thread'], { cwd: work, env, encoding: 'utf8' });
   expect(run.status).toBe(2);
   expect(run.stderr).toContain(`no thread "no-such-thread" in ${store}`);
+  // A store that does not exist is named, and not made.
+  const typo = join(work, 'checkpoints.sqlit');
+  const none = spawnSync(process.execPath, ['-r', register, bin, 'resume', 'no-such-thread', '--checkpoints', typo], { cwd: work, env, encoding: 'utf8' });
+  expect({ status: none.status, stderr: none.stderr.trim() }).toEqual({ status: 2, stderr: `multihop: no checkpoint store at ${typo}: no run with --thread has used it` });
+  expect(existsSync(typo)).toBe(false);
 });
 
 it('a thread id already used by another run is refused, naming that run', () => {
