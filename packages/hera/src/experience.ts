@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '@multihop/core';
+import { InputError, readJsonFile } from '@multihop/core';
 import { tokens, STOP_WORDS } from '@multihop/lexical';
 import { z } from 'zod';
 
@@ -114,7 +114,7 @@ export function retrieveExperiences(library: readonly ExperienceEntry[], profile
 export function loadExperienceLibrary(file: string): ExperienceEntry[] {
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = readJsonFile(file);
   } catch (error) {
     throw new InputError(`cannot read the experience library ${file}: ${(error as Error).message}`, { file }, { cause: error });
   }
@@ -168,7 +168,7 @@ export function loadEvolvedPrompts(dir: string): EvolvedPrompt[] {
   const promptsFile = join(dir, STATE_FILES.prompts);
   let prompts: EvolvedPrompt[] = [];
   if (existsSync(promptsFile)) {
-    const parsed = evolvedPromptsFileSchema.safeParse(JSON.parse(readFileSync(promptsFile, 'utf8')));
+    const parsed = evolvedPromptsFileSchema.safeParse(readJsonFile(promptsFile));
     if (!parsed.success) throw new InputError(`evolved prompts ${promptsFile}: ${parsed.error.issues[0]!.message}`, { file: promptsFile });
     prompts = parsed.data.prompts;
   }

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError } from '@multihop/core';
+import { MultihopError, readJsonFile } from '@multihop/core';
 import { componentNames, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
 import type { CandidateModel, Scaler } from './predictor';
@@ -92,7 +92,7 @@ export function loadRouterFile(path: string): RouterFile {
   if (!existsSync(path)) throw new MultihopError('ROUTER_FILE', `router file ${path} does not exist; train one with: multihop train router --from <eval dir> --out ${path}`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = readJsonFile(path);
   } catch (error) {
     throw new MultihopError('ROUTER_FILE', `cannot read the router file ${path}: ${(error as Error).message}`);
   }

@@ -100,12 +100,15 @@ describe('bad input: provider and model configuration', () => {
 
   it(kind('provider/config-invalid-json'), async () => {
     const file = configFile('{ "model": "offline",\n  "roles": { ');
-    expectOneLine(await withConfig(file), new RegExp(`^multihop: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read model config \\(.*JSON`));
+    expectOneLine(await withConfig(file), new RegExp(`^multihop: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON \\(.*line 2,? column 14`));
+    // A trailing comma: the line and column are named.
+    const comma = configFile('{\n  "model": "offline",\n  "concurrency": 2,\n}\n');
+    expectOneLine(await withConfig(comma), new RegExp(`^multihop: ${comma.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON \\(.*line 4,? column 1`));
   });
 
   it(kind('provider/config-unreadable'), async () => {
     const file = join(scratch(), 'nowhere', 'multihop.config.json');
-    expectOneLine(await withConfig(file), `multihop: ${file}: cannot read model config (ENOENT: no such file or directory`);
+    expectOneLine(await withConfig(file), `multihop: ${file}: cannot be read (ENOENT: no such file or directory`);
   });
 
   it(kind('provider/missing-api-key'), async () => {

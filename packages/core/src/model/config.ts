@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors';
+import { readJsonFile } from '../jsonFile';
 import { createModel } from './createModel';
 import type { ModelPort, Provider } from './port';
 import { editDistance, nearest } from '../suggest';
@@ -95,9 +96,9 @@ function specFrom(value: string | z.infer<typeof specObject>, where: string): Mo
 export function loadModelConfig(path: string): ModelConfigFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = readJsonFile(path);
   } catch (error) {
-    throw new ConfigError(`${path}: cannot read model config (${(error as Error).message})`, { cause: error });
+    throw new ConfigError(`${path}: ${error instanceof SyntaxError ? 'not valid JSON' : 'cannot be read'} (${(error as Error).message})`, { cause: error });
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { Matrix } from 'ml-matrix';
-import { MultihopError } from '@multihop/core';
+import { MultihopError, readJsonFile } from '@multihop/core';
 import type { PlanReply, WorkflowPlanner } from '../agents/Planner';
 import { WORKFLOW_SPACE, workflowKey, type PlanLevel } from '../workflowSpace';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
@@ -142,7 +142,7 @@ export function policyDecision(policy: PlannerPolicy, question: string, level: P
 export function loadPolicy(path: string): PlannerPolicy {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = readJsonFile(path);
   } catch (error) {
     throw new MultihopError('MAO_POLICY', `cannot read the planner policy ${path}: ${(error as Error).message}`);
   }

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * JSON.parse whose error says where: `line L, column C` (Node 20's message gives only a character
+ * offset, `at position 56`, which nobody counts by hand). Errors of reading the file are left as
+ * they are (they carry their errno).
+ */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const at = /at position (\d+)/.exec(error.message);
+    if (!at || /\bline \d+/.test(error.message)) throw error;
+    const offset = Number(at[1]);
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    throw new SyntaxError(`${error.message.replace(/ in JSON at position \d+.*$/s, '')} at line ${line}, column ${column}`, { cause: error });
+  }
+}
+
+/** Reads a JSON file (UTF-8), its syntax errors naming line and column (see parseJsonText). */
+export function readJsonFile(path: string): unknown {
+  return parseJsonText(readFileSync(path, 'utf8'));
+}
