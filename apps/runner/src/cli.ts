@@ -549,7 +549,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         // Which of --dataset and --from a trainer needs is the trainer's to say (the router reads --from).
         dataset: str('dataset'),
         from: from.length ? from : undefined,
-        out: need('out'),
+        // Without a trainer, the command says which trainers there are before asking for --out.
+        out: rest[0] === undefined ? '' : need('out'),
         offset: int('offset', 0),
         limit: int('limit', 1),
         part: str('part'),

@@ -79,7 +79,7 @@ export function configureWorkflow(entry: WorkflowEntry, methodId: string, assign
   }
   const overrides: Record<string, unknown> = {};
   for (const a of ordered) {
-    if (!keys.includes(a.key)) throw new ConfigError(`${a.where}: ${entry.id} has no setting "${a.key}"; its settings: ${keys.join(', ')}`);
+    if (!keys.includes(a.key)) throw new ConfigError(`${a.where}: ${entry.id} has no setting "${a.key}"${keys.length ? `; its settings: ${keys.join(', ')}` : ' (it has no settings)'}`);
     const field = (schema.shape as Record<string, z.ZodType>)[a.key]!;
     const checked = field.safeParse(a.value);
     if (!checked.success) {

@@ -1,6 +1,7 @@
-import { ConfigError, goldAnswers, type Query, type Question, type Workflow } from '@multihop/core';
+import { existsSync } from 'node:fs';
+import { ConfigError, didYouMean, goldAnswers, type Query, type Question, type Workflow } from '@multihop/core';
 import { checkpointsLocation, openThread, type DurableThread } from '../threads';
-import { isCorpusFile, isDatasetName } from '@multihop/datasets';
+import { isCorpusFile, isDatasetName, NAMED_DATASETS } from '@multihop/datasets';
 import { sayOnInterrupt, type Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { scoreRun } from '../eval/scoreRun';
@@ -111,6 +112,10 @@ async function whatToSearch(options: RunCommandOptions): Promise<{ dataset?: str
   if (!options.question) return { dataset: options.dataset, corpus: options.corpus };
   const given = options.corpus ?? 'hotpotqa-dev';
   if (isDatasetName(given)) return { dataset: given };
+  if (!existsSync(given)) {
+    const names = Object.keys(NAMED_DATASETS);
+    throw new ConfigError(`--corpus ${given}: neither a shared dataset nor a file${didYouMean(given, names)}; the shared datasets: ${names.join(', ')}`);
+  }
   return (await isCorpusFile(given)) ? { corpus: given } : { dataset: given };
 }
 

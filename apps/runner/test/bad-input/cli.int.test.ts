@@ -501,6 +501,21 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await runCli(['train', 'nope', '--dataset', 'hotpotqa-train', '--out', 'x.json']), 2, 'unknown trainer "nope"; trainers:');
   });
 
+  it.concurrent(kind('train/no-trainer'), async () => {
+    const r = await runCli(['train']);
+    answered(r, 2, 'train needs a trainer; trainers: ', 'mao-arag-planner', 'router');
+    expect(r.stderr).not.toContain('--out');
+  });
+
+  it.concurrent(kind('sweep/workflow-without-settings'), async () => {
+    answered(await runCli(['sweep', '--workflow', 'direct', '--param', 'k=1,2', '--dataset', 'hotpotqa-train']), 2, '--param k=1: direct has no setting "k" (it has no settings)');
+  });
+
+  it.concurrent(kind('run/corpus-unknown-name'), async () => {
+    const r = await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--corpus', 'hotpotqa-de', '--db', await db()]);
+    answered(r, 2, '--corpus hotpotqa-de: neither a shared dataset nor a file (did you mean "hotpotqa-dev"?); the shared datasets: hotpotqa-dev, 2wiki-dev');
+  });
+
   it.concurrent(kind('studio/port-out-of-range'), async () => {
     answered(await runCli(['studio', '--port', '70000']), 2, '--port must be 0–65535, got 70000');
   });

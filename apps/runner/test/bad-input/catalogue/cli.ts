@@ -64,6 +64,9 @@ export const KINDS: readonly Kind[] = [
   { id: 'rollouts/group-one', before: 'clear', what: 'rollouts --group 1' },
   { id: 'sweep/no-param', before: 'clear', what: 'sweep without --param' },
   { id: 'train/unknown-trainer', before: 'clear', what: 'train with an unknown trainer' },
+  { id: 'train/no-trainer', before: 'unclear', what: 'train with no trainer named: asked for --out instead of a trainer' },
+  { id: 'sweep/workflow-without-settings', before: 'unclear', what: 'sweep --workflow direct --param k=1,2: "its settings: " and an empty list' },
+  { id: 'run/corpus-unknown-name', before: 'unclear', what: 'run --question ... --corpus hotpotqa (no such dataset or file): a bare ENOENT' },
   { id: 'studio/port-out-of-range', before: 'clear', what: 'studio --port 70000' },
   { id: 'pipe/closed-reader', before: 'clear', what: 'workflows, ingest, chart, run, eval, --help with stdout closed early (| head): quiet exit' },
 ];
