@@ -111,6 +111,26 @@ describe.each([
   }, 120_000);
 });
 
+it('PAR²-RAG keeps no candidate passages in the checkpoints written after reranking them', async () => {
+  const file = join(dir, 'par2-state.sqlite');
+  const store = await openCheckpointStore(file);
+  const question = corpus.dataset.questions[0]!;
+  const result = await par2Rag().run(question, { model: countingModel().port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('state') });
+  expect(result.status).not.toBe('error');
+  await store.close();
+  const Database = require('better-sqlite3') as new (file: string, options: object) => { prepare(sql: string): { all(...args: unknown[]): unknown[] }; close(): void };
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('SELECT checkpoint FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id').all('state') as Array<{ checkpoint: Uint8Array }>;
+  db.close();
+  const values = rows.map((r) => (JSON.parse(Buffer.from(r.checkpoint).toString('utf8')) as { channel_values: Record<string, unknown[] | undefined> }).channel_values);
+  // Written by the parallel retrieve branches, read once by rerank_dedupe, then emptied; the per-query lists, once merged into C_1.
+  const held = (key: string) => values.filter((v) => (v[key]?.length ?? 0) > 0).length;
+  expect(rows.length).toBeGreaterThan(6);
+  expect(held('candidates')).toBeLessThanOrEqual(1);
+  expect(held('reranked')).toBeLessThanOrEqual(1);
+  expect(values.at(-1)!['context']!.length).toBeGreaterThan(0);
+});
+
 it('a thread of one engine is refused by the other, by name', async () => {
   const store = await openCheckpointStore('memory');
   const question = corpus.dataset.questions[0]!;

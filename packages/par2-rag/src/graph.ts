@@ -1,4 +1,4 @@
-import { Annotation, Send, START, END } from '@langchain/langgraph';
+import { Annotation, Overwrite, Send, START, END } from '@langchain/langgraph';
 import { loopProgress, MultihopError, NO_PROGRESS, type NoProgressKind, type Reranker, type SearchHit } from '@multihop/core';
 import { append, last, workflowGraph, type GraphRuntime } from '@multihop/engine-langgraph';
 import { evidenceSufficiency, type EscVerdict } from './agents/EvidenceSufficiencyController';
@@ -35,6 +35,11 @@ export const Par2State = Annotation.Root({
   subQueries: last<SubQuery[]>(() => []),
   /** The sub-query one parallel `retrieve` branch serves (its Send payload). */
   branch: last<{ index: number; query: string } | null>(() => null),
+  /**
+   * Each parallel branch's retrieveK hits (full passages: ~240 KB for five sub-queries), emptied
+   * once reranked: a checkpoint stores every channel at every step, so keeping them would write
+   * them again at each later step of a durable run.
+   */
   candidates: append<{ index: number; query: string; hits: SearchHit[] }>(),
   reranked: last<SearchHit[][]>(() => []),
   /** C_t: the anchored context, grown by each chain retrieval. */
@@ -115,13 +120,14 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     const lists = [...state.candidates].sort((a, b) => a.index - b.index);
     const reranked = await Promise.all(lists.map((c) => reranker.rerank(c.query, c.hits, { k: settings.rerankK, signal: ctx.signal })));
     ctx.decide('rerank', { reranker: reranker.id, kept: reranked.map((r) => r.map((h) => h.id)) });
-    return { reranked };
+    return { reranked, candidates: new Overwrite<Array<{ index: number; query: string; hits: SearchHit[] }>>([]) };
   };
   const anchor = async (state: State, { ctx }: Runtime) => {
     const anchored = mergeRoundRobin(state.reranked);
     ctx.addEvidence(anchored, { query: 'coverage-anchor', hop: 0 });
     ctx.decide('anchored', { passages: anchored.length });
-    return { context: anchored, hop: 1 };
+    // The per-query lists are merged into C_1: not kept for the later steps' checkpoints.
+    return { context: anchored, hop: 1, reranked: [] };
   };
 
   // Stage 2, for t = 1..H: r_t = 𝒢(q, C_t); ℰ decides; on CONTINUE 𝒬 writes q*_{t+1}, ℛ grows C_{t+1}.
