@@ -13,6 +13,15 @@ function result(answer: string, evidenceIds: string[], calls: number): RunResult
   };
 }
 
+/** A scored run with its F1 (EM 1 when F1 is 1) and its tokens, for the oracle and the token comparisons. */
+function pricedRow(workflow: string, questionId: string, f1: number, tokens: number): ResultRow {
+  return {
+    workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
+    metrics: { em: f1 === 1 ? 1 : 0, f1, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+    usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
+  };
+}
+
 describe('scoreRun and summarize', () => {
   it('scores answers with the HotpotQA rules and retrieval over the run’s evidence order', () => {
     const { question, passages } = sample[0]!;
@@ -109,11 +118,7 @@ describe('scoreRun and summarize', () => {
 
   it('pairs the tokens too, and adds the oracle row when a router is evaluated beside its candidates', () => {
     const ids = sample.map((s) => s.question.id);
-    const rowOf = (workflow: string, questionId: string, f1: number, tokens: number): ResultRow => ({
-      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
-      metrics: { em: f1 === 1 ? 1 : 0, f1, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
-      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
-    });
+    const rowOf = pricedRow;
     // cheap is right on the first two questions, dear on the last three; the router picks cheap on all but the last.
     const rows = [
       ...ids.map((q, i) => rowOf('router', q, i === 3 ? 1 : i < 2 ? 1 : 0, i === 3 ? 500 : 100)),
@@ -140,11 +145,7 @@ describe('scoreRun and summarize', () => {
 
   it("counts every question in the oracle's correctness, preferring a judged run to one the judge did not reach", () => {
     const ids = sample.map((s) => s.question.id);
-    const rowOf = (workflow: string, questionId: string, f1: number, tokens: number): ResultRow => ({
-      workflow, questionId, question: 'q', prediction: 'p', gold: ['g'], status: 'ok',
-      metrics: { em: f1 === 1 ? 1 : 0, f1, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
-      usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
-    });
+    const rowOf = pricedRow;
     // cheap is right on questions 1–3; on question 0 its answer (F1 0.6) was not judged, and dear's (F1 0) was judged wrong.
     const rows = [...ids.map((q, i) => rowOf('router', q, i === 0 ? 0.6 : 1, 100)), ...ids.map((q, i) => rowOf('cheap', q, i === 0 ? 0.6 : 1, 100)), ...ids.map((q) => rowOf('dear', q, 0, 500))];
     const verdicts = new Map(rows.filter((r) => !(r.workflow !== 'dear' && r.questionId === ids[0])).map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: (r.metrics.f1 === 1 ? 1 : 0) as 0 | 1 }]));
