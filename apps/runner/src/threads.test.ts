@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openCheckpointStore } from '@multihop/checkpoint';
 import { sharedDatasetsDir } from '@multihop/testing';
 import { cli } from '../test/cli';
 
@@ -48,9 +49,18 @@ describe('run --thread / resume: bad input', () => {
 
   it('resume of a thread an empty store does not have says the store has none', async () => {
     const file = join(dir, 'empty.sqlite');
+    await (await openCheckpointStore(file)).close();
     const { code, err } = await cli('resume', 'nothing-here', '--checkpoints', file);
     expect(code).toBe(2);
     expect(err).toContain(`no thread "nothing-here" in ${file} (it has none)`);
+  });
+
+  it('resume with a store that does not exist names it, and does not make it', async () => {
+    const file = join(dir, 'no-such-store.sqlite');
+    const { code, err } = await cli('resume', 'nothing-here', '--checkpoints', file);
+    expect(code).toBe(2);
+    expect(err).toContain(`no checkpoint store at ${file}: no run with --thread has used it`);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('MULTIHOP_OFFLINE_LATENCY_MS that is not a number of milliseconds is refused by name', async () => {
