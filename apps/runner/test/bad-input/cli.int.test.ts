@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { openCheckpointStore } from '@multihop/checkpoint';
 import { sharedDatasetsDir } from '@multihop/testing';
 import type { ResultRow } from '../../src/eval/ResultsLog';
 import type { Summary } from '../../src/eval/summarize';
@@ -463,7 +464,14 @@ describe('bad input and faults: the commands and the eval machinery', () => {
 
   it.concurrent(kind('resume/unknown-thread'), async () => {
     const dir = scratch();
+    await (await openCheckpointStore(join(dir, 'ck.sqlite'))).close();
     answered(await runCli(['resume', 'no-such-thread', '--checkpoints', join(dir, 'ck.sqlite')]), 2, `no thread "no-such-thread" in ${join(dir, 'ck.sqlite')}`);
+  });
+
+  it.concurrent(kind('resume/store-missing'), async () => {
+    const store = join(scratch(), 'ck.sqlit');
+    answered(await runCli(['resume', 'no-such-thread', '--checkpoints', store]), 2, `no checkpoint store at ${store}: no run with --thread has used it`);
+    expect(existsSync(store)).toBe(false);
   });
 
   it.concurrent(kind('chart/unknown-workflow'), async () => {

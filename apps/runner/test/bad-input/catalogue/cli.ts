@@ -56,6 +56,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'eval/other-model-dir', before: 'clear', what: 'eval into a directory that holds another model\'s results' },
   { id: 'eval/store-without-queue', before: 'clear', what: 'eval --store without --queue' },
   { id: 'resume/unknown-thread', before: 'clear', what: 'resume of a thread the store does not have' },
+  { id: 'resume/store-missing', before: 'unclear', what: 'resume --checkpoints a store that does not exist (a typo): made an empty store and said it had no threads' },
   { id: 'chart/unknown-workflow', before: 'clear', what: 'chart of an unknown workflow' },
   { id: 'report/not-eval-dir', before: 'clear', what: 'report of a directory that holds no eval' },
   { id: 'run/unknown-question-id', before: 'clear', what: 'run --dataset --id with an id the dataset does not have' },
