@@ -1,5 +1,3 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-
 /** Where a command writes; tests pass their own to read what a command printed. */
 export interface Io {
   out(text: string): void;
@@ -84,28 +82,6 @@ export function onPath<T>(path: string, fn: () => T): T {
     return fn();
   } catch (error) {
     if (isSystemError(error) && !error.path) error.path = path;
-    throw error;
-  }
-}
-
-/**
- * Writes `text` to `path` whole or not at all: into `<path>.tmp` beside it, then renamed over it.
- * A reader (a worker, the studio, a re-run after a kill) sees the old file or the new one, never a
- * half-written one. One writer per file: an eval directory has one (its writer lock).
- */
-export function writeWhole(path: string, text: string): void {
-  const temp = `${path}.tmp`;
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // the error below says what went wrong
-    }
-    // Named by the file the user knows, not the temporary one.
-    if (isSystemError(error)) error.path = path;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, readJsonFile } from '@multihop/core';
+import { MultihopError, readJsonFile, writeFileWhole } from '@multihop/core';
 import { componentNames, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
 import type { CandidateModel, Scaler } from './predictor';
@@ -157,7 +157,5 @@ const finiteList = (list: unknown, length: number): boolean => Array.isArray(lis
 
 /** Writes a router file whole (a temporary file renamed over it: a kill never leaves half a file). */
 export function saveRouterFile(path: string, file: RouterFile): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(file, null, 1)}\n`);
-  renameSync(temporary, path);
+  writeFileWhole(path, `${JSON.stringify(file, null, 1)}\n`);
 }

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, InputError, processAlive, totalTokens, type Usage } from '@multihop/core';
-import { onPath, writeWhole } from '../io';
+import { ConfigError, InputError, processAlive, totalTokens, writeFileWhole, type Usage } from '@multihop/core';
+import { onPath } from '../io';
 import { cutTornTail, readJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
 
@@ -125,9 +125,9 @@ export class ResultsLog {
     cutTornTail(file);
     if (previous) {
       const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
-      if (JSON.stringify(merged) !== JSON.stringify(previous)) writeWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
+      if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
-      writeWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
+      writeFileWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
     }
     return new ResultsLog(dir, file, rows);
   }

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
-import { ConfigError, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
+import { ConfigError, writeFileWhole, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
-import { describeSystemError, isSystemError, writeWhole, type Io } from '../io';
+import { describeSystemError, isSystemError, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog } from './judging';
@@ -239,10 +239,10 @@ export async function evaluate(
       });
       const summaryFile = join(out, 'summary.json');
       const replaced = otherSelection(summaryFile, summary);
-      writeWhole(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
+      writeFileWhole(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
       const markdown = renderSummary(summary);
       const markdownFile = join(out, 'summary.md');
-      writeWhole(markdownFile, markdown);
+      writeFileWhole(markdownFile, markdown);
       io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
       io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
       if (replaced) {

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore } from '@multihop/checkpoint';
-import { goldAnswers, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
-import { writeWhole } from '../io';
+import { goldAnswers, writeFileWhole, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
 import type { ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
@@ -100,7 +99,7 @@ export function traceFile(workflowId: string, questionId: string): string {
 export function writeTrace(out: string, file: string, trace: unknown): void {
   const target = join(out, file);
   mkdirSync(dirname(target), { recursive: true });
-  writeWhole(target, JSON.stringify(trace));
+  writeFileWhole(target, JSON.stringify(trace));
 }
 
 /** A file name for a question id: readable, and unique even when ids differ only in characters a file name cannot hold. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, type Question } from '@multihop/core';
+import { InputError, writeFileWhole, type Question } from '@multihop/core';
 import type { Queue } from 'bullmq';
-import { writeWhole, type Io } from '../io';
+import type { Io } from '../io';
 import { Progress } from '../eval/Progress';
 import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
@@ -203,7 +203,7 @@ function evalIdOf(out: string): string {
   }
   const id = randomUUID().replace(/-/g, '').slice(0, 16);
   // Whole or not at all: workers and a re-run read it, and a torn file would hold no id.
-  writeWhole(file, `${JSON.stringify({ evalId: id, createdAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileWhole(file, `${JSON.stringify({ evalId: id, createdAt: new Date().toISOString() }, null, 2)}\n`);
   return id;
 }
 

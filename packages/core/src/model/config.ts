@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors';
-import { readJsonFile } from '../jsonFile';
+import { readJsonFile } from '../files';
 import { createModel } from './createModel';
 import type { ModelPort, Provider } from './port';
 import { editDistance, nearest } from '../suggest';

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, totalTokens, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { MultihopError, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
@@ -122,9 +122,7 @@ const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const CHECKPOINT = 'checkpoint.json';
 
 function writeJson(file: string, value: unknown) {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, file);
+  writeFileWhole(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**
@@ -138,9 +136,7 @@ function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'd
   // A directory written before the library moved to LanceDB: its JSON library is superseded by the table.
   else rmSync(join(dir, STATE_FILES.library), { force: true });
   writeJson(join(dir, STATE_FILES.prompts), { format: 'hera-prompts/1', prompts: cp.prompts });
-  const tmp = join(dir, 'prompt-diffs.jsonl.tmp');
-  writeFileSync(tmp, cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
-  renameSync(tmp, join(dir, 'prompt-diffs.jsonl'));
+  writeFileWhole(join(dir, 'prompt-diffs.jsonl'), cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
 }
 
 /** The round's visiting order: a seeded shuffle, fixed by (seed, round), so a resumed round visits the same order. */

@@ -1,6 +1,5 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { Matrix } from 'ml-matrix';
-import { MultihopError, readJsonFile } from '@multihop/core';
+import { MultihopError, readJsonFile, writeFileWhole } from '@multihop/core';
 import type { PlanReply, WorkflowPlanner } from '../agents/Planner';
 import { WORKFLOW_SPACE, workflowKey, type PlanLevel } from '../workflowSpace';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION, questionFeatures } from './features';
@@ -163,7 +162,5 @@ export function loadPolicy(path: string): PlannerPolicy {
 
 /** Writes a policy file whole (a temporary file renamed over it, so a kill never leaves half a file). */
 export function savePolicy(path: string, policy: PlannerPolicy): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(policy, null, 1)}\n`);
-  renameSync(temporary, path);
+  writeFileWhole(path, `${JSON.stringify(policy, null, 1)}\n`);
 }

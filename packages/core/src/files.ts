@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * JSON.parse whose error says where: `line L, column C` (Node 20's message gives only a character
@@ -23,4 +23,26 @@ export function parseJsonText(text: string): unknown {
 /** Reads a JSON file (UTF-8), its syntax errors naming line and column (see parseJsonText). */
 export function readJsonFile(path: string): unknown {
   return parseJsonText(readFileSync(path, 'utf8'));
+}
+
+/**
+ * Writes `text` to `path` whole or not at all: into `<path>.tmp` beside it, then renamed over it.
+ * A reader (another process, a re-run after a kill) sees the old file or the new one, never a
+ * half-written one. One writer per file. On failure the temporary file is removed and the
+ * error's `path` is `path`, the file the caller knows, not the temporary one.
+ */
+export function writeFileWhole(path: string, text: string): void {
+  const temp = `${path}.tmp`;
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // the error below says what went wrong
+    }
+    if (typeof (error as NodeJS.ErrnoException | null)?.code === 'string') (error as NodeJS.ErrnoException).path = path;
+    throw error;
+  }
 }
