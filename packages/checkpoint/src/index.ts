@@ -1,4 +1,4 @@
-export { openCheckpointStore, DEFAULT_CHECKPOINTS } from './open';
+export { checkpointStoreExists, openCheckpointStore, DEFAULT_CHECKPOINTS } from './open';
 export { openSqliteStore } from './sqlite';
 export { openPostgresStore, redactUrl } from './postgres';
 export { openMemoryStore } from './memory';

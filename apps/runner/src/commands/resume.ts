@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { checkpointStoreExists } from '@multihop/checkpoint';
 import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
 import { checkpointsLocation, openStore, type ThreadSpec } from '../threads';
@@ -19,7 +19,7 @@ export async function resumeCommand(io: Io, options: ResumeCommandOptions): Prom
   if (!options.thread) throw new ConfigError('resume needs a thread id: multihop resume <thread id> (threads are started with multihop run ... --thread <id>)');
   // Reading a store never makes one: a mistyped path is named, not left behind as an empty store.
   const location = checkpointsLocation(options.checkpoints);
-  if (!/^postgres(ql)?:\/\//.test(location) && !existsSync(location)) {
+  if (!checkpointStoreExists(location)) {
     throw new ConfigError(`no checkpoint store at ${location}: no run with --thread has used it${options.checkpoints ? '' : '; give --checkpoints (or MULTIHOP_CHECKPOINTS) if the run used another store'}`);
   }
   const store = await openStore(options.checkpoints);
