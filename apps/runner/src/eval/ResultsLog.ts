@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { ConfigError, InputError, processAlive, totalTokens, writeFileWhole, type Usage } from '@multihop/core';
 import { onPath } from '../io';
-import { cutTornTail, readJsonlLog } from './jsonl';
+import { checkJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
 
 export interface RowMetrics {
@@ -119,17 +119,17 @@ export class ResultsLog {
       }
     }
     const file = join(dir, 'results.jsonl');
-    const rows = readJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage'], { repair: false });
+    const log = checkJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);
     mkdirSync(join(dir, 'traces'), { recursive: true });
     claimLock(dir);
-    cutTornTail(file);
+    log.repair();
     if (previous) {
       const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
       if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
       writeFileWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
     }
-    return new ResultsLog(dir, file, rows);
+    return new ResultsLog(dir, file, log.rows);
   }
 
   /** True when the pair has a result to keep (anything but a retryable failure). */

@@ -9,10 +9,19 @@ import { InputError } from '@multihop/core';
  * the torn tail is then only left out.
  */
 export function readJsonlLog<T>(file: string, required: readonly (keyof T & string)[], options: { repair?: boolean } = {}): T[] {
-  if (!existsSync(file)) return [];
+  const log = checkJsonlLog<T>(file, required);
+  if (options.repair !== false) log.repair();
+  return log.rows;
+}
+
+/**
+ * Reads and checks a JSONL log (as readJsonlLog) without writing to it: `repair()` cuts the torn
+ * tail off afterwards, for a writer that must check everything before it writes anything.
+ */
+export function checkJsonlLog<T>(file: string, required: readonly (keyof T & string)[]): { rows: T[]; repair(): void } {
+  if (!existsSync(file)) return { rows: [], repair: () => {} };
   const raw = readFileSync(file, 'utf8');
   const complete = raw.lastIndexOf('\n') + 1;
-  if (complete < raw.length && options.repair !== false) cutTornTail(file, raw);
   const rows: T[] = [];
   raw
     .slice(0, complete)
@@ -30,7 +39,12 @@ export function readJsonlLog<T>(file: string, required: readonly (keyof T & stri
       }
       rows.push(row);
     });
-  return rows;
+  return {
+    rows,
+    repair: () => {
+      if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
+    },
+  };
 }
 
 /**
@@ -52,10 +66,4 @@ export async function runPool<T>(items: readonly T[], concurrency: number, task:
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, items.length)) }, worker));
   if (failure) throw failure.error;
-}
-
-/** Cuts a torn last line (the tail after the last newline, left by a kill mid-write) off a JSONL log. */
-export function cutTornTail(file: string, raw: string = existsSync(file) ? readFileSync(file, 'utf8') : ''): void {
-  const complete = raw.lastIndexOf('\n') + 1;
-  if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
 }
