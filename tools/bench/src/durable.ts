@@ -20,16 +20,11 @@ import { offlineHandlers as operaHandlers } from '@multihop/opera/offline';
 import { par2Rag } from '@multihop/par2-rag';
 import { offlineHandlers as par2Handlers } from '@multihop/par2-rag/offline';
 import { openDatasetCorpus } from '@multihop/retriever';
+import { benchFlags, median } from './flags';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [key, value] = a.replace(/^--/, '').split('=');
-    return [key ?? '', value ?? 'true'];
-  }),
-);
+const args = benchFlags();
 const QUESTIONS = Number(args['questions'] ?? 40);
 const ROUNDS = Number(args['rounds'] ?? 3);
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'multihop-bench-durable-'));

@@ -31,13 +31,9 @@ import type { Reranker } from '@multihop/core';
 import { LexicalReranker } from '@multihop/lexical';
 import { CorpusStore, LlmReranker } from '@multihop/retriever';
 import { benchOpera } from './engineOpera';
+import { benchFlags } from './flags';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [key, value] = a.replace(/^--/, '').split('=');
-    return [key ?? '', value ?? 'true'];
-  }),
-);
+const args = benchFlags();
 const QUESTIONS = Number(args['questions'] ?? 200);
 const ROUNDS = Number(args['rounds'] ?? 3);
 const FANOUT_RUNS = Number(args['fanout-runs'] ?? 5);

@@ -17,6 +17,7 @@ import { loadDataset } from '@multihop/datasets';
 import { opera, type TrajectoryEntry } from '@multihop/opera';
 import { CorpusStore } from '@multihop/retriever';
 import { operaPlain } from './operaPlain';
+import { benchFlags, median } from './flags';
 
 /**
  * A scripted model that answers every OPERA role for any question, so every run takes the same
@@ -58,7 +59,6 @@ function scriptedOpera(): ModelPort {
   return createModel({ provider });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export async function benchOpera(options: { questions: number; rounds: number }): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'multihop-bench-opera-'));
@@ -133,12 +133,7 @@ export async function benchOpera(options: { questions: number; rounds: number })
 }
 
 if (require.main === module) {
-  const args = Object.fromEntries(
-    process.argv.slice(2).map((a) => {
-      const [key, value] = a.replace(/^--/, '').split('=');
-      return [key ?? '', value ?? 'true'];
-    }),
-  );
+  const args = benchFlags();
   benchOpera({ questions: Number(args['questions'] ?? 100), rounds: Number(args['rounds'] ?? 3) })
     .then((markdown) => console.log(markdown))
     .catch((error: unknown) => {

@@ -12,8 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir, startOpenAICompatibleServer, startRedis } from '@multihop/testing';
+import { benchFlags } from './flags';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const args = benchFlags();
 const QUESTIONS = Number(args['questions'] ?? 200);
 const LATENCY_MS = Number(args['latency'] ?? 200);
 const CONCURRENCY = Number(args['concurrency'] ?? 4);

@@ -17,15 +17,11 @@ import { retrievalScores, summarizeLatency } from '@multihop/metrics';
 import { LexicalReranker } from '@multihop/lexical';
 import { CorpusStore, HashingEmbedder, type LanceRetriever, type SearchMode } from '@multihop/retriever';
 import { compareIngest, embedderRate, vectorIndex, type IngestSide } from './retrievalIngest';
+import { benchFlags } from './flags';
 
 type Table = Awaited<ReturnType<CorpusStore['table']>>;
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [key, value] = a.replace(/^--/, '').split('=');
-    return [key ?? '', value ?? 'true'];
-  }),
-);
+const args = benchFlags();
 const scalePassages = Number(args['scale-passages'] ?? 1_000_000);
 const datasetNames = (args.datasets ?? 'hotpotqa-dev,2wiki-dev,musique-dev').split(',');
 const queryLimit = args.queries ? Number(args.queries) : Infinity;

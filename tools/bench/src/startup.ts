@@ -8,8 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchFlags, median } from './flags';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const args = benchFlags();
 const RUNS = Number(args['runs'] ?? 5);
 const root = join(__dirname, '..', '..', '..');
 const bin = join(root, 'apps', 'runner', 'bin', 'multihop.js');
@@ -33,7 +34,6 @@ function time(argv: string[], env: Record<string, string>): { ms: number; module
   return { ms, modules: Number(require('node:fs').readFileSync(countFile, 'utf8')) };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 function measure(label: string, argv: string[], env: Record<string, string>): string {
   time(argv, env); // warm the file cache and the corpus
