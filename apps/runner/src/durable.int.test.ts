@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -146,6 +146,24 @@ it('Ctrl-C mid-run says what is kept and how to go on, and resume finishes the r
   bare.kill('SIGINT');
   expect(await ended).toBe(130);
   expect(said).toContain('run: interrupted; nothing is kept (a run given --thread <id> keeps its steps');
+}, 120_000);
+
+it('Ctrl-C in rollouts says how many questions the file keeps and how to add the rest', async () => {
+  const out = join(work, 'rollouts.jsonl');
+  const args = ['rollouts', '--workflow', 'opera', '--dataset', 'hotpotqa-train', '--group', '2', '--limit', '6', '--out', out, '--db', join(work, 'lance')];
+  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '100' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const questionsIn = () => new Set((existsSync(out) ? readFileSync(out, 'utf8') : '').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question_id: string }).question_id)).size;
+  // Once the first question's groups are in the file, while the others still run.
+  for (let i = 0; i < 1200 && questionsIn() < 1; i++) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGINT');
+  expect(await ended).toBe(130);
+  const kept = questionsIn();
+  expect(kept).toBeGreaterThanOrEqual(1);
+  expect(kept).toBeLessThan(6);
+  expect(said.trim().split('\n').at(-1)).toBe(`rollouts: interrupted; ${out} keeps the ${kept} question${kept === 1 ? '' : 's'} finished: the same command with --resume adds the rest`);
 }, 120_000);
 
 it('resume of an unknown thread names the store and the threads it has', () => {

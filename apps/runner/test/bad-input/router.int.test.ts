@@ -119,6 +119,16 @@ describe('the router', () => {
     expect(trained.stderr).toContain(`not a candidate: cot (did not run in ${one})`);
     const file = JSON.parse(readFileSync(join(cwd, 'r-two-evals.json'), 'utf8')) as { candidates: Array<{ workflow: string }>; training: { questions: number } };
     expect({ candidates: file.candidates.map((c) => c.workflow), questions: file.training.questions }).toEqual({ candidates: ['direct', 'single-turn-rag'], questions: 25 });
+    // cot run on one of the second eval's three questions (as an eval stopped part-way): it is a
+    // candidate of both, the two questions it has no run on are left out and the log says where,
+    // and the router file trained above is replaced, which the log says too.
+    expect((await runCli(['eval', '--workflows', 'cot', '--dataset', 'hotpotqa-train', '--offset', '22', '--limit', '1', '--setting', 'closed', '--db', db, '--out', one], { cwd })).code).toBe(0);
+    const again = await runCli(['train', 'router', '--from', both, '--from', one, '--set', 'router.repeats=1', '--out', join(cwd, 'r-two-evals.json')], { cwd });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`train router: replaces the router file ${join(cwd, 'r-two-evals.json')} (trained `);
+    expect(again.stderr).toContain(`left out 2 questions some candidate has no run on (an eval stopped before it finished?): 2 of ${one}`);
+    const retrained = JSON.parse(readFileSync(join(cwd, 'r-two-evals.json'), 'utf8')) as typeof file;
+    expect({ candidates: retrained.candidates.map((c) => c.workflow), questions: retrained.training.questions }).toEqual({ candidates: ['direct', 'cot', 'single-turn-rag'], questions: 23 });
   });
 
   it(kind('router/file-bad-numbers'), async () => {
@@ -158,6 +168,8 @@ describe('the router', () => {
     writeFileSync(policy, JSON.stringify({ format: 'mao-arag-planner-policy' }));
     expectOneLine(await runCli(['train', 'router', '--from', out, '--out', policy], { cwd }), 2, `--out ${policy}: the file exists and is not a router file (format "mao-arag-planner-policy")`);
     expectOneLine(await runCli(['train', 'router', '--from', out, '--out', cwd], { cwd }), 2, `--out ${cwd}: is a directory`);
+    const nowhere = join(cwd, 'no-such-dir', 'router.json');
+    expectOneLine(await runCli(['train', 'router', '--from', out, '--out', nowhere], { cwd }), 2, `--out ${nowhere}: the directory ${join(cwd, 'no-such-dir')} does not exist`);
   });
 
   it(kind('router/lambda-negative'), async () => {
