@@ -137,12 +137,14 @@ it('Ctrl-C mid-run says what is kept and how to go on, and resume finishes the r
   expect(resumed.stderr).toContain(`thread ${thread}: continuing from its last checkpoint`);
   expect(resumed.json.status).toBe('ok');
   // Without --thread nothing is kept, and it says so.
-  const bare = spawn(process.execPath, ['-r', register, bin, ...runArgs('par2-rag')], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '10000' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // A fresh LanceDB directory, so the run prints "ingesting corpus" once it is past start-up (the
+  // Ctrl-C message is set up before the corpus is opened); its model calls wait 10 s each.
+  const fresh = runArgs('par2-rag').map((a) => (a === join(work, 'lance') ? join(work, 'lance-ctrl-c') : a));
+  const bare = spawn(process.execPath, ['-r', register, bin, ...fresh], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '10000' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let said = '';
   bare.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
   const ended = new Promise<number | null>((resolve) => bare.on('close', (code) => resolve(code)));
-  // Well after start-up (a few seconds from source on a loaded machine), while its first model call still waits its 10 s.
-  await new Promise((r) => setTimeout(r, 8000));
+  for (let i = 0; i < 1200 && !said.includes('ingesting corpus'); i++) await new Promise((r) => setTimeout(r, 50));
   bare.kill('SIGINT');
   expect(await ended).toBe(130);
   expect(said).toContain('run: interrupted; nothing is kept (a run given --thread <id> keeps its steps');
