@@ -107,6 +107,41 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     await expect(runCli(['rollouts', '--help'])).resolves.toMatchObject({ code: 0, stdout: expect.stringContaining('--resume') });
   });
 
+  it.concurrent(kind('evolve/out-not-state-dir'), async () => {
+    const dir = scratch();
+    const evolve = async (out: string) =>
+      runCli(['evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--limit', '1', '--rounds', '1', '--out', out, '--db', await db()]);
+    // An eval's directory: refused, nothing added to it or changed in it.
+    const evalDir = join(dir, 'eval');
+    answered(await evalInto(evalDir, 1), 0);
+    const files = () => readdirSync(evalDir).sort().map((f) => [f, statSync(join(evalDir, f)).isFile() ? readFileSync(join(evalDir, f), 'utf8') : 'dir']);
+    const before = files();
+    answered(await evolve(evalDir), 2, `${evalDir} is not empty (`, 'is not a HERA state directory (it has no checkpoint.json)', 'give a new or empty directory');
+    expect(files()).toEqual(before);
+    // A folder holding a prompts.json of its own: kept as it was.
+    const mine = join(dir, 'mine');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'prompts.json'), '{"mine": true}\n');
+    answered(await evolve(mine), 2, 'is not a HERA state directory');
+    expect(readdirSync(mine)).toEqual(['prompts.json']);
+    expect(readFileSync(join(mine, 'prompts.json'), 'utf8')).toBe('{"mine": true}\n');
+    // A file: named, not a bare ENOTDIR.
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'notes\n');
+    answered(await evolve(notes), 2, `${notes} is a file, not a directory`);
+    expect(readFileSync(notes, 'utf8')).toBe('notes\n');
+    // A checkpoint.json that is not the loop's: named with its format, not resumed.
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'checkpoint.json'), '{"format": "something-else/1"}\n');
+    answered(await evolve(other), 2, `cannot resume from ${join(other, 'checkpoint.json')}: its format is "something-else/1", not "hera-evolve-checkpoint/1"`);
+    // A new directory is the loop's to write, and what it wrote is resumed.
+    const state = join(dir, 'state');
+    answered(await evolve(state), 0);
+    expect(readdirSync(state)).toEqual(expect.arrayContaining(['checkpoint.json', 'prompts.json', 'db']));
+    answered(await evolve(state), 0);
+  });
+
   // ---- silent wrong results -------------------------------------------------------------------
 
   it.concurrent(kind('eval/cache-is-file'), async () => {

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { MultihopError, readJsonFile, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
@@ -139,6 +139,37 @@ function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'd
   writeFileWhole(join(dir, 'prompt-diffs.jsonl'), cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
 }
 
+/**
+ * The loop writes checkpoint.json, prompts.json, prompt-diffs.jsonl, db/ and rounds/ into `dir`,
+ * replacing files of those names: so `dir` must be new, empty, or a state directory this loop
+ * wrote (it has checkpoint.json, and is resumed). Anything else, an eval's directory or a
+ * project folder given by mistake, is refused before anything is written.
+ */
+function checkStateDirectory(dir: string) {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new MultihopError('HERA_EVOLVE', `${dir} is a file, not a directory: give the state directory to write (a new or empty one, or one this loop wrote, to resume it)`);
+  if (existsSync(join(dir, CHECKPOINT))) return;
+  const entries = readdirSync(dir).sort();
+  if (entries.length === 0) return;
+  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
+  throw new MultihopError('HERA_EVOLVE', `${dir} is not empty (${shown}) and is not a HERA state directory (it has no ${CHECKPOINT}): the loop would write its state files among them; give a new or empty directory, or one this loop wrote, to resume it`);
+}
+
+/** The checkpoint of a state directory, refused naming the file when it is not one. */
+function readCheckpoint(file: string): Checkpoint {
+  let parsed: unknown;
+  try {
+    parsed = readJsonFile(file);
+  } catch (error) {
+    throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const format = (parsed as { format?: unknown } | null)?.format;
+  if (format !== 'hera-evolve-checkpoint/1') {
+    throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: its format is ${typeof format === 'string' ? `"${format}"` : 'missing'}, not "hera-evolve-checkpoint/1"`);
+  }
+  return parsed as Checkpoint;
+}
+
 /** The round's visiting order: a seeded shuffle, fixed by (seed, round), so a resumed round visits the same order. */
 function orderOf(n: number, seed: number, round: number): number[] {
   const rng = mulberry32((seed * 1000003 + round * 7919) >>> 0);
@@ -179,11 +210,12 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
   const s: EvolveSettings = { ...EVOLVE_DEFAULTS, ...Object.fromEntries(Object.entries(options.settings ?? {}).filter(([, v]) => v !== undefined)) };
   const questionIds = options.questions.map((q) => q.id);
   const dir = options.out;
+  checkStateDirectory(dir);
   mkdirSync(dir, { recursive: true });
   const cpFile = join(dir, CHECKPOINT);
   let cp: Checkpoint;
   if (existsSync(cpFile)) {
-    cp = JSON.parse(readFileSync(cpFile, 'utf8')) as Checkpoint;
+    cp = readCheckpoint(cpFile);
     const mismatch = [cp.seed !== s.seed ? `seed ${cp.seed} ≠ ${s.seed}` : '', cp.questionIds.join('|') !== questionIds.join('|') ? 'other training questions' : '', cp.settings.groupSize !== s.groupSize ? 'another group size' : ''].filter(Boolean);
     if (mismatch.length > 0) throw new MultihopError('HERA_EVOLVE', `cannot resume ${dir}: ${mismatch.join(', ')}`);
     cp.settings = { ...cp.settings, rounds: s.rounds };

@@ -8,6 +8,7 @@ import type { Kind } from '../harness';
 export const KINDS: readonly Kind[] = [
   // Data lost
   { id: 'rollouts/out-exists', before: 'data-lost', what: 'rollouts --out naming an existing file (overwritten without a word; now refused unless --resume or --force)' },
+  { id: 'evolve/out-not-state-dir', before: 'data-lost', what: "evolve --out naming a directory that is not a HERA state directory (an eval's, a project folder) or a file: HERA's state files written among its files (a prompts.json there replaced, an experience-library.json deleted), or a bare ENOTDIR" },
 
   // Silent wrong results
   { id: 'eval/cache-is-file', before: 'silent-wrong', what: 'eval --cache naming a file: every pair failed with UNEXPECTED: ENOTDIR and the eval exited 0' },
