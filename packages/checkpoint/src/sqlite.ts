@@ -61,6 +61,42 @@ function namingLocks(db: Database, path: string): Database {
 }
 
 /**
+ * The error for a better-sqlite3 whose native addon does not load. Its install script builds or
+ * fetches the addon; npm 12 skips the install scripts of the dependencies a project's
+ * `allowScripts` does not list, and a Node.js upgrade leaves an addon built for another version.
+ * The store file is not at fault either way, so this says how to build the addon, never to
+ * delete the file.
+ */
+export function addonError(error: unknown): MultihopError {
+  // The first line: the bindings helper's goes on with the paths it tried, kept in the cause.
+  const said = ((error as Error | null)?.message ?? String(error)).split('\n')[0]!.replace(/\s*Tried:\s*$/, '').trim();
+  return new MultihopError(
+    'SQLITE_ADDON',
+    `better-sqlite3's native addon cannot be loaded, so no SQLite checkpoint store can be opened (${said}). ` +
+      'Its install script builds it, and npm 12 runs a dependency\'s install script only when the project allows it: ' +
+      'add it to your package.json (npm pkg set allowScripts.better-sqlite3=true --json), then run npm rebuild better-sqlite3 ' +
+      '(after a Node.js upgrade, the rebuild alone). Or give a postgres:// location',
+    { cause: error },
+  );
+}
+
+type SqliteConstructor = new (file: string) => Database;
+let loaded: SqliteConstructor | undefined;
+
+/** better-sqlite3's Database, its addon checked once per process on an in-memory database. */
+function sqliteDatabase(): SqliteConstructor {
+  if (loaded) return loaded;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const BetterSqlite = require('better-sqlite3') as SqliteConstructor;
+  try {
+    new BetterSqlite(':memory:').close();
+  } catch (error) {
+    throw addonError(error);
+  }
+  return (loaded = BetterSqlite);
+}
+
+/**
  * The embedded store: one SQLite file holds LangGraph's checkpoint tables (SqliteSaver) and the
  * store's own tables, on one connection in WAL mode (a reader never blocks the writer).
  */
@@ -74,8 +110,7 @@ export function openSqliteStore(file: string): CheckpointStore {
   } catch (error) {
     throw new ConfigError(`checkpoint store ${path}: cannot create its directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const BetterSqlite = require('better-sqlite3') as new (file: string) => Database;
+  const BetterSqlite = sqliteDatabase();
   let db: Database;
   try {
     db = namingLocks(new BetterSqlite(path), path);

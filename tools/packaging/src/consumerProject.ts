@@ -145,6 +145,20 @@ export async function packAll(packages: WorkspacePackage[], stagedDirs: Map<stri
 }
 
 /**
+ * The install scripts @multihop/checkpoint's and @multihop/runner's READMEs tell a team to allow
+ * (`npm pkg set allowScripts.better-sqlite3=true --json`).
+ */
+export const CONSUMER_ALLOW_SCRIPTS: Readonly<Record<string, boolean>> = { 'better-sqlite3': true };
+
+/**
+ * Install scripts in the packages' dependencies that the READMEs leave alone, so npm 12 skips
+ * them for a team that follows the READMEs: msgpackr-extract, BullMQ's optional native
+ * MessagePack speed-up (msgpackr falls back to JavaScript). The consumer project denies them,
+ * so its runs check that the packages work without them.
+ */
+export const CONSUMER_SKIPPED_SCRIPTS: readonly string[] = ['msgpackr-extract'];
+
+/**
  * A fresh npm project that depends on every tarball by file and on nothing in the workspace:
  * third-party packages come from the registry; @huggingface/transformers (an optional
  * dependency of LanceDB whose onnxruntime postinstall downloads from the internet) is
@@ -164,6 +178,10 @@ export function writeConsumerProject(app: string, packed: Packed[], stubTarball:
         dependencies: Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`])),
         devDependencies: { '@types/node': typesNode },
         overrides: { '@huggingface/transformers': `file:${stubTarball}` },
+        // What the packages' READMEs tell a team to allow for npm 12 (which runs no dependency's
+        // install script a project does not allow), and the rest denied, as npm 12 would skip
+        // them. The install is strict: a script neither lists fails it, naming the package.
+        allowScripts: { ...CONSUMER_ALLOW_SCRIPTS, ...Object.fromEntries(CONSUMER_SKIPPED_SCRIPTS.map((name) => [name, false])) },
       },
       null,
       2,

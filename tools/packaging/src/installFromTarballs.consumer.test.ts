@@ -48,7 +48,8 @@ beforeAll(async () => {
   process.stdout.write(`\nPacked ${packed.length} public packages in ${((t1 - t0) / 1000).toFixed(0)} s (${kB(total)} in all):\n${lines.join('\n')}\n`);
 
   writeConsumerProject(app, packed, packStub(join(work, 'tarballs')));
-  const install = run('npm', ['install', '--no-audit', '--no-fund'], { cwd: app, env: localPrebuilds(join(work, 'prebuilds')) });
+  // Strict: an install script the project's allowScripts (the READMEs' advice) does not cover fails the install (npm 11.16+; npm 12 would skip it silently).
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--strict-allow-scripts'], { cwd: app, env: localPrebuilds(join(work, 'prebuilds')) });
   if (install.status !== 0) throw new Error(describeRun('npm install (consumer project)', install));
   installed = true;
   const thirdParty = ['zod', '@langchain/core', '@langchain/langgraph', 'xstate', '@langchain/openai', '@lancedb/lancedb', 'apache-arrow'];
