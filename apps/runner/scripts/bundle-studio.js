@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // prepack: the studio's web app ships inside the runner's tarball (dist/studio-app/), so
-// `npx multihop studio` works from an npm install with no build step. Built here first when the
-// workspace has no current build of apps/studio.
+// `npx multihop studio` works from an npm install with no build step. The app is built from its
+// sources at every pack, never taken from an earlier build, so a tarball cannot ship a stale one.
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, rmSync } = require('node:fs');
 const { dirname, join } = require('node:path');
