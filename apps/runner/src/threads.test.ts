@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
@@ -26,12 +26,17 @@ describe('run --thread / resume: bad input', () => {
     expect(err).toContain(`checkpoint store ${dir}: is a directory; give a file path`);
   });
 
-  it('--checkpoints naming a file that is not SQLite names the file', async () => {
+  it('--checkpoints naming a file that is not SQLite names the file, leaves it as it was and does not suggest deleting it', async () => {
     const file = join(dir, 'notes.txt');
-    writeFileSync(file, 'these are not checkpoints\n'.repeat(100));
+    const notes = 'these are not checkpoints\n'.repeat(100);
+    writeFileSync(file, notes);
+    const before = readdirSync(dir).sort();
     const { code, err } = await run('--thread', 't1', '--checkpoints', file);
     expect(code).toBe(2);
-    expect(err).toMatch(new RegExp(`checkpoint store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot be opened as SQLite`));
+    expect(err).toContain(`checkpoint store ${file}: is not a SQLite file (file is not a database), so it holds no checkpoints; it is left as it was: give another --checkpoints path`);
+    expect(err).not.toMatch(/delete/i);
+    expect(readFileSync(file, 'utf8')).toBe(notes);
+    expect(readdirSync(dir).sort()).toEqual(before);
   });
 
   it('a Postgres store that does not answer names its URL without the password', async () => {

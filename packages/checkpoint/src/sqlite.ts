@@ -122,7 +122,11 @@ export function openSqliteStore(file: string): CheckpointStore {
     db.pragma('synchronous = NORMAL');
     db.exec(TABLES_DDL);
   } catch (error) {
-    throw new ConfigError(`checkpoint store ${path}: cannot be opened as SQLite (${(error as Error).message}); delete it or give another --checkpoints path`);
+    // A file of the user's given by mistake: nothing here says it may be deleted.
+    if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
+      throw new ConfigError(`checkpoint store ${path}: is not a SQLite file (${(error as Error).message}), so it holds no checkpoints; it is left as it was: give another --checkpoints path`);
+    }
+    throw new ConfigError(`checkpoint store ${path}: cannot be opened as SQLite (${(error as Error).message}); give another --checkpoints path, or delete it if it is a checkpoint store you no longer need`);
   }
   const saver = new SqliteSaver(db as never);
   const getCall = db.prepare(`SELECT value FROM ${TABLES.calls} WHERE thread_id = ? AND key = ?`);
