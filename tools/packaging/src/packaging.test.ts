@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { dryRunPack, unwantedFiles } from './tarballContents';
-import { publicPackages, type WorkspacePackage } from './workspace';
+import { publicPackages, rootManifest, type WorkspacePackage } from './workspace';
 
 const packages = publicPackages();
 const table = packages.map((p) => [p.name, p] as const);
@@ -23,6 +23,10 @@ function sourceFiles(dir: string): string[] {
   return (ts.sys.readDirectory(dir, ['.ts']) ?? []).filter((f) => !f.endsWith('.d.ts'));
 }
 
+it('declares the Node.js versions the workspace supports (every public package repeats them)', () => {
+  expect(rootManifest().engines).toEqual({ node: '>=20' });
+});
+
 describe.each(table)('%s', (_name, pkg) => {
   const m = pkg.manifest;
 
@@ -31,6 +35,10 @@ describe.each(table)('%s', (_name, pkg) => {
     expect(m.files).toEqual(m.bin ? ['bin', 'dist', ...data, 'README.md'] : ['dist', ...data, 'README.md']);
     expect(m.scripts?.['build']).toBe('tsc -p tsconfig.lib.json');
     expect(m.scripts?.['prepack']).toMatch(/npm run build$/);
+  });
+
+  it("declares the Node.js versions it supports, the workspace's", () => {
+    expect(m.engines).toEqual(rootManifest().engines);
   });
 
   it('exports each entry from src/ in the workspace and from dist/ when installed', () => {

@@ -23,6 +23,7 @@ export interface PackageManifest {
   devDependencies?: DependencyMap;
   overrides?: Record<string, string>;
   workspaces?: string[];
+  engines?: Record<string, string>;
 }
 
 export interface WorkspacePackage {
