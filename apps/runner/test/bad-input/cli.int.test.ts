@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
@@ -116,7 +116,7 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await evalInto(evalDir, 1), 0);
     const files = () => readdirSync(evalDir).sort().map((f) => [f, statSync(join(evalDir, f)).isFile() ? readFileSync(join(evalDir, f), 'utf8') : 'dir']);
     const before = files();
-    answered(await evolve(evalDir), 2, `${evalDir} is not empty (`, 'is not a HERA state directory (it has no checkpoint.json)', 'give a new or empty directory');
+    answered(await evolve(evalDir), 2, `${evalDir} holds files the learning loop did not write (`, 'is not a HERA state directory (it has no checkpoint.json)', 'give a new or empty directory');
     expect(files()).toEqual(before);
     // A folder holding a prompts.json of its own: kept as it was.
     const mine = join(dir, 'mine');
@@ -140,6 +140,12 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await evolve(state), 0);
     expect(readdirSync(state)).toEqual(expect.arrayContaining(['checkpoint.json', 'prompts.json', 'db']));
     answered(await evolve(state), 0);
+    // A run stopped before its first checkpoint left only its own files (db/, prompts.json, prompt-diffs.jsonl): the same command starts again.
+    rmSync(join(state, 'checkpoint.json'));
+    rmSync(join(state, 'rounds'), { recursive: true, force: true });
+    expect(readdirSync(state).sort()).toEqual(['db', 'prompt-diffs.jsonl', 'prompts.json']);
+    answered(await evolve(state), 0);
+    expect(readdirSync(state)).toContain('checkpoint.json');
   });
 
   // ---- silent wrong results -------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
 import { agentNamed, EXECUTION_AGENTS, type ExecutionAgent, type RawTopology, type Topology } from '../topology';
-import { ExperienceStore } from '../experienceStore';
+import { ExperienceStore, LIBRARY_DB, LIBRARY_TABLE } from '../experienceStore';
 import { createHeraWorkflow, type HeraOptions } from '../workflows';
 import { applyLibraryOperations, chooseLibraryOperations, creditUtility, type LibraryOperation } from './library';
 import { mutateTopology } from './mutation';
@@ -141,18 +141,34 @@ function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'd
 
 /**
  * The loop writes checkpoint.json, prompts.json, prompt-diffs.jsonl, db/ and rounds/ into `dir`,
- * replacing files of those names: so `dir` must be new, empty, or a state directory this loop
- * wrote (it has checkpoint.json, and is resumed). Anything else, an eval's directory or a
- * project folder given by mistake, is refused before anything is written.
+ * replacing files of those names: so `dir` must be new, empty, a state directory this loop wrote
+ * (it has checkpoint.json, and is resumed), or one it began and was stopped in before its first
+ * checkpoint (only its own entries: db/, and prompts.json in its format). Anything else, an
+ * eval's directory or a project folder given by mistake, is refused before anything is written.
  */
 function checkStateDirectory(dir: string) {
   if (!existsSync(dir)) return;
   if (!statSync(dir).isDirectory()) throw new MultihopError('HERA_EVOLVE', `${dir} is a file, not a directory: give the state directory to write (a new or empty one, or one this loop wrote, to resume it)`);
   if (existsSync(join(dir, CHECKPOINT))) return;
-  const entries = readdirSync(dir).sort();
-  if (entries.length === 0) return;
-  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
-  throw new MultihopError('HERA_EVOLVE', `${dir} is not empty (${shown}) and is not a HERA state directory (it has no ${CHECKPOINT}): the loop would write its state files among them; give a new or empty directory, or one this loop wrote, to resume it`);
+  const foreign = readdirSync(dir).sort().filter((entry) => !writtenBeforeFirstCheckpoint(dir, entry));
+  if (foreign.length === 0) return;
+  const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … (${foreign.length} entries)` : '');
+  throw new MultihopError('HERA_EVOLVE', `${dir} holds files the learning loop did not write (${shown}) and is not a HERA state directory (it has no ${CHECKPOINT}): the loop would write its state files among them; give a new or empty directory, or one this loop wrote, to resume it`);
+}
+
+/** Whether `entry` of `dir` is one the loop writes before its first checkpoint (so a run stopped then can start again). */
+function writtenBeforeFirstCheckpoint(dir: string, entry: string): boolean {
+  const path = join(dir, entry);
+  if (entry === LIBRARY_DB) return statSync(path).isDirectory() && readdirSync(path).every((e) => e === `${LIBRARY_TABLE}.lance`);
+  if (entry === 'prompt-diffs.jsonl' || entry.endsWith('.tmp')) return [CHECKPOINT, STATE_FILES.prompts, 'prompt-diffs.jsonl'].some((f) => entry === f || entry === `${f}.tmp`);
+  if (entry === STATE_FILES.prompts) {
+    try {
+      return (readJsonFile(path) as { format?: unknown } | null)?.format === 'hera-prompts/1';
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 /** The checkpoint of a state directory, refused naming the file when it is not one. */
