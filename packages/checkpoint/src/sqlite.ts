@@ -68,8 +68,9 @@ function namingLocks(db: Database, path: string): Database {
  * delete the file.
  */
 export function addonError(error: unknown): MultihopError {
-  // The first line: the bindings helper's goes on with the paths it tried, kept in the cause.
-  const said = ((error as Error | null)?.message ?? String(error)).split('\n')[0]!.replace(/\s*Tried:\s*$/, '').trim();
+  // On one line, without the list of paths the bindings helper tried (kept in the cause); Node's
+  // "compiled against a different Node.js version" runs over three lines.
+  const said = ((error as Error | null)?.message ?? String(error)).split(/\s*Tried:/)[0]!.replace(/\s*\n\s*/g, ' ').trim();
   return new MultihopError(
     'SQLITE_ADDON',
     `better-sqlite3's native addon cannot be loaded, so no SQLite checkpoint store can be opened (${said}). ` +
@@ -83,7 +84,11 @@ export function addonError(error: unknown): MultihopError {
 type SqliteConstructor = new (file: string) => Database;
 let loaded: SqliteConstructor | undefined;
 
-/** better-sqlite3's Database, its addon checked once per process on an in-memory database. */
+/**
+ * better-sqlite3's Database, its addon checked once per process on an in-memory database (a
+ * loaded addon stays loaded). A test that substitutes the module must do so in a fresh module
+ * registry (`jest.isolateModules`), as sqlite.test.ts does.
+ */
 function sqliteDatabase(): SqliteConstructor {
   if (loaded) return loaded;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -105,13 +110,14 @@ export function openSqliteStore(file: string): CheckpointStore {
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ConfigError(`checkpoint store ${path}: is a directory; give a file path (e.g. ${path}/checkpoints.sqlite)`);
   }
+  // Before anything is made on disk: without the addon no store can be opened.
+  const BetterSqlite = sqliteDatabase();
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
     throw new ConfigError(`checkpoint store ${path}: cannot create its directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const BetterSqlite = sqliteDatabase();
-  let db: Database;
+  let db: Database | undefined;
   try {
     db = namingLocks(new BetterSqlite(path), path);
     // First, so that processes opening the same file at once (queue workers) wait for each other.
@@ -122,6 +128,7 @@ export function openSqliteStore(file: string): CheckpointStore {
     db.pragma('synchronous = NORMAL');
     db.exec(TABLES_DDL);
   } catch (error) {
+    db?.close();
     // A file of the user's given by mistake: nothing here says it may be deleted.
     if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
       throw new ConfigError(`checkpoint store ${path}: is not a SQLite file (${(error as Error).message}), so it holds no checkpoints; it is left as it was: give another --checkpoints path`);

@@ -20,6 +20,7 @@ interface LockEntry {
   hasInstallScript?: boolean;
   optional?: boolean;
   link?: boolean;
+  inBundle?: boolean;
 }
 
 export interface ScriptedPackage {
@@ -32,7 +33,8 @@ export interface ScriptedPackage {
 export function scriptedPackages(lockfile: { packages: Record<string, LockEntry> }): ScriptedPackage[] {
   const found = new Map<string, ScriptedPackage>();
   for (const [path, entry] of Object.entries(lockfile.packages)) {
-    if (!entry.hasInstallScript || entry.link || !path.includes('node_modules/')) continue;
+    // npm never runs a bundled dependency's scripts, so no key is needed for one.
+    if (!entry.hasInstallScript || entry.link || entry.inBundle || !path.includes('node_modules/')) continue;
     const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const key = `${name}@${entry.version}`;
     if (!found.has(key)) found.set(key, { name, version: entry.version ?? '', optional: entry.optional === true });

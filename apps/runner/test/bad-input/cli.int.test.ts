@@ -135,6 +135,14 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     mkdirSync(other);
     writeFileSync(join(other, 'checkpoint.json'), '{"format": "something-else/1"}\n');
     answered(await evolve(other), 2, `cannot resume from ${join(other, 'checkpoint.json')}: its format is "something-else/1", not "hera-evolve-checkpoint/1"`);
+    // The loop's format with its fields gone: named, not a TypeError.
+    writeFileSync(join(other, 'checkpoint.json'), '{"format": "hera-evolve-checkpoint/1"}\n');
+    answered(await evolve(other), 2, `cannot resume from ${join(other, 'checkpoint.json')}: it lacks settings, questionIds, library, prompts, diffs, history (a damaged checkpoint)`);
+    // A directory holding only hidden files is the loop's to write.
+    const kept = join(dir, 'kept');
+    mkdirSync(kept);
+    writeFileSync(join(kept, '.gitkeep'), '');
+    answered(await evolve(kept), 0);
     // A new directory is the loop's to write, and what it wrote is resumed.
     const state = join(dir, 'state');
     answered(await evolve(state), 0);

@@ -150,7 +150,8 @@ function checkStateDirectory(dir: string) {
   if (!existsSync(dir)) return;
   if (!statSync(dir).isDirectory()) throw new MultihopError('HERA_EVOLVE', `${dir} is a file, not a directory: give the state directory to write (a new or empty one, or one this loop wrote, to resume it)`);
   if (existsSync(join(dir, CHECKPOINT))) return;
-  const foreign = readdirSync(dir).sort().filter((entry) => !writtenBeforeFirstCheckpoint(dir, entry));
+  // Hidden files (.DS_Store, .gitkeep) say nothing about whose directory it is.
+  const foreign = readdirSync(dir).sort().filter((entry) => !entry.startsWith('.') && !writtenBeforeFirstCheckpoint(dir, entry));
   if (foreign.length === 0) return;
   const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … (${foreign.length} entries)` : '');
   throw new MultihopError('HERA_EVOLVE', `${dir} holds files the learning loop did not write (${shown}) and is not a HERA state directory (it has no ${CHECKPOINT}): the loop would write its state files among them; give a new or empty directory, or one this loop wrote, to resume it`);
@@ -179,10 +180,16 @@ function readCheckpoint(file: string): Checkpoint {
   } catch (error) {
     throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const format = (parsed as { format?: unknown } | null)?.format;
+  const cp = parsed as Partial<Checkpoint> | null;
+  const format = cp?.format;
   if (format !== 'hera-evolve-checkpoint/1') {
     throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: its format is ${typeof format === 'string' ? `"${format}"` : 'missing'}, not "hera-evolve-checkpoint/1"`);
   }
+  const missing: string[] = [
+    ...(typeof cp?.settings === 'object' && cp.settings !== null ? [] : ['settings']),
+    ...(['questionIds', 'library', 'prompts', 'diffs', 'history'] as const).filter((k) => !Array.isArray(cp?.[k])),
+  ];
+  if (missing.length > 0) throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: it lacks ${missing.join(', ')} (a damaged checkpoint): give another --out, or move this directory away`);
   return parsed as Checkpoint;
 }
 
