@@ -1,30 +1,11 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { MultihopError } from '@multihop/core';
+import { betterSqliteCopy } from '@multihop/testing';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sqlite-addon-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-// better-sqlite3 as npm 12 leaves it when the project's allowScripts does not list it: the
-// package and its `bindings` helper installed, the install script (which fetches or builds
-// build/Release/better_sqlite3.node) never run. A copy of the real package without its build/;
-// with `addon`, that file holds those bytes instead (an addon that is no shared object).
-function betterSqliteCopy(name: string, addon?: string): string {
-  const root = join(scratch, name, 'node_modules');
-  const real = dirname(require.resolve('better-sqlite3/package.json'));
-  mkdirSync(join(root, 'better-sqlite3'), { recursive: true });
-  cpSync(join(real, 'package.json'), join(root, 'better-sqlite3', 'package.json'));
-  cpSync(join(real, 'lib'), join(root, 'better-sqlite3', 'lib'), { recursive: true });
-  for (const helper of ['bindings', 'file-uri-to-path']) {
-    cpSync(dirname(require.resolve(`${helper}/package.json`, { paths: [real] })), join(root, helper), { recursive: true });
-  }
-  if (addon !== undefined) {
-    mkdirSync(join(root, 'better-sqlite3', 'build', 'Release'), { recursive: true });
-    writeFileSync(join(root, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), addon);
-  }
-  return join(root, 'better-sqlite3');
-}
 
 /** openSqliteStore(file) in a fresh module registry whose better-sqlite3 is `copy`: what it threw. */
 function openWith(copy: string, file: string): MultihopError {
@@ -48,7 +29,7 @@ function openWith(copy: string, file: string): MultihopError {
 describe('a SQLite store whose better-sqlite3 addon does not load', () => {
   it('says how to build the addon (allowScripts, npm rebuild), names no fault in the file, and makes nothing on disk', () => {
     const dir = join(scratch, 'store-unbuilt');
-    const error = openWith(betterSqliteCopy('unbuilt'), join(dir, 'checkpoints.sqlite'));
+    const error = openWith(betterSqliteCopy(join(scratch, 'unbuilt')), join(dir, 'checkpoints.sqlite'));
     expect(error.code).toBe('SQLITE_ADDON');
     expect(error.message).toContain("better-sqlite3's native addon cannot be loaded, so no SQLite checkpoint store can be opened (Could not locate the bindings file.). ");
     expect(error.message).toContain('npm pkg set allowScripts.better-sqlite3=true --json');
@@ -61,7 +42,7 @@ describe('a SQLite store whose better-sqlite3 addon does not load', () => {
   });
 
   it('says the same for an addon file that is no addon (a damaged or foreign build)', () => {
-    const error = openWith(betterSqliteCopy('damaged', 'not a shared object\n'.repeat(100)), join(scratch, 'store-damaged', 'checkpoints.sqlite'));
+    const error = openWith(betterSqliteCopy(join(scratch, 'damaged'), 'not a shared object\n'.repeat(100)), join(scratch, 'store-damaged', 'checkpoints.sqlite'));
     expect(error.code).toBe('SQLITE_ADDON');
     expect((error.cause as NodeJS.ErrnoException).code).toBe('ERR_DLOPEN_FAILED');
     expect(error.message).toContain('invalid ELF header');

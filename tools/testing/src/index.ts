@@ -5,4 +5,5 @@ export { describeMethodConformance, promptVarsFor } from './methodConformance';
 export { overlapRetriever } from './overlapRetriever';
 export { timed, questionStarting, type TimedCall } from './timedProvider';
 export { startRedis, startPostgres, isListening, type TestServer } from './servers';
+export { betterSqliteCopy, betterSqlitePreload } from './betterSqliteCopy';
 export { aptInstall, debianBinary, debianPackageStatus, settledPackage } from './apt';

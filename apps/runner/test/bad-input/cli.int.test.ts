@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
-import { sharedDatasetsDir } from '@multihop/testing';
+import { betterSqliteCopy, betterSqlitePreload, sharedDatasetsDir } from '@multihop/testing';
 import type { ResultRow } from '../../src/eval/ResultsLog';
 import type { Summary } from '../../src/eval/summarize';
 import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
@@ -154,6 +154,20 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     expect(readdirSync(state).sort()).toEqual(['db', 'prompt-diffs.jsonl', 'prompts.json']);
     answered(await evolve(state), 0);
     expect(readdirSync(state)).toContain('checkpoint.json');
+  });
+
+  it.concurrent(kind('run/sqlite-addon-missing'), async () => {
+    const dir = scratch();
+    // The CLI requires better-sqlite3 as a team's npm 12 install leaves it: no build/.
+    const preload = betterSqlitePreload(dir, betterSqliteCopy(join(dir, 'unbuilt')));
+    const store = join(dir, 'state', 'checkpoints.sqlite');
+    const r = await runCli(['run', '--workflow', 'direct', '--dataset', 'hotpotqa-train', '--id', Q1, '--thread', 't1', '--checkpoints', store, '--db', await db()], {
+      env: { NODE_OPTIONS: `-r ${preload}` },
+    });
+    answered(r, 2, "better-sqlite3's native addon cannot be loaded, so no SQLite checkpoint store can be opened (Could not locate the bindings file.)", 'npm pkg set allowScripts.better-sqlite3=true --json', 'npm rebuild better-sqlite3');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(text(r)).not.toMatch(/delete/i);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
   });
 
   // ---- silent wrong results -------------------------------------------------------------------

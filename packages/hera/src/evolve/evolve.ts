@@ -79,7 +79,7 @@ export interface RoundProgress {
 
 /** Everything the loop needs to continue: written after every question, atomically. */
 interface Checkpoint {
-  format: 'hera-evolve-checkpoint/1';
+  format: typeof CHECKPOINT_FORMAT;
   seed: number;
   questionIds: string[];
   settings: EvolveSettings;
@@ -120,6 +120,9 @@ export interface EvolveOptions {
 const emptyAcc = (): Checkpoint['acc'] => ({ f1: 0, groupF1: 0, tokens: 0, mixedGroups: 0, skippedGroups: 0, add: 0, merge: 0, prune: 0, keep: 0, promptChanges: 0, ropeCycles: 0, mutations: 0, runs: 0, questions: 0, f1Sum: 0, groupF1Sum: 0, tokenSum: 0 });
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const CHECKPOINT = 'checkpoint.json';
+const CHECKPOINT_FORMAT = 'hera-evolve-checkpoint/1';
+const PROMPTS_FORMAT = 'hera-prompts/1';
+const PROMPT_DIFFS = 'prompt-diffs.jsonl';
 
 function writeJson(file: string, value: unknown) {
   writeFileWhole(file, `${JSON.stringify(value, null, 2)}\n`);
@@ -135,8 +138,8 @@ function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'd
   if (libraryJson) writeJson(join(dir, STATE_FILES.library), { format: EXPERIENCE_LIBRARY_FORMAT, entries: cp.library });
   // A directory written before the library moved to LanceDB: its JSON library is superseded by the table.
   else rmSync(join(dir, STATE_FILES.library), { force: true });
-  writeJson(join(dir, STATE_FILES.prompts), { format: 'hera-prompts/1', prompts: cp.prompts });
-  writeFileWhole(join(dir, 'prompt-diffs.jsonl'), cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
+  writeJson(join(dir, STATE_FILES.prompts), { format: PROMPTS_FORMAT, prompts: cp.prompts });
+  writeFileWhole(join(dir, PROMPT_DIFFS), cp.diffs.map((d) => JSON.stringify(d)).join('\n') + (cp.diffs.length ? '\n' : ''));
 }
 
 /**
@@ -161,15 +164,15 @@ function checkStateDirectory(dir: string) {
 function writtenBeforeFirstCheckpoint(dir: string, entry: string): boolean {
   const path = join(dir, entry);
   if (entry === LIBRARY_DB) return statSync(path).isDirectory() && readdirSync(path).every((e) => e === `${LIBRARY_TABLE}.lance`);
-  if (entry === 'prompt-diffs.jsonl' || entry.endsWith('.tmp')) return [CHECKPOINT, STATE_FILES.prompts, 'prompt-diffs.jsonl'].some((f) => entry === f || entry === `${f}.tmp`);
   if (entry === STATE_FILES.prompts) {
     try {
-      return (readJsonFile(path) as { format?: unknown } | null)?.format === 'hera-prompts/1';
+      return (readJsonFile(path) as { format?: unknown } | null)?.format === PROMPTS_FORMAT;
     } catch {
       return false;
     }
   }
-  return false;
+  // prompt-diffs.jsonl, and the temporary files writeFileWhole leaves when a kill cuts it short.
+  return entry === PROMPT_DIFFS || [CHECKPOINT, STATE_FILES.prompts, PROMPT_DIFFS].some((f) => entry === `${f}.tmp`);
 }
 
 /** The checkpoint of a state directory, refused naming the file when it is not one. */
@@ -182,8 +185,8 @@ function readCheckpoint(file: string): Checkpoint {
   }
   const cp = parsed as Partial<Checkpoint> | null;
   const format = cp?.format;
-  if (format !== 'hera-evolve-checkpoint/1') {
-    throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: its format is ${typeof format === 'string' ? `"${format}"` : 'missing'}, not "hera-evolve-checkpoint/1"`);
+  if (format !== CHECKPOINT_FORMAT) {
+    throw new MultihopError('HERA_EVOLVE', `cannot resume from ${file}: its format is ${typeof format === 'string' ? `"${format}"` : 'missing'}, not "${CHECKPOINT_FORMAT}"`);
   }
   const missing: string[] = [
     ...(typeof cp?.settings === 'object' && cp.settings !== null ? [] : ['settings']),
@@ -243,7 +246,7 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
     if (mismatch.length > 0) throw new MultihopError('HERA_EVOLVE', `cannot resume ${dir}: ${mismatch.join(', ')}`);
     cp.settings = { ...cp.settings, rounds: s.rounds };
   } else {
-    cp = { format: 'hera-evolve-checkpoint/1', seed: s.seed, questionIds, settings: s, round: 1, done: 0, library: [], prompts: [], diffs: [], buffers: {}, zeroStreak: {}, pending: {}, nextId: 1, acc: emptyAcc(), history: [] };
+    cp = { format: CHECKPOINT_FORMAT, seed: s.seed, questionIds, settings: s, round: 1, done: 0, library: [], prompts: [], diffs: [], buffers: {}, zeroStreak: {}, pending: {}, nextId: 1, acc: emptyAcc(), history: [] };
   }
   // The library's LanceDB table (<dir>/db): rows of round n are the library after round n's
   // questions done so far; round 0 is the start. Runs retrieve from the table at that round.
