@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { dryRunPack, unwantedFiles } from './tarballContents';
-import { publicPackages, rootManifest, type WorkspacePackage } from './workspace';
+import { publicPackages, rootManifest, workspacePackages, workspaceRoot, type WorkspacePackage } from './workspace';
 
 const packages = publicPackages();
 const table = packages.map((p) => [p.name, p] as const);
@@ -19,12 +19,35 @@ function libCompilerOptions(pkg: WorkspacePackage): ts.CompilerOptions {
   return ts.parseJsonConfigFileContent(config, ts.sys, pkg.dir, undefined, file).options;
 }
 
+/** The files one of the workspace's root type-check programs (tsconfig.json, tsconfig.examples.json) checks. */
+const typeCheckedFiles = new Map<string, Set<string>>();
+function typeChecked(config: string): Set<string> {
+  const known = typeCheckedFiles.get(config);
+  if (known) return known;
+  const file = join(workspaceRoot, config);
+  const { config: json, error } = ts.readConfigFile(file, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  const files = new Set(ts.parseJsonConfigFileContent(json, ts.sys, workspaceRoot, undefined, file).fileNames);
+  typeCheckedFiles.set(config, files);
+  return files;
+}
+
 function sourceFiles(dir: string): string[] {
   return (ts.sys.readDirectory(dir, ['.ts']) ?? []).filter((f) => !f.endsWith('.d.ts'));
 }
 
 it('declares the Node.js versions the workspace supports (every public package repeats them)', () => {
   expect(rootManifest().engines).toEqual({ node: '>=20' });
+});
+
+// The root's type check covers each package's src/ and test/ (the studio's browser code has its own programs).
+const notTypeChecked = (pkg: WorkspacePackage, checked: Set<string>): string[] =>
+  [...sourceFiles(join(pkg.dir, 'src')), ...sourceFiles(join(pkg.dir, 'test'))].filter((f) => !checked.has(f));
+
+it("type-checks the private workspace packages' sources and tests in the root program", () => {
+  const checked = typeChecked('tsconfig.json');
+  const privates = workspacePackages().filter((p) => p.manifest.private === true && p.name !== '@multihop/studio');
+  expect(privates.flatMap((p) => notTypeChecked(p, checked))).toEqual([]);
 });
 
 describe.each(table)('%s', (_name, pkg) => {
@@ -67,20 +90,24 @@ describe.each(table)('%s', (_name, pkg) => {
     });
   });
 
+  it("has its sources and tests in the workspace's type check (the root tsconfig.json)", () => {
+    expect(notTypeChecked(pkg, typeChecked('tsconfig.json'))).toEqual([]);
+  });
+
   it('keeps integration tests out of `test` and runs them in `test:int`', () => {
     const slow = sourceFiles(join(pkg.dir, 'src')).filter((f) => INTEGRATION_TEST.test(f));
     expect(m.scripts?.['test']).toContain(`--testPathIgnorePatterns '\\.(int|e2e)\\.test\\.ts$'`);
     if (slow.length) expect(m.scripts?.['test:int']).toBe(`jest --testPathPatterns '\\.(int|e2e)\\.test\\.ts$'`);
   });
 
-  it('has a README whose usage example is examples/usage.ts, type-checked with the package', () => {
+  it('has a README whose usage example is examples/usage.ts, in the workspace type check of examples', () => {
     if (!existsSync(join(pkg.dir, 'README.md'))) {
       expect(WITHOUT_README).toContain(pkg.name);
       return;
     }
     expect(readFileSync(join(pkg.dir, 'README.md'), 'utf8')).toContain('## Usage\n');
     expect(existsSync(join(pkg.dir, 'examples', 'usage.ts'))).toBe(true);
-    expect(m.scripts?.['typecheck']).toContain('tsc -p examples/tsconfig.json');
+    expect([...typeChecked('tsconfig.examples.json')]).toContain(join(pkg.dir, 'examples', 'usage.ts'));
   });
 
   // A method that calls no model itself (the router: its candidates' methods answer) has no offline handlers.
