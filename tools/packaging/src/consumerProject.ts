@@ -12,22 +12,31 @@ const quietNpm = { npm_config_audit: 'false', npm_config_fund: 'false', npm_conf
 
 /**
  * Native modules the workspace has already built, offered to the consumer's npm install as local
- * prebuilds (prebuild-install's `npm_config_<name>_local_prebuilds`): the package's own install
- * script still runs and still installs the module, it only finds the binary for this Node ABI,
- * platform and version on disk instead of downloading it (no network here) or compiling it
- * (better-sqlite3: about 110 s of the consumer install on two cores). A consumer that resolves
- * another version finds no matching file and builds as before.
+ * prebuilds: the package's own install script still runs and still installs the module, it only
+ * finds the binary for this Node ABI, platform and version on disk instead of downloading it (no
+ * network here) or compiling it (better-sqlite3: about 110 s of the consumer install on two cores).
+ * A consumer that resolves another version finds no matching file and builds as before.
+ *
+ * The offer is prebuild-install's `local-prebuilds` setting in a `.prebuild-installrc` in `above`, a
+ * directory above the consumer project (prebuild-install looks for the file from the module's
+ * directory upwards), so the project itself stays as a team would have it. Not
+ * `npm_config_<name>_local_prebuilds`: npm 12 warns that it is an unknown npm setting, which a later
+ * npm will refuse. Not the rc's environment variable either: `prebuild-install_local-prebuilds` is
+ * not a shell name, and the shell npm runs install scripts in drops it.
+ * Returns whether a binary was offered.
  */
-export function localPrebuilds(dir: string): NodeJS.ProcessEnv {
+export function offerLocalPrebuilds(above: string): boolean {
   const installed = join(workspaceRoot, 'node_modules', 'better-sqlite3');
   const binary = 'build/Release/better_sqlite3.node';
-  if (!existsSync(join(installed, binary))) return {};
+  if (!existsSync(join(installed, binary))) return false;
   const { version } = readJson<{ version: string }>(join(installed, 'package.json'));
   // prebuild-install's name for this Node ABI, platform and arch; on musl it has a `musl` suffix, which would only mean compiling as before.
   const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const dir = join(above, 'prebuilds');
   mkdirSync(dir, { recursive: true });
   execFileSync('tar', ['czf', join(dir, file), binary], { cwd: installed });
-  return { npm_config_better_sqlite3_local_prebuilds: dir };
+  writeFileSync(join(above, '.prebuild-installrc'), `local-prebuilds=${dir}\n`);
+  return true;
 }
 
 export interface Run {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeRun, installedManifest, localPrebuilds, packAll, packStub, run, sharedDatasetsDir, stagePackages, tscBin, writeConsumerProject, type Packed } from './consumerProject';
+import { describeRun, installedManifest, offerLocalPrebuilds, packAll, packStub, run, sharedDatasetsDir, stagePackages, tscBin, writeConsumerProject, type Packed } from './consumerProject';
 import { publicPackages } from './workspace';
 
 const SLOW = 20 * 60_000;
@@ -20,6 +20,7 @@ let app: string;
 let packed: Packed[] = [];
 let installed = false;
 let compiled = false;
+let prebuildOffered = false;
 let compileErrors: string[] = [];
 
 const kB = (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`;
@@ -49,7 +50,8 @@ beforeAll(async () => {
 
   writeConsumerProject(app, packed, packStub(join(work, 'tarballs')));
   // Strict: an install script the project's allowScripts (the READMEs' advice) does not cover fails the install (npm 11.16+; npm 12 would skip it silently).
-  const install = run('npm', ['install', '--no-audit', '--no-fund', '--strict-allow-scripts'], { cwd: app, env: localPrebuilds(join(work, 'prebuilds')) });
+  prebuildOffered = offerLocalPrebuilds(work);
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--strict-allow-scripts'], { cwd: app });
   if (install.status !== 0) throw new Error(describeRun('npm install (consumer project)', install));
   installed = true;
   const thirdParty = ['zod', '@langchain/core', '@langchain/langgraph', 'xstate', '@langchain/openai', '@lancedb/lancedb', 'apache-arrow'];
@@ -85,6 +87,14 @@ it('installs from the tarballs alone: every @multihop package comes from its tar
   }
   expect(existsSync(join(app, 'node_modules', '@multihop', 'ts-register'))).toBe(false);
   expect(existsSync(join(app, 'node_modules', '@multihop', 'testing'))).toBe(false);
+});
+
+it("installs better-sqlite3 from the workspace's binary when one is offered, not by compiling it", () => {
+  expect(installed).toBe(true);
+  const addon = join(app, 'node_modules', 'better-sqlite3', 'build');
+  expect(existsSync(join(addon, 'Release', 'better_sqlite3.node'))).toBe(true);
+  // node-gyp writes build/config.gypi when it compiles; prebuild-install only unpacks the .node file.
+  if (prebuildOffered) expect(existsSync(join(addon, 'config.gypi'))).toBe(false);
 });
 
 it('ships declarations that type-check with skipLibCheck off (errors inside third-party packages aside)', () => {
