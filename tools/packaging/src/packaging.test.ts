@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { dryRunPack, unwantedFiles } from './tarballContents';
 import { publicPackages, rootManifest, workspacePackages, workspaceRoot, type WorkspacePackage } from './workspace';
@@ -12,42 +12,70 @@ const WITHOUT_README: string[] = [];
 
 const INTEGRATION_TEST = /\.(int|e2e)\.test\.ts$/;
 
-function libCompilerOptions(pkg: WorkspacePackage): ts.CompilerOptions {
-  const file = join(pkg.dir, 'tsconfig.lib.json');
+function parseConfig(file: string): ts.ParsedCommandLine {
   const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
-  return ts.parseJsonConfigFileContent(config, ts.sys, pkg.dir, undefined, file).options;
+  return ts.parseJsonConfigFileContent(config, ts.sys, dirname(file), undefined, file);
 }
 
-/** The files one of the workspace's root type-check programs (tsconfig.json, tsconfig.examples.json) checks. */
-const typeCheckedFiles = new Map<string, Set<string>>();
-function typeChecked(config: string): Set<string> {
-  const known = typeCheckedFiles.get(config);
-  if (known) return known;
-  const file = join(workspaceRoot, config);
-  const { config: json, error } = ts.readConfigFile(file, ts.sys.readFile);
-  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
-  const files = new Set(ts.parseJsonConfigFileContent(json, ts.sys, workspaceRoot, undefined, file).fileNames);
-  typeCheckedFiles.set(config, files);
-  return files;
+const libCompilerOptions = (pkg: WorkspacePackage): ts.CompilerOptions => parseConfig(join(pkg.dir, 'tsconfig.lib.json')).options;
+
+interface TypeCheckProgram {
+  config: string;
+  options: ts.CompilerOptions;
+  files: Set<string>;
 }
+
+/** The tsconfig files a command line runs (`tsc -p X`), relative to the directory it runs in. */
+const tscConfigs = (dir: string, command: string): string[] => [...command.matchAll(/\btsc -p (\S+)/g)].map((m) => join(dir, m[1]!));
+
+/**
+ * Every program the workspace's `typecheck` targets run, read from the targets themselves: the
+ * root project's (package.json `nx.targets.typecheck`) and any package's own `typecheck` script
+ * (the studio's browser code).
+ */
+const typeCheckPrograms = ((): (() => TypeCheckProgram[]) => {
+  let programs: TypeCheckProgram[] | undefined;
+  return () => {
+    if (programs) return programs;
+    const root = rootManifest() as { nx?: { targets?: { typecheck?: { options?: { commands?: string[] } } } } };
+    const configs = [
+      ...(root.nx?.targets?.typecheck?.options?.commands ?? []).flatMap((c) => tscConfigs(workspaceRoot, c)),
+      ...workspacePackages().flatMap((p) => tscConfigs(p.dir, p.manifest.scripts?.['typecheck'] ?? '')),
+    ];
+    programs = configs.map((config) => {
+      const parsed = parseConfig(config);
+      return { config, options: parsed.options, files: new Set(parsed.fileNames) };
+    });
+    return programs;
+  };
+})();
+
+/** A package's TypeScript files under src/ and test/ that no typecheck program checks. */
+const notTypeChecked = (pkg: WorkspacePackage): string[] =>
+  [...sourceFiles(join(pkg.dir, 'src')), ...sourceFiles(join(pkg.dir, 'test'))].filter((f) => !typeCheckPrograms().some((p) => p.files.has(f)));
 
 function sourceFiles(dir: string): string[] {
-  return (ts.sys.readDirectory(dir, ['.ts']) ?? []).filter((f) => !f.endsWith('.d.ts'));
+  return (ts.sys.readDirectory(dir, ['.ts', '.tsx']) ?? []).filter((f) => !f.endsWith('.d.ts'));
 }
 
 it('declares the Node.js versions the workspace supports (every public package repeats them)', () => {
   expect(rootManifest().engines).toEqual({ node: '>=20' });
 });
 
-// The root's type check covers each package's src/ and test/ (the studio's browser code has its own programs).
-const notTypeChecked = (pkg: WorkspacePackage, checked: Set<string>): string[] =>
-  [...sourceFiles(join(pkg.dir, 'src')), ...sourceFiles(join(pkg.dir, 'test'))].filter((f) => !checked.has(f));
+it('type-checks the whole workspace in the root project and the studio, not one program per package', () => {
+  expect(typeCheckPrograms().map((p) => relative(workspaceRoot, p.config))).toEqual([
+    'tsconfig.json',
+    'tsconfig.examples.json',
+    'apps/studio/tsconfig.json',
+    'apps/studio/tsconfig.spec.json',
+    'apps/studio/test/tsconfig.json',
+  ]);
+});
 
-it("type-checks the private workspace packages' sources and tests in the root program", () => {
-  const checked = typeChecked('tsconfig.json');
-  const privates = workspacePackages().filter((p) => p.manifest.private === true && p.name !== '@multihop/studio');
-  expect(privates.flatMap((p) => notTypeChecked(p, checked))).toEqual([]);
+it("type-checks the private workspace packages' sources and tests (the studio's among them)", () => {
+  const privates = workspacePackages().filter((p) => p.manifest.private === true);
+  expect(privates.flatMap((p) => notTypeChecked(p))).toEqual([]);
 });
 
 describe.each(table)('%s', (_name, pkg) => {
@@ -90,8 +118,8 @@ describe.each(table)('%s', (_name, pkg) => {
     });
   });
 
-  it("has its sources and tests in the workspace's type check (the root tsconfig.json)", () => {
-    expect(notTypeChecked(pkg, typeChecked('tsconfig.json'))).toEqual([]);
+  it("has its sources and tests in the workspace's type check", () => {
+    expect(notTypeChecked(pkg)).toEqual([]);
   });
 
   it('keeps integration tests out of `test` and runs them in `test:int`', () => {
@@ -107,7 +135,9 @@ describe.each(table)('%s', (_name, pkg) => {
     }
     expect(readFileSync(join(pkg.dir, 'README.md'), 'utf8')).toContain('## Usage\n');
     expect(existsSync(join(pkg.dir, 'examples', 'usage.ts'))).toBe(true);
-    expect([...typeChecked('tsconfig.examples.json')]).toContain(join(pkg.dir, 'examples', 'usage.ts'));
+    // Checked once, as a user's script is: Node's types, no test runner's.
+    const usage = join(pkg.dir, 'examples', 'usage.ts');
+    expect(typeCheckPrograms().filter((p) => p.files.has(usage)).map((p) => p.options.types)).toEqual([['node']]);
   });
 
   // A method that calls no model itself (the router: its candidates' methods answer) has no offline handlers.

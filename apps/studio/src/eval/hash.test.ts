@@ -25,9 +25,10 @@ describe('the questions table', () => {
     prediction,
     gold: ['Paris'],
     status: 'ok',
-    metrics: { em, f1: em, acc: em },
-    usage: { llmCalls: 1, promptTokens: 10, completionTokens: 2 },
+    metrics: { em, f1: em, acc: em, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
+    usage: { llmCalls: 1, promptTokens: 10, completionTokens: 2, estimated: false, byRole: {}, retrievalCalls: 1, wallMs: 5 },
     latencyMs: 5,
+    evidenceIds: [],
     trace: `traces/${workflow}/${questionId}.json`,
   });
   const rows = [row('a', 'q1', 'Paris', 1), row('b', 'q1', 'Lyon', 0), row('a', 'q2', 'Paris', 1), row('b', 'q2', 'Paris', 1), row('a', 'q3', 'Nice', 0)];

@@ -75,7 +75,9 @@ describe.each(['langgraph', 'xstate'] as const)('npx nx g @multihop/tools:method
     const dir = join(copy, 'packages', name);
     // What `npm install` does for a new workspace package: link it, so its README example can import it by name.
     symlinkSync(join('..', '..', 'packages', name), join(copy, 'node_modules', '@multihop', name));
+    // Its sources and tests, then its README example with Node's types only: the options of the workspace's two programs.
     run(dir, process.execPath, join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit');
+    run(dir, process.execPath, join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('examples', 'tsconfig.json'));
     const tests = spawnSync(process.execPath, [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
     expect(`${tests.stderr}`).toMatch(/Tests: +\d+ passed, \d+ total/);
     expect(tests.status).toBe(0);
