@@ -49,8 +49,8 @@ beforeAll(async () => {
   process.stdout.write(`\nPacked ${packed.length} public packages in ${((t1 - t0) / 1000).toFixed(0)} s (${kB(total)} in all):\n${lines.join('\n')}\n`);
 
   writeConsumerProject(app, packed, packStub(join(work, 'tarballs')));
-  // Strict: an install script the project's allowScripts (the READMEs' advice) does not cover fails the install (npm 11.16+; npm 12 would skip it silently).
   prebuildOffered = offerLocalPrebuilds(work);
+  // Strict: an install script the project's allowScripts (the READMEs' advice) does not cover fails the install (npm 11.16+; npm 12 would skip it silently).
   // prebuild-install would take this variable over the rc file: a value in the environment is not the test's.
   const install = run('npm', ['install', '--no-audit', '--no-fund', '--strict-allow-scripts'], { cwd: app, env: { npm_config_better_sqlite3_local_prebuilds: undefined } });
   if (install.status !== 0) throw new Error(describeRun('npm install (consumer project)', install));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSUMER_ALLOW_SCRIPTS } from './consumerProject';
-import { allowed, checkAllowScripts, checkWorkspaceAllowScripts, scriptedPackages } from './installScripts';
-import { readJson, workspacePackages, workspaceRoot } from './workspace';
+import { allowed, checkAllowScripts, checkWorkspaceAllowScripts, scriptedPackages, workspaceLockfile } from './installScripts';
+import { rootManifest, workspacePackages, workspaceRoot } from './workspace';
 
 describe("the root's allowScripts (npm 12 runs no dependency's install script it does not list)", () => {
   it('covers every installed package with install scripts, and lists nothing the lockfile does not have', () => {
@@ -10,14 +10,12 @@ describe("the root's allowScripts (npm 12 runs no dependency's install script it
   });
 
   it('lets better-sqlite3 build its native addon (the SQLite checkpoint store needs it)', () => {
-    const root = readJson<{ allowScripts?: Record<string, boolean> }>(join(workspaceRoot, 'package.json'));
-    const lock = readJson<{ packages: Record<string, { version?: string }> }>(join(workspaceRoot, 'package-lock.json'));
-    expect(allowed(root.allowScripts ?? {}, 'better-sqlite3', lock.packages['node_modules/better-sqlite3']!.version!)).toBe(true);
+    const version = workspaceLockfile().packages['node_modules/better-sqlite3']!.version!;
+    expect(allowed(rootManifest().allowScripts ?? {}, 'better-sqlite3', version)).toBe(true);
   });
 
   it('names packages without pinning versions (npm 12 matches a pin by the lockfile’s resolved URL, which this lockfile omits)', () => {
-    const root = readJson<{ allowScripts?: Record<string, boolean> }>(join(workspaceRoot, 'package.json'));
-    expect(Object.keys(root.allowScripts ?? {}).filter((key) => key.lastIndexOf('@') > 0)).toEqual([]);
+    expect(Object.keys(rootManifest().allowScripts ?? {}).filter((key) => key.lastIndexOf('@') > 0)).toEqual([]);
   });
 
   it('is declared at the root only (npm ignores a workspace package’s)', () => {

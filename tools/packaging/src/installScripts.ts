@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJson, workspaceRoot } from './workspace';
+import { readJson, rootManifest, workspaceRoot } from './workspace';
 
 /**
  * npm's `allowScripts` (package.json, project root only): which dependencies may run their install
@@ -79,9 +79,10 @@ export function checkAllowScripts(allow: AllowScripts | undefined, lockfile: { p
   return problems;
 }
 
+/** The workspace's package-lock.json, the fields read here. */
+export const workspaceLockfile = (): { packages: Record<string, LockEntry> } => readJson(join(workspaceRoot, 'package-lock.json'));
+
 /** The root's check, on the workspace's own package.json, package-lock.json and node_modules. */
 export function checkWorkspaceAllowScripts(): string[] {
-  const root = readJson<{ allowScripts?: AllowScripts }>(join(workspaceRoot, 'package.json'));
-  const lock = readJson<{ packages: Record<string, LockEntry> }>(join(workspaceRoot, 'package-lock.json'));
-  return checkAllowScripts(root.allowScripts, lock, (name) => existsSync(join(workspaceRoot, 'node_modules', name, 'package.json')));
+  return checkAllowScripts(rootManifest().allowScripts, workspaceLockfile(), (name) => existsSync(join(workspaceRoot, 'node_modules', name, 'package.json')));
 }

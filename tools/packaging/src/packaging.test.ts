@@ -29,27 +29,23 @@ interface TypeCheckProgram {
 /** The tsconfig files a command line runs (`tsc -p X`), relative to the directory it runs in. */
 const tscConfigs = (dir: string, command: string): string[] => [...command.matchAll(/\btsc -p (\S+)/g)].map((m) => join(dir, m[1]!));
 
+let programs: TypeCheckProgram[] | undefined;
+
 /**
  * Every program the workspace's `typecheck` targets run, read from the targets themselves: the
  * root project's (package.json `nx.targets.typecheck`) and any package's own `typecheck` script
  * (the studio's browser code).
  */
-const typeCheckPrograms = ((): (() => TypeCheckProgram[]) => {
-  let programs: TypeCheckProgram[] | undefined;
-  return () => {
-    if (programs) return programs;
-    const root = rootManifest() as { nx?: { targets?: { typecheck?: { options?: { commands?: string[] } } } } };
-    const configs = [
-      ...(root.nx?.targets?.typecheck?.options?.commands ?? []).flatMap((c) => tscConfigs(workspaceRoot, c)),
-      ...workspacePackages().flatMap((p) => tscConfigs(p.dir, p.manifest.scripts?.['typecheck'] ?? '')),
-    ];
-    programs = configs.map((config) => {
-      const parsed = parseConfig(config);
-      return { config, options: parsed.options, files: new Set(parsed.fileNames) };
-    });
-    return programs;
-  };
-})();
+function typeCheckPrograms(): TypeCheckProgram[] {
+  programs ??= [
+    ...(rootManifest().nx?.targets?.typecheck?.options?.commands ?? []).flatMap((c) => tscConfigs(workspaceRoot, c)),
+    ...workspacePackages().flatMap((p) => tscConfigs(p.dir, p.manifest.scripts?.['typecheck'] ?? '')),
+  ].map((config) => {
+    const parsed = parseConfig(config);
+    return { config, options: parsed.options, files: new Set(parsed.fileNames) };
+  });
+  return programs;
+}
 
 /** A package's TypeScript files under src/ and test/ that no typecheck program checks. */
 const notTypeChecked = (pkg: WorkspacePackage): string[] =>

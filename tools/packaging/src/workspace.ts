@@ -24,6 +24,10 @@ export interface PackageManifest {
   overrides?: Record<string, string>;
   workspaces?: string[];
   engines?: Record<string, string>;
+  /** The root's: which dependencies' install scripts npm runs (see installScripts.ts). */
+  allowScripts?: Record<string, boolean>;
+  /** The root's Nx project: its typecheck target runs the workspace's type-check programs. */
+  nx?: { targets?: { typecheck?: { options?: { commands?: string[] } } } };
 }
 
 export interface WorkspacePackage {
