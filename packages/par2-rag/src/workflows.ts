@@ -10,7 +10,7 @@ export { PAR2_DEFAULTS };
 export interface Par2Options extends Partial<Par2Settings> {
   /**
    * Reranks each retrieval's candidates to `rerankK`. A function receives the run's (traced,
-   * metered) model port, for LLM rerankers. Default: the retriever package's lexical reranker.
+   * metered) model port, for LLM rerankers. Default: `LexicalReranker` (@multihop/lexical).
    */
   reranker?: Reranker | ((model: ModelPort) => Reranker);
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
+import { importedPackages, installClosure, readmeInstallLine } from './installLine';
 import { dryRunPack, unwantedFiles } from './tarballContents';
 import { publicPackages, rootManifest, workspacePackages, workspaceRoot, type WorkspacePackage } from './workspace';
 
@@ -134,6 +135,14 @@ describe.each(table)('%s', (_name, pkg) => {
     // Checked once, as a user's script is: Node's types, no test runner's.
     const usage = join(pkg.dir, 'examples', 'usage.ts');
     expect(typeCheckPrograms().filter((p) => p.files.has(usage)).map((p) => p.options.types)).toEqual([['node']]);
+  });
+
+  it("has an Install line that installs this package and every package its usage example imports", () => {
+    if (!existsSync(join(pkg.dir, 'README.md'))) return;
+    const line = readmeInstallLine(readFileSync(join(pkg.dir, 'README.md'), 'utf8'));
+    expect(line).toContain(pkg.name);
+    const installed = installClosure(line ?? []);
+    expect(importedPackages(join(pkg.dir, 'examples', 'usage.ts')).filter((name) => !installed.has(name))).toEqual([]);
   });
 
   // A method that calls no model itself (the router: its candidates' methods answer) has no offline handlers.

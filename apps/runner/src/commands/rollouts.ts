@@ -26,7 +26,7 @@ export interface RolloutsCommandOptions {
 }
 
 /**
- * Training rollouts of a method whose manifest has a trainer (OPERA's MAPGRPO today): for each
+ * Training rollouts of a method whose manifest has a trainer (OPERA's MAPGRPO, MAO-ARAG's PPO, MMOA-RAG's MAPPO): for each
  * question and role, G sampled candidates with the role's prompt, the completion, reward
  * components, total reward and group-relative advantage, one JSONL line each, for a trainer
  * (TRL, verl) to consume. No weights are updated here.
