@@ -7,7 +7,7 @@ import { inPart, parsePart } from '@multihop/datasets';
 import { describeSystemError, isSystemError, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
-import { JudgeLog } from './judging';
+import { JudgeLog, judgeRetries } from './judging';
 import { runPool } from './jsonl';
 import { Progress } from './Progress';
 import { ResultsLog } from './ResultsLog';
@@ -194,7 +194,7 @@ export async function evaluate(
       const judgements = new JudgeLog(out, judge.id);
       // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
       const answered = rows.filter((r) => r.status !== 'error');
-      const toJudge = answered.filter((r) => !judgements.verdict(r));
+      const toJudge = judgements.pending(answered);
       if (toJudge.length && !stopping) {
         io.err(`${command}: judging ${toJudge.length} answers with ${judge.label}`);
         const judged = new Progress(toJudge.length, 'judge');
@@ -255,6 +255,14 @@ export async function evaluate(
           `${command}: ${summary.failed.runs} of ${rows.length} runs FAILED (${codes}) and are left out of the metrics (the failed column); ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}`,
         );
       }
+      const judgeFailures = [...judgements.failures(answered)];
+      const unjudged = judgeFailures.reduce((n, [, k]) => n + k, 0);
+      if (unjudged) {
+        const retryable = judgeFailures.filter(([code]) => judgeRetries(code)).reduce((n, [, k]) => n + k, 0);
+        io.err(
+          `${command}: the judge (${judge.label}) gave no verdict on ${unjudged} of ${answered.length} answers (${judgeFailures.map(([c, n]) => `${c} ${n}`).join(', ')}); they are left out of correctness, each error in judgements.jsonl; ${retryable ? `re-run the same command to ask the judge again about the ${retryable} whose call failed` : 'its replies could not be read: see their raw text in judgements.jsonl'}`,
+        );
+      }
       if (summary.incomplete) {
         io.err(`${command}: INCOMPLETE: ${summary.incomplete.questions_run} of ${questions.length} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
       }
@@ -263,6 +271,8 @@ export async function evaluate(
         io.err(`${command}: no pair succeeded${rows.length ? '' : ' (none ran)'}: the summary has no figures`);
         return 1;
       }
+      // As with the runs: exit 1 when the judge judged none of the answers.
+      if (unjudged && unjudged === answered.length) return 1;
     } finally {
       process.off('SIGINT', onSigint);
       await context.checkpoints?.close();

@@ -30,6 +30,12 @@ export interface Judgement {
 /** Judge failures worth another try on the next run (the provider was down), unlike a reply in the wrong form. */
 const RETRY_JUDGE = new Set(['PROVIDER', 'ABORTED']);
 
+/** A failed verdict's error code, the part of `error` before its first colon. */
+const judgeErrorCode = (j: Judgement): string => j.error?.split(':')[0] ?? 'ERROR';
+
+/** Whether a re-run asks the judge again about a failure with this code. */
+export const judgeRetries = (code: string): boolean => RETRY_JUDGE.has(code);
+
 /** What a verdict is on: the question, the answer and the gold (a changed answer is judged again). */
 export function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
   return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold])).digest('hex').slice(0, 16);
@@ -62,9 +68,25 @@ export class JudgeLog {
     return this.byKey.get(this.id(row.workflow, row.questionId, judgeKey(row)));
   }
 
-  private needs(row: ResultRow): boolean {
-    const found = this.verdict(row);
-    return found === undefined || (found.correct === null && RETRY_JUDGE.has(found.error?.split(':')[0] ?? ''));
+  /**
+   * The rows this judge still owes a verdict: none yet, or a call that failed for a passing reason
+   * (the judge's endpoint unreachable, the call aborted), which a re-run asks again.
+   */
+  pending(rows: readonly ResultRow[]): ResultRow[] {
+    return rows.filter((row) => {
+      const found = this.verdict(row);
+      return found === undefined || (found.correct === null && RETRY_JUDGE.has(judgeErrorCode(found)));
+    });
+  }
+
+  /** The rows whose verdict is a failure, by error code (`PROVIDER`, `MODEL_OUTPUT`, ...). */
+  failures(rows: readonly ResultRow[]): Map<string, number> {
+    const codes = new Map<string, number>();
+    for (const row of rows) {
+      const found = this.verdict(row);
+      if (found?.correct === null) codes.set(judgeErrorCode(found), (codes.get(judgeErrorCode(found)) ?? 0) + 1);
+    }
+    return codes;
   }
 
   private add(j: Judgement): void {
@@ -78,7 +100,7 @@ export class JudgeLog {
    * round, is recorded with its raw text and counts as a judge error, not as wrong.
    */
   async judgeAll(rows: readonly ResultRow[], model: ModelPort, options: { concurrency: number; stopped?: () => boolean; onJudged?: () => void }): Promise<number> {
-    const todo = rows.filter((row) => this.needs(row));
+    const todo = this.pending(rows);
     await runPool(
       todo,
       options.concurrency,

@@ -247,4 +247,34 @@ describe('bad input: provider and model configuration', () => {
     expect(latest.get(done.questionId)).toEqual(done);
     expect(latest.get(failed.questionId)).toMatchObject({ status: 'ok', prediction: 'William Shakespeare' });
   });
+
+  it(kind('provider/judge-outage'), async () => {
+    // The workflows run on the offline model; the judge is an endpoint that is down, then back.
+    let healthy = false;
+    const s = await serve(() =>
+      healthy ? { content: 'Explanation: the same person.\nDecision: yes' } : { raw: '<html><title>503 Service Unavailable</title></html>', headers: { 'content-type': 'text/html' } },
+    );
+    const out = join(scratch(), 'eval');
+    const args = ['eval', '--workflows', 'single-turn-rag', '--dataset', 'hotpotqa-dev', '--limit', '2', '--judge', 'openai:m', '--out', out];
+    const judgements = () => readFileSync(join(out, 'judgements.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { questionId: string; correct: number | null; error?: string });
+
+    // Down: no answer is judged, which is said plainly (not as unreadable replies), exit 1.
+    const first = await againstEndpoint(s.baseURL, args);
+    expect(hasStack(first.stderr)).toBe(false);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('eval: the judge (openai:m) gave no verdict on 2 of 2 answers (PROVIDER 2); they are left out of correctness, each error in judgements.jsonl; re-run the same command to ask the judge again about the 2 whose call failed');
+    expect(first.stdout).toContain("2 answers have no verdict (the judge's call failed or its reply could not be read");
+    expect(judgements().map((j) => [j.correct, j.error?.split(':')[0]])).toEqual([[null, 'PROVIDER'], [null, 'PROVIDER']]);
+
+    // Back: the re-run runs no pair again and asks the judge about both answers.
+    healthy = true;
+    const calls = s.requests.length;
+    const second = await againstEndpoint(s.baseURL, args);
+    expect(hasStack(second.stderr)).toBe(false);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('gave no verdict');
+    expect(s.requests.length - calls).toBe(2);
+    expect(judgements().slice(2).map((j) => j.correct)).toEqual([1, 1]);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).workflows['single-turn-rag']).toMatchObject({ correctness: 1, judged: 2, judge_errors: 0 });
+  });
 });

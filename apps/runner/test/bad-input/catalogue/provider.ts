@@ -30,4 +30,5 @@ export const KINDS: readonly Kind[] = [
   { id: 'provider/connection-refused', before: 'clear', what: 'OPENAI_BASE_URL pointing at a port where nothing listens' },
   { id: 'provider/unauthorized', before: 'clear', what: 'an endpoint that refuses the API key (401)' },
   { id: 'provider/eval-outage', before: 'unclear', what: 'an eval whose endpoint starts answering with an HTML page midway, then resumed' },
+  { id: 'provider/judge-outage', before: 'silent-wrong', what: "an eval whose judge's endpoint is down, then re-run once it is back" },
 ];
