@@ -61,8 +61,11 @@ describe('the multihop CLI', () => {
     });
     expect(await cli('eval', '--workflows', 'direct,direct', '--dataset', 'hotpotqa-dev')).toMatchObject({ code: 2, err: expect.stringContaining('names "direct" twice') });
     expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--bogus'; multihop run --help lists its options") });
-    expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (an option of eval, sweep,") });
-    expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (an option of run,") });
+    expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (--out is an option of eval, sweep,") });
+    expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (did you mean --workflows? --workflow is an option of run,") });
+    // A missing value is named with this command's placeholder: eval's --out is a directory, report's a file.
+    expect(await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--out')).toMatchObject({ code: 2, err: 'multihop: eval: --out needs a value (DIR)\n' });
+    expect(await cli('report', 'x', '--out')).toMatchObject({ code: 2, err: 'multihop: report: --out needs a value (FILE.html)\n' });
     expect(await cli('run', '--workflow', 'direct', '--dataset', 'hotpotqa-dev', '--id', 'x', '--model', 'openai:')).toMatchObject({ code: 2, err: expect.stringContaining('--model: "openai:" names no model') });
   });
 });

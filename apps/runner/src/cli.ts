@@ -358,12 +358,13 @@ function parseError(command: string, error: Error & { code?: string }): ConfigEr
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     const elsewhere = name && name in ALL_OPTIONS ? Object.keys(COMMANDS).filter((c) => name in COMMANDS[c]!.options) : [];
     const typo = name ? closest(name, Object.keys(COMMANDS[command]!.options)) : undefined;
-    return new ConfigError(
-      `${command}: unknown option '${option}'${elsewhere.length ? ` (an option of ${elsewhere.join(', ')})` : typo ? ` (did you mean --${typo}?)` : ''}; multihop ${command} --help lists its options`,
-    );
+    // A near miss of this command's own option (eval --workflow for --workflows) is the likelier mistake.
+    const hints = [typo ? `did you mean --${typo}?` : '', elsewhere.length ? `--${name} is an option of ${elsewhere.join(', ')}` : ''].filter(Boolean);
+    return new ConfigError(`${command}: unknown option '${option}'${hints.length ? ` (${hints.join(' ')})` : ''}; multihop ${command} --help lists its options`);
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name && /argument missing/.test(error.message)) {
-    const spec = ALL_OPTIONS[name];
+    // This command's placeholder: --out is a FILE.html to report but a DIR to eval.
+    const spec = COMMANDS[command]!.options[name] ?? ALL_OPTIONS[name];
     return new ConfigError(`${command}: --${name} needs a value${spec?.arg ? ` (${spec.arg})` : ''}`);
   }
   return new ConfigError(`${command}: ${error.message}`);
@@ -450,6 +451,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
 
   const str = (name: string): string | undefined => values[name] as string | undefined;
+  /** Whether the command line gave this option (its default does not count). */
+  const given = (name: string): boolean => first.values[name] !== undefined;
   const list = (name: string): string[] => (values[name] as string[] | undefined) ?? [];
   const bool = (name: string): boolean => values[name] === true;
   const need = (name: string): string => {
@@ -551,10 +554,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         from: from.length ? from : undefined,
         // Without a trainer, the command says which trainers there are before asking for --out.
         out: rest[0] === undefined ? '' : need('out'),
-        offset: int('offset', 0),
+        // Undefined unless given: a trainer of evals refuses them rather than read their defaults.
+        offset: given('offset') ? int('offset', 0) : undefined,
         limit: int('limit', 1),
         part: str('part'),
-        setting: settingOf(),
+        ...(given('setting') ? { setting: settingOf() } : {}),
         model: str('model'),
         db: str('db'),
         flags: { alpha: num('alpha'), epochs: int('epochs', 1), seed: int('seed'), lambda: num('lambda') },

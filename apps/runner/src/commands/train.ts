@@ -7,6 +7,7 @@ import type { Io } from '../io';
 import { methodCatalog } from '../methods';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
+import { DEFAULT_SETTING } from '../setting';
 import { parseSetFlags } from '../workflowSettings';
 
 export interface TrainCommandOptions {
@@ -22,7 +23,8 @@ export interface TrainCommandOptions {
   limit?: number;
   /** `K/N`: only the questions whose id falls in part K of N. */
   part?: string;
-  setting: Setting;
+  /** Undefined when not given: the default setting for a trainer of runs; refused with --from. */
+  setting?: Setting;
   model?: string;
   db?: string;
   /** `--alpha`, `--epochs`, `--seed` as given (read as numbers), checked by the trainer's settings schema. */
@@ -85,6 +87,13 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   if (trainer.trainFromEvals || options.from?.length) {
     if (!trainer.trainFromEvals) throw new ConfigError(`trainer ${trainer.id} learns from runs of its own, not from evals: give it --dataset, not --from`);
     if (!options.from?.length) throw new ConfigError(`trainer ${trainer.id} learns from finished evals: give --from <eval dir> (repeatable), e.g. the --out of multihop eval`);
+    // The evals fixed their questions, setting, corpus and model when they ran; an option that would choose them is refused, not ignored.
+    const forRuns = (['dataset', 'offset', 'limit', 'setting', 'model', 'db'] as const).filter((k) => options[k] !== undefined);
+    if (forRuns.length) {
+      throw new ConfigError(
+        `train ${trainer.id} learns from the evals given with --from, which fixed their questions, setting and model when they ran: ${forRuns.map((k) => `--${k}`).join(', ')} ${forRuns.length === 1 ? 'is' : 'are'} for a trainer that runs questions itself (to keep part of each eval's questions: --part K/N)`,
+      );
+    }
     return trainFromEvals(io, trainer, options.from, resolve(options.out), settings, part);
   }
   if (!trainer.train) throw new ConfigError(`trainer ${trainer.id} offers no way to train`);
@@ -93,6 +102,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
   if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
   const model = resolveModel(options.model);
+  const setting = options.setting ?? DEFAULT_SETTING;
   const names = options.dataset.split(',').map((d) => d.trim()).filter(Boolean);
   if (names.length === 0 || new Set(names).size !== names.length) throw new ConfigError(`--dataset must name one or more distinct datasets, got "${options.dataset}"`);
   const corpora: OpenedCorpus[] = [];
@@ -102,7 +112,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     const questions: Question[] = [];
     const offset = options.offset ?? 0;
     for (const name of names) {
-      const corpus = await openCorpus({ dataset: name, setting: options.setting, db: options.db });
+      const corpus = await openCorpus({ dataset: name, setting, db: options.db });
       corpora.push(corpus);
       for (const notice of corpus.notices) io.err(notice);
       const mine = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
@@ -111,7 +121,7 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
     }
     if (questions.length === 0) throw new ConfigError(`no training questions in ${names.join(', ')} from --offset ${offset}`);
     const dataset = corpora.map((c) => c.dataset.name).join('+');
-    io.err(`train ${trainer.id}: ${questions.length} questions of ${dataset} (${options.setting}), model: ${model.label}, settings: ${JSON.stringify(settings)}`);
+    io.err(`train ${trainer.id}: ${questions.length} questions of ${dataset} (${setting}), model: ${model.label}, settings: ${JSON.stringify(settings)}`);
     const out = resolve(options.out);
     // Ctrl-C stops after the current step; what is done is already in the file, and the same command resumes.
     const controller = new AbortController();

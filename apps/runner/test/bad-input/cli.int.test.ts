@@ -272,7 +272,7 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   });
 
   it.concurrent(kind('cli/option-of-another-command'), async () => {
-    answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--group', '2']), 2, "eval: unknown option '--group' (an option of rollouts)", 'multihop eval --help');
+    answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--group', '2']), 2, "eval: unknown option '--group' (--group is an option of rollouts)", 'multihop eval --help');
   });
 
   it.concurrent(kind('workflows/json'), async () => {

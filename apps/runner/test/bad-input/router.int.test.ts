@@ -51,6 +51,16 @@ describe('the router', () => {
     expect(bare.stderr).not.toContain('--dataset');
   });
 
+  it(kind('router/from-with-run-options'), async () => {
+    // The evals chose their questions, setting and model: options that would choose them are refused, before any eval is read.
+    const r = await runCli(['train', 'router', '--from', cwd, '--dataset', 'musique-dev', '--limit', '3', '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(r, 2, 'train router learns from the evals given with --from, which fixed their questions, setting and model when they ran: --dataset, --limit are for a trainer that runs questions itself (to keep part of each eval\'s questions: --part K/N)');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const model = await runCli(['train', 'router', '--from', cwd, '--setting', 'closed', '--model', 'offline', '--out', join(cwd, 'r.json')], { cwd });
+    expectOneLine(model, 2, ': --setting, --model are for a trainer that runs questions itself');
+    expect(existsSync(join(cwd, 'r.json'))).toBe(false);
+  });
+
   it(kind('router/lambda-not-number'), async () => {
     const r = await runCli(['train', 'router', '--from', cwd, '--out', join(cwd, 'r.json'), '--lambda', 'abc'], { cwd });
     expectOneLine(r, 2, '--lambda must be a number, got "abc"');

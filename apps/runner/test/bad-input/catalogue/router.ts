@@ -5,6 +5,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'router/from-missing', before: 'new', what: 'train router --from a directory that does not exist' },
   { id: 'router/from-not-eval', before: 'new', what: 'train router --from a directory that is no eval output, or an eval with no results yet' },
   { id: 'router/without-from', before: 'new', what: 'train router without --from: bare, or with --dataset instead' },
+  { id: 'router/from-with-run-options', before: 'silent-wrong', what: 'train router --from an eval with --dataset, --limit or --model: ignored, and every question of the eval trained on' },
   { id: 'router/lambda-not-number', before: 'new', what: 'train router --lambda abc' },
   { id: 'router/too-few-questions', before: 'new', what: 'train router --from an eval of 3 questions, or --part that keeps none of them' },
   { id: 'router/file-missing', before: 'new', what: '--set router.file= a file that does not exist' },
