@@ -75,3 +75,72 @@ describe('malformed input', () => {
     await expect(loadDataset(file)).rejects.toThrow(/looks like a corpus file/);
   });
 });
+
+// An empty gold answer would score every prediction wrong: in every layout it is an invalid record,
+// refused naming the file, the line and the field, and left out (with the reason) with skipInvalid.
+describe('an empty gold answer', () => {
+  const lines = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n');
+  // A JSON array with one record per line: record i starts on line i + 2.
+  const array = (records: unknown[]) => `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
+
+  const ircot = (id: string, answer: object) => ({ question_id: id, question_text: `${id}?`, answers_objects: [answer], contexts: [{ title: `T${id}`, paragraph_text: `P ${id}.`, is_supporting: true }] });
+  const hotpot = (id: string, answer: string) => ({ _id: id, question: `${id}?`, answer, type: 'bridge', context: [[`T${id}`, [`s ${id}.`]]], supporting_facts: [[`T${id}`, 0]] });
+  // 2WikiMultiHopQA is read by the hotpot layout (its extra fields are ignored).
+  const twoWiki = (id: string, answer: string) => ({ ...hotpot(id, answer), type: 'compositional', evidences: [['A', 'director', 'B']], entity_ids: 'Q1_Q2', answer_id: 'Q2' });
+  const hfHotpot = (id: string, answer: string) => ({ id, question: `${id}?`, answer, type: 'bridge', context: { title: [`T${id}`], sentences: [[`s ${id}.`]] }, supporting_facts: { title: [`T${id}`], sent_id: [0] } });
+  const musique = (id: string, answer: string, extra: object = {}) => ({ id: `2hop__${id}`, question: `${id}?`, answer, answer_aliases: [], answerable: true, paragraphs: [{ idx: 0, title: `T${id}`, paragraph_text: `P ${id}.`, is_supporting: true }], ...extra });
+  const moreHop = (id: string, answer: string) => ({ _id: id, question: `${id}?`, answer, previous_question: 'p?', previous_answer: 'x', context: [[`T${id}`, [`s ${id}.`]]], question_decomposition: [{ question: 'a?', answer: 'x', paragraph_support_title: `T${id}` }], no_of_hops: 1, reasoning_type: 'Symbolic' });
+  const plain = (id: string, answers: string[]) => ({ id, question: `${id}?`, answers });
+
+  // [layout, file name, contents with records a (good), b (empty answer), c (good), the bad record's line, its field, the message]
+  const cases: Array<[string, string, string, number, string, string]> = [
+    ['ircot', 'ircot.jsonl', lines([ircot('a', { spans: ['x'] }), ircot('b', { spans: [] }), ircot('c', { spans: ['y'] })]), 2, 'answers_objects', 'is empty (no span, number or date)'],
+    ['ircot', 'blank-spans.jsonl', lines([ircot('a', { spans: ['x'] }), ircot('b', { number: '', date: { day: '', month: '', year: '' }, spans: ['', '  '] }), ircot('c', { spans: ['y'] })]), 2, 'answers_objects', 'is empty (no span, number or date)'],
+    ['hotpot', 'hotpot.json', array([hotpot('a', 'x'), hotpot('b', ''), hotpot('c', 'y')]), 3, 'answer', 'is empty'],
+    ['hotpot', '2wiki.json', array([twoWiki('a', 'x'), twoWiki('b', '  '), twoWiki('c', 'y')]), 3, 'answer', 'is empty'],
+    ['hf-hotpot', 'hf.jsonl', lines([hfHotpot('a', 'x'), hfHotpot('b', ''), hfHotpot('c', 'y')]), 2, 'answer', 'is empty'],
+    ['musique', 'musique.jsonl', lines([musique('a', 'x'), musique('b', ' '), musique('c', 'y')]), 2, 'answer', 'is empty'],
+    ['morehopqa', 'morehopqa.json', array([moreHop('a', 'x'), moreHop('b', ''), moreHop('c', 'y')]), 3, 'answer', 'is empty'],
+    ['frames', 'frames.tsv', 'Prompt\tAnswer\twiki_links\na?\tx\t[]\nb?\t \t[]\nc?\ty\t[]\n', 3, 'Answer', 'is empty'],
+    ['plain', 'plain.jsonl', lines([plain('a', ['x']), plain('b', ['', ' ']), plain('c', ['y'])]), 2, 'answers', 'is empty'],
+    ['qa', 'qa.csv', 'question,answer\na?,x\nb?, \nc?,y\n', 3, 'answer', 'is empty'],
+  ];
+
+  it.each(cases)('%s (%s): refused naming the file, line and field', async (layout, name, text, line, field, message) => {
+    const file = await write(name, text);
+    const error = (await loadDataset(file).catch((e: unknown) => e)) as InputError;
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.location).toEqual({ file, line, field });
+    expect(error.message).toBe(`${file}:${line}: field \`${field}\`: ${message}\n1 of 3 records of ${file} are invalid; \`skipInvalid\` (--skip-invalid) loads the 2 valid ones and reports the rest`);
+    // The layout was told right: the record is refused for its answer, not for its shape.
+    const ds = await loadDataset(file, { skipInvalid: true });
+    expect(ds.layout).toBe(layout);
+  });
+
+  it.each(cases)('%s (%s): skipInvalid keeps the other records and reports the skipped one with the reason', async (_layout, name, text, line, field, message) => {
+    const file = await write(name, text);
+    const ds = await loadDataset(file, { skipInvalid: true });
+    expect(ds.questions.map((q) => q.answer)).toEqual(['x', 'y']);
+    expect(ds.questions.map((q) => q.text.replace(/\?$/, ''))).toEqual(['a', 'c']);
+    expect(ds.skipped).toEqual([{ line, field, message: `${file}:${line}: field \`${field}\`: ${message}` }]);
+    expect(ds.warnings).toContain(`${file}: skipped 1 invalid record of 3:\n  ${file}:${line}: field \`${field}\`: ${message}`);
+    // The skipped record's paragraphs left the pool with it.
+    expect(ds.passages.map((p) => p.title)).not.toContain('Tb');
+  });
+
+  it('drops blank answers and aliases, keeping the others (IRCoT spans, a number after blank spans, plain answers, MuSiQue aliases)', async () => {
+    const ircotFile = await write('ircot.jsonl', lines([ircot('a', { spans: ['', 'x', ' ', 'x2'] }), ircot('b', { number: '42', spans: [''] })]));
+    expect((await loadDataset(ircotFile)).questions.map((q) => [q.answer, q.aliases])).toEqual([['x', ['x2']], ['42', []]]);
+    const plainFile = await write('plain.jsonl', lines([plain('a', ['', 'x', 'x2'])]));
+    expect((await loadDataset(plainFile)).questions[0]).toMatchObject({ answer: 'x', aliases: ['x2'] });
+    const musiqueFile = await write('musique.jsonl', lines([musique('a', 'x', { answer_aliases: ['', ' ', 'x2'] })]));
+    expect((await loadDataset(musiqueFile)).questions[0]).toMatchObject({ answer: 'x', aliases: ['x2'] });
+  });
+
+  it('leaves MuSiQue-Full unanswerable questions (answerable: false) as they were', async () => {
+    const file = await write('musique-full.jsonl', lines([musique('a', 'x'), musique('b', '', { answerable: false })]));
+    const ds = await loadDataset(file);
+    expect(ds.skipped).toEqual([]);
+    expect(ds.questions.map((q) => [q.id, q.answer])).toEqual([['2hop__a', 'x'], ['2hop__b', '']]);
+  });
+});

@@ -158,6 +158,20 @@ describe('data: dataset files', () => {
     expect(result.stderr).toContain('--skip-invalid');
   });
 
+  it(kind('data/empty-gold-answer'), async () => {
+    // It used to load, and every answer to q2 was scored wrong against the gold "".
+    const bad = file('questions.jsonl', jsonl([QUESTIONS[0], { ...QUESTIONS[1], answer: '' }, QUESTIONS[2]]));
+    const refused = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);
+    expectOneLine(refused, `${bad}:2: field \`answer\`: is empty`);
+    expect(refused.stderr).toContain(`1 of 3 records of ${bad} are invalid; \`skipInvalid\` (--skip-invalid) loads the 2 valid ones`);
+    // Asked to, the other two load and the record is reported with the reason.
+    const skipped = await runCli(['ingest', '--dataset', bad, '--skip-invalid', '--db', freshDb()]);
+    expect(skipped.code).toBe(0);
+    expect(hasStack(skipped.stderr)).toBe(false);
+    expect(skipped.stderr).toContain(`warning: --skip-invalid left out 1 invalid record of ${bad}:\n  ${bad}:2: field \`answer\`: is empty`);
+    expect(manifestOf(skipped.stdout).counts).toMatchObject({ questions: 2, passages: 5 });
+  });
+
   it(kind('data/unknown-layout'), async () => {
     const bad = file('questions.jsonl', jsonl([{ foo: 1, bar: 2 }]));
     const result = await runCli(['ingest', '--dataset', bad, '--db', freshDb()]);

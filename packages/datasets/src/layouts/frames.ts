@@ -22,6 +22,7 @@ const FramesRecord = z
  */
 export function framesRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(FramesRecord, record, ctx.file);
+  if (!r.Answer.trim()) throw recordError(record, ctx.file, 'Answer', 'is empty');
   let links: string[];
   try {
     links = r.wiki_links !== undefined && r.wiki_links !== '' ? linkList(r.wiki_links) : columnLinks(r);

@@ -16,6 +16,8 @@ const HfHotpotRecord = z.object({
 /** Hugging Face `hotpot_qa`: column-oriented `context: {title, sentences}` and `supporting_facts: {title, sent_id}`. */
 export function hfHotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(HfHotpotRecord, record, ctx.file);
+  // (The hotpot_qa fullwiki test split hides its answers as "": there is nothing to score it against.)
+  if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   if (r.context.title.length !== r.context.sentences.length) {
     throw recordError(record, ctx.file, 'context.sentences', `has ${r.context.sentences.length} entries for ${r.context.title.length} titles`);
   }

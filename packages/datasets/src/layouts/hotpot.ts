@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceRecord } from '../readRecords';
-import { validateRecord } from '../validateRecord';
+import { recordError, validateRecord } from '../validateRecord';
 import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 import { mapSentenceContexts } from './sentenceContexts';
 
@@ -16,6 +16,7 @@ const HotpotRecord = z.object({
 /** Original HotpotQA and 2WikiMultiHopQA JSON: `context: [[title, [sentences]]]`, `supporting_facts: [[title, sent_id]]`. */
 export function hotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(HotpotRecord, record, ctx.file);
+  if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   return mapSentenceContexts(
     {
       id: r._id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceRecord } from '../readRecords';
-import { validateRecord } from '../validateRecord';
+import { recordError, validateRecord } from '../validateRecord';
 import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 
 const IrcotRecord = z.object({
@@ -25,10 +25,12 @@ const IrcotRecord = z.object({
 });
 
 // IRCoT keeps DROP's answer object: span answers, or a number, or a date when there are no spans.
+// Blank spans are no answer (an empty gold answer would score every prediction wrong).
 function answerTexts(a: { spans?: string[]; number?: string | number; date?: { day?: string; month?: string; year?: string } }): string[] {
-  if (a.spans?.length) return a.spans;
-  if (a.number !== undefined && String(a.number) !== '') return [String(a.number)];
-  const date = [a.date?.day, a.date?.month, a.date?.year].filter(Boolean).join(' ');
+  const spans = (a.spans ?? []).filter((s) => s.trim() !== '');
+  if (spans.length) return spans;
+  if (a.number !== undefined && String(a.number).trim() !== '') return [String(a.number)];
+  const date = [a.date?.day, a.date?.month, a.date?.year].filter((part) => part?.trim()).join(' ');
   return date ? [date] : [];
 }
 
@@ -36,6 +38,8 @@ function answerTexts(a: { spans?: string[]; number?: string | number; date?: { d
 export function ircotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(IrcotRecord, record, ctx.file);
   const spans = r.answers_objects.flatMap(answerTexts);
+  const answer = spans[0];
+  if (answer === undefined) throw recordError(record, ctx.file, 'answers_objects', 'is empty (no span, number or date)');
   const ids: string[] = [];
   const gold: string[] = [];
   for (const c of r.contexts) {
@@ -47,8 +51,8 @@ export function ircotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQue
     question: {
       id: r.question_id,
       text: r.question_text,
-      answer: spans[0] ?? '',
-      aliases: [...new Set(spans.slice(1))],
+      answer,
+      aliases: [...new Set(spans.slice(1))].filter((a) => a !== answer),
       supportingIds: gold,
       hops: gold.length || undefined,
     },

@@ -40,6 +40,7 @@ const MoreHopRecord = z.object({
  */
 export function moreHopRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(MoreHopRecord, record, ctx.file);
+  if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   const context = Array.isArray(r.context)
     ? r.context.map(([title, sentences]) => ({ title, sentences }))
     : r.context.title.map((title, i) => ({ title, sentences: (r.context as { paragraphs: string[][] }).paragraphs[i] ?? [] }));

@@ -8,6 +8,8 @@ const MusiqueRecord = z.object({
   question: z.string(),
   answer: z.string(),
   answer_aliases: z.array(z.string()).optional(),
+  // MuSiQue-Full's unanswerable twins (`false`); MuSiQue-Ans has every question `true`.
+  answerable: z.boolean().nullable().optional(),
   paragraphs: z.array(
     z.object({
       idx: z.number().int().optional(),
@@ -30,6 +32,8 @@ const MusiqueRecord = z.object({
 /** MuSiQue official JSONL/JSON: `paragraphs[].is_supporting`, hop order from `question_decomposition`. */
 export function musiqueRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(MusiqueRecord, record, ctx.file);
+  // An unanswerable question (`answerable: false`) loads as it always has, whatever its answer.
+  if (r.answerable !== false && !r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   const ids: string[] = [];
   const byIdx = new Map<number, string>();
   r.paragraphs.forEach((p, i) => {
@@ -62,7 +66,7 @@ export function musiqueRecord(record: SourceRecord, ctx: LayoutContext): LoadedQ
       id: r.id,
       text: r.question,
       answer: r.answer,
-      aliases: [...new Set((r.answer_aliases ?? []).filter((a) => a !== r.answer))],
+      aliases: [...new Set((r.answer_aliases ?? []).filter((a) => a !== r.answer && a.trim() !== ''))],
       supportingIds: gold,
       type: /^(\dhop\d?)__/.exec(r.id)?.[1] ?? (hops ? `${hops}hop` : undefined),
       hops: hops || gold.length || undefined,

@@ -17,6 +17,9 @@ const PlainRecord = z.object({
  */
 export function plainRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(PlainRecord, record, ctx.file);
+  const answers = [...new Set(r.answers.filter((a) => a.trim() !== ''))];
+  const answer = answers[0];
+  if (answer === undefined) throw recordError(record, ctx.file, 'answers', 'is empty');
   const gold = r.supporting_ids ?? [];
   gold.forEach((id, i) => {
     if (!ctx.corpus.has(id)) {
@@ -27,8 +30,8 @@ export function plainRecord(record: SourceRecord, ctx: LayoutContext): LoadedQue
     question: {
       id: r.id,
       text: r.question,
-      answer: r.answers[0] ?? '',
-      aliases: [...new Set(r.answers.slice(1))],
+      answer,
+      aliases: answers.slice(1),
       supportingIds: [...new Set(gold)],
       type: r.type,
       hops: gold.length || undefined,

@@ -12,6 +12,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'data/corpus-is-directory', before: 'unclear', what: '--corpus DIR, a directory instead of a corpus file' },
   { id: 'data/malformed-json-line', before: 'clear', what: 'a JSONL dataset whose line 2 is not valid JSON' },
   { id: 'data/missing-field', before: 'clear', what: 'a dataset record without its `question` field' },
+  { id: 'data/empty-gold-answer', before: 'silent-wrong', what: 'a dataset record whose gold answer is empty (`"answer": ""`, IRCoT `spans: []`)' },
   { id: 'data/unknown-layout', before: 'clear', what: 'a dataset whose records fit no layout ({foo, bar})' },
   { id: 'data/layout-typo', before: 'clear', what: '--layout hotpt (a typo of a layout name)' },
   { id: 'data/empty-dataset-file', before: 'clear', what: 'an empty dataset file' },
