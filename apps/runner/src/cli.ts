@@ -72,7 +72,7 @@ const set: OptionSpec = { type: 'string', arg: '<id>.<setting>=<value>', multipl
 const json: OptionSpec = { type: 'boolean', help: 'print JSON on stdout (progress stays on stderr)' };
 const corpus: OptionSpec = { type: 'string', arg: 'FILE', help: "a corpus file, searched with (open) the dataset's paragraphs" };
 const layout: OptionSpec = { type: 'string', arg: 'L', defaultText: "detected from the file", help: 'the layout of a dataset file' };
-const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a file with invalid ones, and report the rest' };
+const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a question file with invalid ones, and report the rest (a --corpus file must be valid throughout)' };
 const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 'at most N questions' };
 const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file' };
 const part: OptionSpec = { type: 'string', arg: 'K/N', help: 'only the questions whose id falls in part K of N (a split by a hash of the id, after --offset and --limit): e.g. train on 1/2, report on 2/2' };
@@ -406,6 +406,9 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       io.out(USAGE);
       return 0;
     }
+    // An option before any command that no command knows (multihop -v): named, not only the usage.
+    const stray = argv.find((a) => a.startsWith('-') && !/^--?(h|help|V|version)$/.test(a));
+    if (stray) throw new ConfigError(`'${stray}' but no command: multihop <command> [options]; multihop --help lists the commands, multihop --version prints the version`);
     io.err(USAGE);
     return 2;
   }

@@ -42,7 +42,9 @@ describe('multihop train', () => {
     const out = join(dir, 'eval-hera');
     const run = await cli('eval', '--workflows', 'hera', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '1', '--set', `hera.state=${state}`, '--out', out, '--db', db);
     expect(run.code).toBe(0);
-    expect(await cli('evolve', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train')).toMatchObject({ code: 2, err: expect.stringContaining("par2-rag's method (par2-rag) learns nothing on this machine") });
+    expect(await cli('evolve', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train')).toMatchObject({ code: 2, err: expect.stringContaining("par2-rag's method (par2-rag) learns nothing on this machine; methods that do: hera, mao-arag\n") });
+    // The router learns from evals: evolve points to train --from, and lists it with no method that evolves.
+    expect(await cli('evolve', '--workflow', 'router', '--dataset', 'hotpotqa-train')).toMatchObject({ code: 2, err: 'multihop: router learns from finished evals, not from runs of its own: multihop train router --from <eval dir> --out FILE\n' });
     expect(await cli('evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--out', join(dir, 'axes'), '--set', 'hera-evolve.axes=efficiency,speed')).toMatchObject({
       code: 2,
       err: expect.stringContaining('unknown RoPE axis "speed"; axes: efficiency, thoroughness'),

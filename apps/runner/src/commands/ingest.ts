@@ -1,11 +1,18 @@
-import type { Io } from '../io';
+import { sayOnInterrupt, type Io } from '../io';
 import { formatDuration, openCorpus, type OpenCorpusOptions } from '../corpus';
 
 /** What `multihop ingest` takes: a dataset's corpus, opened (and ingested) as a run would open it. */
 export type IngestCommandOptions = Pick<OpenCorpusOptions, 'setting' | 'db' | 'corpus' | 'layout' | 'skipInvalid' | 'rebuild'> & { dataset: string };
 
 export async function ingestCommand(io: Io, options: IngestCommandOptions): Promise<number> {
-  const corpus = await openCorpus({ ...options, progress: io.err });
+  // An ingest cut short leaves no manifest, and the store drops such a corpus's tables before the next ingest.
+  const quiet = sayOnInterrupt(io, () => 'ingest: interrupted; a corpus whose ingest had not finished has no manifest, and the next ingest (or a run on it) ingests it afresh; one that had finished is kept');
+  let corpus;
+  try {
+    corpus = await openCorpus({ ...options, progress: io.err });
+  } finally {
+    quiet();
+  }
   try {
     for (const notice of corpus.notices) io.err(notice);
     const { report } = corpus;

@@ -35,6 +35,10 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   const { workflow } = findWorkflow(options.workflow, settingAssignments(options.set));
   if (options.question !== undefined) checkQuestion(options.question);
   if (options.question && (options.dataset || options.id)) throw new ConfigError('give either --question, or --dataset with --id, not both');
+  // Free text brings no paragraphs of its own to close the search on: it searches the open pool, so an explicit closed is refused, not ignored.
+  if (options.question !== undefined && options.setting === 'closed') {
+    throw new ConfigError('--setting closed gives a dataset question only its own paragraphs, but free text (--question) has none: it searches the open pool; drop --setting closed, or run a dataset question with --dataset <name> --id <question id>');
+  }
   if (!options.question && !(options.dataset && options.id)) throw new ConfigError('give --question "..." [--corpus <name|path>], or --dataset <name> --id <question id>');
   const model = resolveModel(options.model);
   // A corpus file only makes sense in a pool: free text, or a dataset question with --corpus, runs open.

@@ -2,7 +2,7 @@ import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
 import { evaluate, type EvaluatedWorkflow } from '../eval/evaluate';
 import { findWorkflow } from '../workflows';
-import { parseValueList, settingAssignments } from '../workflowSettings';
+import { parseSetFlags, parseValueList, settingAssignments } from '../workflowSettings';
 import type { EvalCommandOptions } from './eval';
 
 export interface SweepCommandOptions extends Omit<EvalCommandOptions, 'workflows'> {
@@ -28,6 +28,10 @@ export async function sweepCommand(io: Io, options: SweepCommandOptions): Promis
   });
   const repeated = swept.find((p, i) => swept.findIndex((q) => q.key === p.key) !== i);
   if (repeated) throw new ConfigError(`--param ${repeated.key} is given twice`);
+  // A --set of a swept setting would be overridden by every value swept: refused, not ignored.
+  const { methodId } = findWorkflow(id);
+  const clash = parseSetFlags(set ?? []).find((a) => (a.target === id || a.target === methodId) && swept.some((p) => p.key === a.key));
+  if (clash) throw new ConfigError(`${clash.where}: sweep --param ${clash.key} sets ${clash.key} to each value swept; drop the --set, or add its value to --param ${clash.key}`);
   const base = settingAssignments(set);
   // Every combination of the swept values, in the order given (the first param varies slowest).
   let combinations: Array<Record<string, unknown>> = [{}];

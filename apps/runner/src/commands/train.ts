@@ -44,11 +44,17 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   let found = trainers.find((t) => t.trainer.id === options.trainer);
   if (options.workflow) {
     const method = catalog.get(options.workflow).method;
-    const own = trainers.filter((t) => t.method === method);
+    // evolve runs questions through the method; a trainer that learns from finished evals (the router's) is train's.
+    const fromRuns = trainers.filter((t) => !t.trainer.trainFromEvals);
+    const own = fromRuns.filter((t) => t.method === method);
+    const fromEvals = trainers.find((t) => t.method === method && t.trainer.trainFromEvals);
+    if (own.length === 0 && fromEvals) {
+      throw new ConfigError(`${method.id} learns from finished evals, not from runs of its own: multihop train ${fromEvals.trainer.id} --from <eval dir> --out FILE`);
+    }
     if (own.length !== 1) {
       throw new ConfigError(
         own.length === 0
-          ? `${options.workflow}'s method (${method.id}) learns nothing on this machine; methods that do: ${[...new Set(trainers.map((t) => t.method.id))].join(', ') || 'none installed'}`
+          ? `${options.workflow}'s method (${method.id}) learns nothing on this machine; methods that do: ${[...new Set(fromRuns.map((t) => t.method.id))].join(', ') || 'none installed'}`
           : `${method.id} offers several trainers (${own.map((t) => t.trainer.id).join(', ')}): use multihop train <trainer>`,
       );
     }

@@ -244,7 +244,9 @@ export async function evaluate(
       const markdownFile = join(out, 'summary.md');
       writeFileWhole(markdownFile, markdown);
       io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
-      io.err(`${command}: wrote ${join(out, 'results.jsonl')}, judgements.jsonl, summary.json, summary.md and traces/`);
+      // After Ctrl-C nothing is judged (a judge model may take minutes): judgements.jsonl may not exist yet.
+      const judged = existsSync(join(out, 'judgements.jsonl')) ? ' judgements.jsonl,' : '';
+      io.err(`${command}: wrote ${join(out, 'results.jsonl')},${judged} summary.json, summary.md and traces/${stopping ? '; the answers are judged when the same command is re-run' : ''}`);
       if (replaced) {
         io.err(`${command}: the summary replaced was of another selection (${replaced}); its pairs are kept here, so re-running that command writes it again at no cost, and --out keeps evals apart`);
       }

@@ -66,6 +66,8 @@ export const KINDS: readonly Kind[] = [
   { id: 'rollouts/not-trainable', before: 'clear', what: 'rollouts of a workflow whose method trains nothing' },
   { id: 'rollouts/group-one', before: 'clear', what: 'rollouts --group 1' },
   { id: 'sweep/no-param', before: 'clear', what: 'sweep without --param' },
+  { id: 'sweep/set-of-swept-setting', before: 'silent-wrong', what: 'sweep --param hopBudget=1,3 --set par2-rag.hopBudget=7: the --set silently dropped' },
+  { id: 'run/question-closed', before: 'silent-wrong', what: 'run --question ... --setting closed: silently run open' },
   { id: 'train/unknown-trainer', before: 'clear', what: 'train with an unknown trainer' },
   { id: 'train/no-trainer', before: 'unclear', what: 'train with no trainer named: asked for --out instead of a trainer' },
   { id: 'sweep/workflow-without-settings', before: 'unclear', what: 'sweep --workflow direct --param k=1,2: "its settings: " and an empty list' },
