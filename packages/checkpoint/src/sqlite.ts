@@ -1,7 +1,7 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { ConfigError, MultihopError, type CallJournal, type RecordedCall } from '@multihop/core';
+import { ConfigError, makeDirectory, MultihopError, type CallJournal, type RecordedCall } from '@multihop/core';
 import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
@@ -113,7 +113,7 @@ export function openSqliteStore(file: string): CheckpointStore {
   // Before anything is made on disk: without the addon no store can be opened.
   const BetterSqlite = sqliteDatabase();
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
   } catch (error) {
     throw new ConfigError(`checkpoint store ${path}: cannot create its directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

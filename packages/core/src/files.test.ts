@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJsonText, writeFileWhole } from './files';
+import { makeDirectory, parseJsonText, writeFileWhole } from './files';
 
 describe('parseJsonText', () => {
   it('names the line and column of a syntax error, not a character offset', () => {
@@ -51,5 +51,32 @@ describe('writeFileWhole', () => {
     writeFileSync(file, 'x');
     const target = join(file, 'config.json'); // a path through a file (ENOTDIR)
     expect(() => writeFileWhole(target, '{}')).toThrow(expect.objectContaining({ code: 'ENOTDIR', path: target }));
+  });
+});
+
+describe('makeDirectory', () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'multihop-mkdir-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('creates the missing levels, and leaves an existing directory and its files as they are', () => {
+    const deep = join(root, 'a', 'b', 'c');
+    makeDirectory(deep);
+    expect(statSync(deep).isDirectory()).toBe(true);
+    writeFileSync(join(deep, 'kept.txt'), 'x');
+    makeDirectory(deep);
+    makeDirectory(join(root, 'a'));
+    expect(readFileSync(join(deep, 'kept.txt'), 'utf8')).toBe('x');
+  });
+
+  it('fails with ENOTDIR at a level that is a file, creating nothing under it', () => {
+    writeFileSync(join(root, 'file'), 'x');
+    expect(() => makeDirectory(join(root, 'file', 'sub', 'dir'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(readFileSync(join(root, 'file'), 'utf8')).toBe('x');
+  });
+
+  // Node 20's mkdirSync(path, { recursive: true }) spins forever here (mkdir answers ENOENT under /proc).
+  (existsSync('/proc/self') ? it : it.skip)('fails with ENOENT under /proc instead of looping', () => {
+    expect(() => makeDirectory('/proc/multihop-no-such-dir/x')).toThrow(expect.objectContaining({ code: 'ENOENT', path: '/proc/multihop-no-such-dir' }));
   });
 });

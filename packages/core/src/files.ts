@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /**
  * JSON.parse whose error says where: `line L, column C` (Node 20's message gives only a character
@@ -44,5 +45,27 @@ export function writeFileWhole(path: string, text: string): void {
     }
     if (typeof (error as NodeJS.ErrnoException | null)?.code === 'string') (error as NodeJS.ErrnoException).path = path;
     throw error;
+  }
+}
+
+/**
+ * Creates a directory and any missing parents, one level at a time, so a level that cannot be
+ * made fails with its own errno (`ENOENT`, `ENOTDIR`, `EACCES`) naming that level. Used instead
+ * of `mkdirSync(path, { recursive: true })`, which on Node 20 loops forever where mkdir answers
+ * ENOENT under an existing directory (a path under /proc or /sys). A level another process
+ * creates meanwhile is taken as made.
+ */
+export function makeDirectory(path: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(path); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from '@multihop/core';
+import { makeDirectory, processAlive } from '@multihop/core';
 import { CorpusStoreBusyError } from './errors';
 
 /** The lock file a local store's writer holds while it ingests. */
@@ -30,7 +30,7 @@ export interface WriterLockOptions {
  * for. Returns the release function.
  */
 export async function acquireWriterLock(dir: string, corpus: string, options: WriterLockOptions): Promise<() => void> {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const file = join(dir, WRITER_LOCK);
   const me: Holder = { pid: process.pid, host: hostname(), corpus, since: new Date().toISOString() };
   const started = Date.now();

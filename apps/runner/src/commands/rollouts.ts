@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError } from '@multihop/core';
+import { ConfigError, makeDirectory } from '@multihop/core';
 import type { RolloutRecord } from '@multihop/core';
 import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
@@ -60,12 +60,12 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     io.err(`rollouts: ${method.id} (${trainer.algorithm} stages ${trainer.stages.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
     if (done.size) io.err(`rollouts: resuming ${out}: ${all.length - questions.length} of ${all.length} questions already in it`);
     if (model.offline) io.err('rollouts: the offline model samples by a seeded perturbation; these rollouts exercise the pipeline, they are not a policy');
-    mkdirSync(dirname(out), { recursive: true });
+    makeDirectory(dirname(out));
     // Each question's groups are appended as soon as they are sampled: a failure later loses nothing before it.
     if (!options.resume) onPath(out, () => writeFileSync(out, ''));
     const sftDir = options.sft ? resolve(options.sft) : undefined;
     if (sftDir) {
-      mkdirSync(sftDir, { recursive: true });
+      makeDirectory(sftDir);
       for (const stage of trainer.stages) {
         const file = join(sftDir, `${stage.role}.jsonl`);
         if (!options.resume || !existsSync(file)) onPath(file, () => writeFileSync(file, ''));

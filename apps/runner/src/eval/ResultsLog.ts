@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, InputError, processAlive, totalTokens, writeFileWhole, type Usage } from '@multihop/core';
+import { ConfigError, InputError, makeDirectory, processAlive, totalTokens, writeFileWhole, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { checkJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
@@ -120,7 +120,7 @@ export class ResultsLog {
     }
     const file = join(dir, 'results.jsonl');
     const log = checkJsonlLog<ResultRow>(file, ['workflow', 'questionId', 'status', 'metrics', 'usage']);
-    mkdirSync(join(dir, 'traces'), { recursive: true });
+    makeDirectory(join(dir, 'traces'));
     claimLock(dir);
     log.repair();
     if (previous) {

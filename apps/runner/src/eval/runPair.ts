@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore } from '@multihop/checkpoint';
-import { goldAnswers, writeFileWhole, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
+import { goldAnswers, makeDirectory, writeFileWhole, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
 import type { ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
@@ -98,7 +97,7 @@ export function traceFile(workflowId: string, questionId: string): string {
 /** Writes a pair's trace file under `out`, whole or not at all (a kill mid-write leaves no torn file). */
 export function writeTrace(out: string, file: string, trace: unknown): void {
   const target = join(out, file);
-  mkdirSync(dirname(target), { recursive: true });
+  makeDirectory(dirname(target));
   writeFileWhole(target, JSON.stringify(trace));
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactUrl } from '@multihop/checkpoint';
-import { ConfigError } from '@multihop/core';
+import { ConfigError, makeDirectory } from '@multihop/core';
 import type { ResultRow } from '../eval/ResultsLog';
 import { ANSWER_TIMEOUT_MS, reason } from './redis';
 
@@ -71,7 +71,7 @@ class DirStore implements ResultStore {
   constructor(out: string) {
     this.dir = join(out, 'queue');
     this.describe = this.dir;
-    mkdirSync(join(this.dir, 'tmp'), { recursive: true });
+    makeDirectory(join(this.dir, 'tmp'));
   }
 
   async record(_evalId: string, pair: StoredPair): Promise<boolean> {

@@ -301,6 +301,12 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
   });
 
+  // On a system without /proc there is nothing to check.
+  (existsSync('/proc/self') ? it.concurrent : it.concurrent.skip)(kind('eval/out-under-proc'), async () => {
+    const r = await evalInto('/proc/multihop-no-such-dir/eval', 2);
+    answered(r, 1, 'cannot create the directory /proc/multihop-no-such-dir: no such file or directory (ENOENT)');
+  });
+
   it.concurrent(kind('eval/out-read-only'), async () => {
     const dir = openScratch();
     const locked = join(dir, 'locked');

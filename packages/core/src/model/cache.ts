@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { makeDirectory } from '../files';
 import { join } from 'node:path';
 import type { ChatMessage } from './port';
 
@@ -44,7 +45,7 @@ export class ResponseCache {
   async set(key: ResponseCacheKey, response: CachedResponse): Promise<void> {
     const hash = ResponseCache.keyOf(key);
     const file = this.pathOf(hash);
-    await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
+    makeDirectory(join(this.dir, hash.slice(0, 2)));
     const tmp = `${file}.${randomUUID()}.tmp`;
     await writeFile(tmp, JSON.stringify({ key: { model: key.model }, response }), 'utf8');
     await rename(tmp, file);

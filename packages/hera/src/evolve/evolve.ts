@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, readJsonFile, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { makeDirectory, MultihopError, readJsonFile, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
@@ -134,7 +134,7 @@ function writeJson(file: string, value: unknown) {
  * directory's library is its LanceDB table).
  */
 function writeState(dir: string, cp: Pick<Checkpoint, 'library' | 'prompts' | 'diffs'>, libraryJson: boolean) {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   if (libraryJson) writeJson(join(dir, STATE_FILES.library), { format: EXPERIENCE_LIBRARY_FORMAT, entries: cp.library });
   // A directory written before the library moved to LanceDB: its JSON library is superseded by the table.
   else rmSync(join(dir, STATE_FILES.library), { force: true });
@@ -237,7 +237,7 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
   const questionIds = options.questions.map((q) => q.id);
   const dir = options.out;
   checkStateDirectory(dir);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const cpFile = join(dir, CHECKPOINT);
   let cp: Checkpoint;
   if (existsSync(cpFile)) {

@@ -26,6 +26,7 @@ export const KINDS: readonly Kind[] = [
   // Crashes with a stack trace
   { id: 'eval/out-is-file', before: 'crash', what: 'eval --out naming a file (ENOTDIR)' },
   { id: 'eval/out-read-only', before: 'crash', what: 'eval --out inside a read-only directory (EACCES)' },
+  { id: 'eval/out-under-proc', before: 'crash', what: "eval --out a path under /proc, where mkdir answers ENOENT: Node 20's recursive mkdir spun at 100% CPU for good" },
   { id: 'eval/results-read-only', before: 'crash', what: 'eval resuming into a read-only results.jsonl (EACCES)' },
   { id: 'eval/disk-full', before: 'crash', what: 'disk full while eval writes (ENOSPC, a real write to /dev/full)' },
   { id: 'rollouts/out-is-directory', before: 'crash', what: 'rollouts --out naming a directory (EISDIR)' },
