@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, type ModelPort, type Question, type RunResult, type Workflow } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
-import { opera } from '@multihop/opera';
+import { opera, operaNoRewrite } from '@multihop/opera';
 import { offlineHandlers as operaHandlers } from '@multihop/opera/offline';
-import { par2Rag } from '@multihop/par2-rag';
+import { par2IterativeChain, par2Rag } from '@multihop/par2-rag';
 import { offlineHandlers as par2Handlers } from '@multihop/par2-rag/offline';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -139,4 +139,40 @@ it('a thread of one engine is refused by the other, by name', async () => {
   const other = await opera().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('shared') });
   expect(other.status).toBe('error');
   expect(other.error?.message).toMatch(/thread shared: its latest checkpoint holds no XState snapshot/);
+});
+
+describe.each([
+  ['PAR²-RAG (LangGraph)', () => par2Rag(), () => par2IterativeChain()],
+  ['OPERA (XState)', () => opera(), () => operaNoRewrite()],
+])('%s: a thread holds one run', (_name, make, makeVariant) => {
+  it('refuses another question, or another workflow of the same engine, on it by name, and still gives its own result', async () => {
+    const store = await openCheckpointStore('memory');
+    const [q1, q2] = corpus.dataset.questions as [Question, Question];
+    const workflow = make();
+    const first = await workflow.run(q1, { model: countingModel().port, retriever: corpus.retriever.forQuestion(q1.id), durable: store.durable('t1') });
+    expect(first.status).not.toBe('error');
+
+    // Another question on the finished thread: an error naming both runs, not the first run's answer under q2's id.
+    const model = countingModel();
+    const other = await workflow.run(q2, { model: model.port, retriever: corpus.retriever.forQuestion(q2.id), durable: store.durable('t1') });
+    expect(other.status).toBe('error');
+    expect(other.error?.code).toBe('CHECKPOINT');
+    expect(other.error?.message).toContain(`thread t1 holds a run of ${workflow.id} on question ${q1.id} (`);
+    expect(other.error?.message).toContain(`not of ${workflow.id} on question ${q2.id} (`);
+    expect(other.error?.message).toContain('give this run a thread id of its own');
+    expect(other.answer).toBe('');
+    expect(model.calls()).toBe(0);
+
+    // Another workflow of the same engine on the same question: refused the same way.
+    const variant = makeVariant();
+    const crossed = await variant.run(q1, { model: countingModel().port, retriever: corpus.retriever.forQuestion(q1.id), durable: store.durable('t1') });
+    expect(crossed.error?.message).toContain(`thread t1 holds a run of ${workflow.id} on question ${q1.id} (`);
+
+    // Its own run still gets its result back, with no call.
+    const again = countingModel();
+    const own = await workflow.run(q1, { model: again.port, retriever: corpus.retriever.forQuestion(q1.id), durable: store.durable('t1') });
+    expect(own.answer).toBe(first.answer);
+    expect(again.calls()).toBe(0);
+    await store.close();
+  }, 60_000);
 });

@@ -52,6 +52,28 @@ export interface RunDelta {
   draft: string;
   /** Hops charged to the budget by the checkpoint. */
   hops: number;
+  /**
+   * The run the thread holds (on its first checkpoint): a thread is one run of one workflow on one
+   * question, and another run given its id is refused rather than handed this run's result.
+   */
+  run?: ThreadRun;
+}
+
+/** Which run a thread holds: the workflow and the question (id and text). */
+export interface ThreadRun {
+  workflow: string;
+  queryId: string;
+  query: string;
+}
+
+/** Refuses to continue a thread that holds another run (another workflow, or another question). */
+export function checkThreadRun(threadId: string, held: ThreadRun | undefined, now: ThreadRun): void {
+  if (!held || (held.workflow === now.workflow && held.queryId === now.queryId && held.query === now.query)) return;
+  const describe = (r: ThreadRun) => `${r.workflow} on question ${r.queryId} (${JSON.stringify(r.query.length > 80 ? `${r.query.slice(0, 77)}...` : r.query)})`;
+  throw new MultihopError(
+    'CHECKPOINT',
+    `thread ${threadId} holds a run of ${describe(held)}, not of ${describe(now)}: a thread is one run; give this run a thread id of its own`,
+  );
 }
 
 /** What an engine adapter sees of a durable run (`ctx.durable`). */
@@ -82,6 +104,10 @@ export function parseRunDelta(value: unknown, where: string): RunDelta {
   const v = value as Partial<RunDelta> | null;
   if (!v || typeof v !== 'object' || !Array.isArray(v.events) || !Array.isArray(v.evidence) || typeof v.draft !== 'string' || typeof v.hops !== 'number') {
     throw new MultihopError('CHECKPOINT', `${where}: not a multihop run delta (expected events[], evidence[], draft, hops)`);
+  }
+  const run = v.run as Partial<ThreadRun> | undefined;
+  if (run !== undefined && (typeof run !== 'object' || run === null || typeof run.workflow !== 'string' || typeof run.queryId !== 'string' || typeof run.query !== 'string')) {
+    throw new MultihopError('CHECKPOINT', `${where}: a run delta's run is not { workflow, queryId, query }`);
   }
   return v as RunDelta;
 }

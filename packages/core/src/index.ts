@@ -11,7 +11,7 @@ export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } 
 export { chartFromLangGraph, type LangGraphDrawable, type LangGraphChartOptions } from './chartFromLangGraph';
 export { chartFromXState, xstateEventLabel, xstateGuardName, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';
 export { TraceBus, type TraceListener } from './trace';
-export { deltasOf, RUN_DELTA_KEY, type CallJournal, type CheckpointHistory, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta } from './durable';
+export { deltasOf, RUN_DELTA_KEY, type CallJournal, type CheckpointHistory, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta, type ThreadRun } from './durable';
 export { BudgetTracker, type Budget } from './budget';
 export { NO_PROGRESS, loopProgress, normaliseQuery, repeatedQuery, type LoopProgress, type NoProgressKind } from './loop';
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { BudgetTracker, type Budget } from './budget';
 import type { Chart } from './chart';
-import { callKeyOf, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta } from './durable';
+import { callKeyOf, checkThreadRun, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta, type ThreadRun } from './durable';
 import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError } from './errors';
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
@@ -290,7 +290,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     },
     ...(options.durable
       ? {
-          durable: durableContext(options.durable, {
+          durable: durableContext(options.durable, { workflow: definition.id, queryId: query.id, query: query.text }, {
             trace,
             evidence,
             keepEvidence,
@@ -413,10 +413,12 @@ interface RunState {
 }
 
 /** ctx.durable: core's share of each checkpoint (capture) and of a resumption (restore). */
-function durableContext(options: DurableRunOptions, run: RunState): DurableContext {
+function durableContext(options: DurableRunOptions, thread: ThreadRun, run: RunState): DurableContext {
   let eventsTaken = 0;
   let evidenceTaken = 0;
   let restored = false;
+  // The thread's first checkpoint says which run it holds; a resumed thread has said so already.
+  let identified = false;
   return {
     threadId: options.threadId,
     checkpointer: options.checkpointer,
@@ -427,7 +429,9 @@ function durableContext(options: DurableRunOptions, run: RunState): DurableConte
         evidence: run.evidence.slice(evidenceTaken),
         draft: run.getDraft(),
         hops: run.budget.hops,
+        ...(identified ? {} : { run: thread }),
       };
+      identified = true;
       eventsTaken = end;
       evidenceTaken = run.evidence.length;
       return delta;
@@ -435,6 +439,9 @@ function durableContext(options: DurableRunOptions, run: RunState): DurableConte
     restore(deltas) {
       if (restored) throw new MultihopError('CHECKPOINT', `thread ${options.threadId}: a run is restored once`);
       restored = true;
+      // Checked before anything is put back: another run's trace and answer must not become this run's.
+      checkThreadRun(options.threadId, deltas.find((d) => d.run)?.run, thread);
+      if (deltas.length) identified = true;
       let hops = 0;
       for (const delta of deltas) {
         for (const event of delta.events) {
