@@ -51,6 +51,30 @@ export class ModelOutputError extends MultihopError {
   }
 }
 
+/**
+ * What a model call received and spent before it failed: replies that broke the schema, whose
+ * repair round was then cut short (the provider failed, the run was aborted). They were paid for,
+ * and their text is what a developer needs to see, so the error keeps them.
+ */
+export interface SpentCall {
+  raw: string[];
+  issues: string;
+  usage: CallUsage;
+}
+
+const spentByError = new WeakMap<object, SpentCall>();
+
+/** Attaches to `error` what its call spent before failing (see SpentCall). */
+export function recordSpent(error: unknown, spent: SpentCall): void {
+  if (typeof error === 'object' && error !== null) spentByError.set(error, spent);
+}
+
+/** What the failed call behind `error` spent: a ModelOutputError's replies, or those recorded with recordSpent. */
+export function spentOf(error: unknown): Partial<SpentCall> | undefined {
+  if (error instanceof ModelOutputError) return error.details;
+  return typeof error === 'object' && error !== null ? spentByError.get(error) : undefined;
+}
+
 /** The provider failed (HTTP error, timeout, connection) after its bounded retries. */
 export class ProviderError extends MultihopError {
   constructor(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testing';
 import type { Chart } from './chart';
+import { ProviderError } from './errors';
 import { createModel } from './model/createModel';
 import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
@@ -145,6 +146,27 @@ describe('defineWorkflow / runWorkflow', () => {
     expect(result.error?.raw).toEqual(['The answer is Chief of Protocol.', '{"answer": 3}']);
     const errorEvent = result.trace.find((e) => e.kind === 'error');
     expect(errorEvent).toMatchObject({ node: 'reason', data: { role: 'reasoner', raw: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
+  });
+
+  it('keeps the reply that broke the schema, and counts it, when the repair round then fails at the provider', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        reasoner: [
+          'The answer is Chief of Protocol.',
+          () => {
+            throw new ProviderError('scripted: 500 Internal Server Error', { provider: 'scripted', status: 500, attempts: 3, retryable: true });
+          },
+        ],
+      },
+      usage: { promptTokens: 40, completionTokens: 7 },
+    });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    expect(result.status).toBe('error');
+    // Still the provider's failure (a re-run may pass), with the first reply kept beside it.
+    expect(result.error).toMatchObject({ code: 'PROVIDER', raw: ['The answer is Chief of Protocol.'] });
+    expect(result.usage).toMatchObject({ llmCalls: 1, promptTokens: 40, completionTokens: 7 });
+    const errorEvent = result.trace.find((e) => e.kind === 'error');
+    expect(errorEvent).toMatchObject({ node: 'reason', data: { code: 'PROVIDER', role: 'reasoner', raw: ['The answer is Chief of Protocol.'], issues: 'the reply contains no JSON object' } });
   });
 });
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { BudgetTracker, type Budget } from './budget';
 import type { Chart } from './chart';
 import { callKeyOf, checkThreadRun, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta, type ThreadRun } from './durable';
-import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError } from './errors';
+import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError, spentOf } from './errors';
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
@@ -213,17 +213,15 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
         }
         return result;
       } catch (error) {
-        if (error instanceof ModelOutputError) {
-          // The failed round trips were spent: they count, in the usage and against the budget.
-          const usage = error.details.usage;
-          if (usage) {
-            meter.recordCall(usage);
-            budget.afterLlmCall(totalTokens(usage));
-          }
-          traceError(error, { role, promptId: request.prompt.id, raw: error.details.raw });
-        } else {
-          traceError(error, { role, promptId: request.prompt.id });
+        // Round trips that came back before the call failed were spent: they count, in the usage and
+        // against the budget, and their text goes to the trace (a reply that broke the schema, whose
+        // repair round then failed at the provider, too).
+        const spent = spentOf(error);
+        if (spent?.usage) {
+          meter.recordCall(spent.usage);
+          budget.afterLlmCall(totalTokens(spent.usage));
         }
+        traceError(error, { role, promptId: request.prompt.id, ...(spent?.raw ? { raw: spent.raw } : {}), ...(spent?.issues && !(error instanceof ModelOutputError) ? { issues: spent.issues } : {}) });
         throw error;
       }
     },
@@ -339,7 +337,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     }
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
-    const raw = error instanceof ModelOutputError ? error.details.raw : undefined;
+    const raw = spentOf(error)?.raw;
     traceError(error, {});
     return finish({
       answer: draft,

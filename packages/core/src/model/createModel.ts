@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import { ModelOutputError, RunAbortedError } from '../errors';
+import { ModelOutputError, recordSpent, RunAbortedError } from '../errors';
 import { estimateTokens, type CallUsage } from '../usage';
 import { ResponseCache } from './cache';
 import { extractJson } from './json';
@@ -81,19 +81,29 @@ export function createModel(options: ModelOptions): ModelPort {
       let issues = '';
 
       for (let attempt = 0; attempt < 2; attempt++) {
-        const response = await send(provider, {
-          role,
-          promptId: request.prompt.id,
-          messages,
-          vars: request.vars,
-          schema,
-          jsonSchema,
-          format: reply ? 'text' : 'json',
-          ...(reply?.pattern ? { pattern: reply.pattern } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          attempt,
-          signal: request.signal,
-        });
+        let response;
+        try {
+          response = await send(provider, {
+            role,
+            promptId: request.prompt.id,
+            messages,
+            vars: request.vars,
+            schema,
+            jsonSchema,
+            format: reply ? 'text' : 'json',
+            ...(reply?.pattern ? { pattern: reply.pattern } : {}),
+            ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            attempt,
+            signal: request.signal,
+          });
+        } catch (error) {
+          // The repair round failed at the provider: the reply that broke the schema was paid for and is kept with the error.
+          if (raws.length) {
+            usage.latencyMs = Date.now() - started;
+            recordSpent(error, { raw: [...raws], issues, usage });
+          }
+          throw error;
+        }
         usage.attempts += 1;
         usage.cached = response.cached;
         if (response.usage) {
