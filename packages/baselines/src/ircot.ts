@@ -3,7 +3,7 @@ import { withDefaults, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { ircotStepPrompt } from './prompts';
 import { BASELINES } from './variants';
-import { IRCOT_DEFAULTS } from './settings';
+import { BASELINE_SETTINGS, IRCOT_DEFAULTS } from './settings';
 import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, madeProgress, progressingSearch, type BaselineStateType } from './state';
 
 export interface IrcotOptions {
@@ -22,7 +22,7 @@ export interface IrcotOptions {
  * it is not searched) or its retrieval brings no passage the chain had not gathered.
  */
 export function ircot(options: IrcotOptions = {}): Workflow {
-  const { k, maxSteps } = withDefaults(IRCOT_DEFAULTS, options);
+  const { k, maxSteps } = withDefaults(IRCOT_DEFAULTS, options, { workflow: 'ircot', schema: BASELINE_SETTINGS.ircot });
   /** Router after `reason`: the sentence stated the answer, or the chain goes on until the bound. */
   const answerStated = (state: BaselineStateType): 'answered' | 'continue' | 'step-bound' => {
     if (state.finalAnswer !== null) return 'answered';

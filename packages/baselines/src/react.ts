@@ -4,7 +4,7 @@ import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { formatPassages } from '@multihop/prompts';
 import { reactStepPrompt } from './prompts';
 import { BASELINES } from './variants';
-import { REACT_DEFAULTS } from './settings';
+import { BASELINE_SETTINGS, REACT_DEFAULTS } from './settings';
 import { answerAtBound, BaselineState, baselineInput, baselineOutput, gather, madeProgress, progressingSearch, type BaselineStateType } from './state';
 
 export interface ReactOptions {
@@ -22,7 +22,7 @@ export interface ReactOptions {
  * not searched again) or observes only passages observed before.
  */
 export function react(options: ReactOptions = {}): Workflow {
-  const { k, maxSteps } = withDefaults(REACT_DEFAULTS, options);
+  const { k, maxSteps } = withDefaults(REACT_DEFAULTS, options, { workflow: 'react', schema: BASELINE_SETTINGS.react });
   /** Router after `think`: the action the thought chose, unless the step bound cuts the loop. */
   const chosenAction = (state: BaselineStateType): 'finish' | 'search' | 'step-bound' => {
     if (state.finalAnswer !== null) return 'finish';

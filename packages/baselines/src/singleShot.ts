@@ -3,7 +3,7 @@ import { withDefaults, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { chainOfThoughtPrompt, directPrompt, ragAnswerPrompt } from './prompts';
 import { BASELINES } from './variants';
-import { SINGLE_TURN_RAG_DEFAULTS } from './settings';
+import { BASELINE_SETTINGS, SINGLE_TURN_RAG_DEFAULTS } from './settings';
 import { BaselineState, baselineInput, baselineOutput } from './state';
 
 /** Direct inference: the model answers from its own knowledge, one call, no retrieval. */
@@ -39,7 +39,7 @@ export interface SingleTurnRagOptions {
 
 /** Single-turn RAG: retrieve top-k for the question once, answer from them. */
 export function singleTurnRag(options: SingleTurnRagOptions = {}): Workflow {
-  const { k } = withDefaults(SINGLE_TURN_RAG_DEFAULTS, options);
+  const { k } = withDefaults(SINGLE_TURN_RAG_DEFAULTS, options, { workflow: 'single-turn-rag', schema: BASELINE_SETTINGS.rag });
   const graph = workflowGraph(BaselineState)
     .node('retrieve', async (state, { ctx }) => {
       const hits = await ctx.retriever.search(state.question, { k });

@@ -4,7 +4,7 @@ import { maoPlannerTrainer } from './plannerTrainer';
 import { evaluationScore } from './rewards';
 import { MAO_NODES } from './nodes';
 import { MAO_PROMPTS } from './prompts';
-import { maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema, maoAragSettingsSchema } from './settings';
+import { maoAragSettingsSchemaFor } from './settings';
 import { FIXED_VARIANTS, MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
 import type * as Workflows from './workflows';
 
@@ -13,13 +13,12 @@ const workflows = (): typeof Workflows => require('./workflows');
 const rollouts = (): typeof Rollouts => require('./collectRollouts');
 
 function entry(variant: MaoVariant): WorkflowEntry {
-  const decomposes = variant.kind === 'fixed' && (variant.workflow[0] === 'QDS' || variant.workflow[0] === 'QDP');
   return {
     id: variantId(variant),
     title: variantTitle(variant),
     engine: 'langgraph',
     variant: variant.kind === 'fixed' ? `fixed:${variant.workflow.join('+')}` : variant.kind,
-    settings: variant.kind === 'planner' ? maoAragSettingsSchema : decomposes ? maoAragFixedDecompositionSettingsSchema : maoAragBaseSettingsSchema,
+    settings: maoAragSettingsSchemaFor(variant),
     score: evaluationScore,
     create: (options) => workflows().createMaoAragWorkflow(variant, options),
   };

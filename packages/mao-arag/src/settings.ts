@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SUB_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
+import type { MaoVariant } from './variants';
 
 /**
  * The paper's settings (mao-arag.md §3.2, §4; the authors' code for what the paper leaves out):
@@ -34,3 +35,10 @@ const SUB_KEYS = SUB_LEVEL_WORKFLOWS.map(workflowKey) as [string, ...string[]];
 export const maoAragFixedDecompositionSettingsSchema = maoAragBaseSettingsSchema.extend({
   subWorkflow: z.enum(SUB_KEYS).default('R+AG').describe('the workflow every sub-question runs'),
 });
+
+/** The settings schema of a MAO-ARAG workflow (the manifest lists it; the factory checks its options against it). */
+export function maoAragSettingsSchemaFor(variant: MaoVariant): z.ZodObject {
+  if (variant.kind === 'planner') return maoAragSettingsSchema;
+  const decomposes = variant.kind === 'fixed' && (variant.workflow[0] === 'QDS' || variant.workflow[0] === 'QDP');
+  return decomposes ? maoAragFixedDecompositionSettingsSchema : maoAragBaseSettingsSchema;
+}

@@ -1,9 +1,9 @@
-import { withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
+import { parseSettings, withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { fixedPlanner, promptPlanner, type WorkflowPlanner } from './agents/Planner';
 import { buildMaoAragGraph, type MaoAragSettings } from './graph';
-import { loadPolicy, policyPlanner, type PlannerPolicy } from './policy/PlannerPolicy';
-import { MAO_ARAG_DEFAULTS } from './settings';
+import { loadPolicy, POLICY_FORMAT, policyPlanner, type PlannerPolicy } from './policy/PlannerPolicy';
+import { MAO_ARAG_DEFAULTS, maoAragSettingsSchemaFor } from './settings';
 import { MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
 import { FALLBACK_WORKFLOW, SUB_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
 
@@ -43,6 +43,16 @@ function plannerFor(variant: MaoVariant, options: MaoAragOptions): { planner: Wo
  */
 export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' }, options: MaoAragOptions = {}): RunnableWorkflow {
   const { alpha, formatPenalty, costScaleTokens, policy: _policy, subWorkflow: _sub, planner: _planner, ...bounds } = options;
+  // Held to the schema `--set` is checked by (a policy already loaded, rather than its file's path, is the library's own option).
+  const policy = options.policy;
+  parseSettings(variantId(variant), maoAragSettingsSchemaFor(variant).partial(), {
+    ...bounds,
+    alpha,
+    formatPenalty,
+    costScaleTokens,
+    ...(options.subWorkflow !== undefined ? { subWorkflow: options.subWorkflow } : {}),
+    ...(typeof policy === 'object' && policy?.format === POLICY_FORMAT ? {} : { policy }),
+  });
   const settings: MaoAragSettings = withDefaults({ maxTurns: MAO_ARAG_DEFAULTS.maxTurns, maxSubQuestions: MAO_ARAG_DEFAULTS.maxSubQuestions, retrievalK: MAO_ARAG_DEFAULTS.retrievalK }, bounds);
   const reward = withDefaults(
     { alpha: MAO_ARAG_DEFAULTS.alpha, formatPenalty: MAO_ARAG_DEFAULTS.formatPenalty, costScaleTokens: MAO_ARAG_DEFAULTS.costScaleTokens },

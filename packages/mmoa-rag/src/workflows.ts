@@ -1,7 +1,7 @@
 import { withDefaults } from '@multihop/core';
 import { defineXStateWorkflow, type XStateWorkflow } from '@multihop/engine-xstate';
 import { createMmoaRagMachine, mmoaRagActors, type MmoaRagContext, type MmoaRagRuntime } from './machine';
-import { MMOA_RAG_DEFAULTS, type MmoaRagSettings } from './settings';
+import { MMOA_RAG_DEFAULTS, MMOA_SETTINGS, type MmoaRagSettings } from './settings';
 import { MMOA_RAG_PAPER, MMOA_VARIANTS, type MmoaVariant } from './variants';
 
 export interface MmoaRagOptions extends Partial<MmoaRagSettings> {
@@ -35,8 +35,8 @@ const LABELS: Record<string, string> = {
  */
 export function createMmoaRagWorkflow(variant: MmoaVariant = 'full', options: MmoaRagOptions = {}): MmoaRagWorkflow {
   const { varsFor, ...overrides } = options;
-  const settings: MmoaRagSettings = withDefaults(MMOA_RAG_DEFAULTS, overrides);
   const { id, title } = MMOA_VARIANTS[variant];
+  const settings: MmoaRagSettings = withDefaults(MMOA_RAG_DEFAULTS, overrides, { workflow: id, schema: MMOA_SETTINGS[variant] });
   const workflow = defineXStateWorkflow({
     id,
     title,

@@ -2,7 +2,7 @@ import { withDefaults } from '@multihop/core';
 import { defineXStateWorkflow, type XStateWorkflow } from '@multihop/engine-xstate';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import { createOperaMachine, operaActors, type OperaContext, type OperaRuntime, type OperaSettings, type OperaVariant } from './machine';
-import { OPERA_DEFAULTS } from './settings';
+import { OPERA_DEFAULTS, OPERA_SETTINGS } from './settings';
 
 export { OPERA_DEFAULTS };
 
@@ -58,8 +58,8 @@ const LABELS: Record<string, string> = {
  */
 export function createOperaWorkflow(variant: OperaVariant = 'full', options: OperaOptions = {}): OperaWorkflow {
   const { pauseWhen, varsFor, ...overrides } = options;
-  const settings: OperaSettings = withDefaults(OPERA_DEFAULTS, overrides);
   const { id, title } = OPERA_VARIANTS[variant];
+  const settings: OperaSettings = withDefaults(OPERA_DEFAULTS, overrides, { workflow: id, schema: OPERA_SETTINGS[variant] });
   const workflow = defineXStateWorkflow({
     id,
     title,

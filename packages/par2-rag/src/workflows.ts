@@ -3,7 +3,7 @@ import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { LexicalReranker } from '@multihop/lexical';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
 import { buildPar2Graph, type Par2Settings, type Par2Variant } from './graph';
-import { PAR2_DEFAULTS } from './settings';
+import { PAR2_DEFAULTS, PAR2_SETTINGS } from './settings';
 
 export { PAR2_DEFAULTS };
 
@@ -24,7 +24,7 @@ export interface Par2Options extends Partial<Par2Settings> {
  */
 export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
   const { reranker, ...overrides } = options;
-  const settings: Par2Settings = withDefaults(PAR2_DEFAULTS, overrides);
+  const settings: Par2Settings = withDefaults(PAR2_DEFAULTS, overrides, { workflow: PAR2_VARIANTS[variant].id, schema: PAR2_SETTINGS[variant] });
   return defineGraphWorkflow({
     ...PAR2_VARIANTS[variant],
     paper: PAR2_PAPER,

@@ -1,4 +1,4 @@
-import { ConfigError, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
+import { ConfigError, parseSettings, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
 import { project } from './embedding';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
@@ -27,7 +27,7 @@ export interface RouterOptions {
  * workflow the context can build.
  */
 export function createRouterWorkflow(options: RouterOptions = {}, context?: WorkflowContext): Workflow {
-  const settings = routerSettingsSchema.parse(options);
+  const settings = parseSettings('router', routerSettingsSchema, options);
   const path = settings.file || DEFAULT_ROUTER_FILE;
   const file = loadRouterFile(path);
   const inFile = file.candidates.map((c) => c.workflow);

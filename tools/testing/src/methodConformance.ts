@@ -137,6 +137,27 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       }
     });
 
+    it('refuses, when a workflow is built, a value of each setting that its settings schema refuses, naming the workflow and the setting', () => {
+      // What a library caller passes to the factory (opera({ topK: 0 })) is held to the schema `--set` is.
+      for (const entry of manifest.workflows.filter((e) => e.settings !== undefined)) {
+        const defaults = entry.settings!.parse({}) as Record<string, unknown>;
+        for (const key of Object.keys(entry.settings!.shape)) {
+          const bad = { ...defaults, [key]: { not: 'a setting value' } };
+          let thrown: unknown;
+          try {
+            entry.create(bad, options.context);
+          } catch (error) {
+            thrown = error;
+          }
+          expect({ workflow: entry.id, key, thrown: thrown instanceof Error ? thrown.message : thrown }).toEqual({
+            workflow: entry.id,
+            key,
+            thrown: expect.stringContaining(`${entry.id}: setting ${key} = {"not":"a setting value"} is not valid`),
+          });
+        }
+      }
+    });
+
     it('has an offline handler for every role its prompts use, and no handler for a role it does not', () => {
       const roles = [...new Set(manifest.prompts.map((p) => p.role))].sort();
       expect([...new Set(handlers.map((h) => h.role))].sort()).toEqual(roles);

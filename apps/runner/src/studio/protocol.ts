@@ -100,7 +100,7 @@ export interface StudioRunRequest {
   id?: string;
   /** For free text: the dataset whose pooled corpus is searched (default hotpotqa-dev). */
   corpus?: string;
-  /** `closed` (the question's own paragraphs) or `open` (the pooled corpus); dataset questions default to closed, as `multihop run`. */
+  /** `closed` (the question's own paragraphs) or `open` (the pooled corpus); dataset questions default to open, as every command of `multihop` does (DEFAULT_SETTING). */
   setting?: 'closed' | 'open';
   /** Overrides of the workflow's settings, checked as `--set <workflow>.<key>=<value>` is. */
   settings?: Record<string, unknown>;

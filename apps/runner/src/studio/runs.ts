@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { goldAnswers, TraceBus, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import { openCorpus, type OpenedCorpus } from '../corpus';
+import { DEFAULT_SETTING } from '../setting';
 import { scoreRun } from '../eval/scoreRun';
 import { resolveModel, type RunnerModel } from '../model';
 import { findWorkflow } from '../workflows';
@@ -110,7 +111,7 @@ export class RunManager {
     }
     const model = this.model(request.model === 'offline' ? 'offline' : request.model);
 
-    const setting = request.question ? 'open' : (request.setting ?? 'closed');
+    const setting = request.question ? 'open' : (request.setting ?? DEFAULT_SETTING);
     const source = request.question ? await freeTextCorpus(request.corpus, this.options.roots) : { dataset: datasetSource(request.dataset as string, this.options.roots) };
     const corpus = await this.corpus(source.dataset, source.corpus, setting);
     let query: Query;

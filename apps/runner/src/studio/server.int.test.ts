@@ -146,6 +146,11 @@ describe('multihop studio server', () => {
     expect(done.result.status).toBe('ok');
     expect(done.result.questionId).toBe(question.id);
     expect(done.metrics).toHaveProperty('em');
+    // The setting is the CLI's default (open): the same run as `multihop run` of that question, evidence and all.
+    let printed = '';
+    expect(await main(['run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-train', '--id', question.id, '--json', '--db', db], { out: (t) => (printed += t), err: () => undefined })).toBe(0);
+    const cli = JSON.parse(printed) as { answer: string; evidenceIds: string[] };
+    expect({ answer: done.result.answer, evidenceIds: done.result.evidenceIds }).toEqual({ answer: cli.answer, evidenceIds: cli.evidenceIds });
     // A page that reconnects gets only what it has not seen.
     const again = await readStream(started.body.runId, { 'last-event-id': String(events.length - 3) });
     expect(again.events.map((e) => e.seq)).toEqual([events.length - 2, events.length - 1]);

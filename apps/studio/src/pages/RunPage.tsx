@@ -62,7 +62,7 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
   const [question, setQuestion] = useState<StudioQuestion | undefined>();
   const [freeText, setFreeText] = useState('');
   const [model, setModel] = useState(info.model.id);
-  const [setting, setSetting] = useState<'closed' | 'open'>('closed');
+  const [setting, setSetting] = useState<'closed' | 'open'>('open');
   const [overrides, setOverrides] = useState<Record<string, unknown>>({});
   const [run, setRun] = useState<RunView>(IDLE);
   const stream = useRef<{ close(): void } | undefined>(undefined);

@@ -68,4 +68,14 @@ describe('method manifests', () => {
     expect(withDefaults({ topK: 5, maxRewrites: 2 }, { topK: 3, maxRewrites: undefined })).toEqual({ topK: 3, maxRewrites: 2 });
     expect(withDefaults({ topK: 5 })).toEqual({ topK: 5 });
   });
+
+  it("holds the settings to the workflow's schema when given one, naming the workflow, the setting and its value", () => {
+    const schema = z.object({ topK: z.number().int().min(1), maxRewrites: z.number().int().min(0) });
+    const check = { workflow: 'demo', schema };
+    expect(withDefaults({ topK: 5, maxRewrites: 2 }, { maxRewrites: 0 }, check)).toEqual({ topK: 5, maxRewrites: 0 });
+    expect(() => withDefaults({ topK: 5, maxRewrites: 2 }, { maxRewrites: -1 }, check)).toThrow('demo: setting maxRewrites = -1 is not valid: Too small: expected number to be >=0');
+    expect(() => withDefaults({ topK: 5, maxRewrites: 2 }, { topK: 'x' as unknown as number }, check)).toThrow(/^demo: setting topK = "x" is not valid: /);
+    // Keys the schema does not list (a variant's omitted settings) are let through.
+    expect(withDefaults({ topK: 5, maxRewrites: 2, extra: 1 }, {}, { workflow: 'demo', schema: schema.omit({ maxRewrites: true }) })).toEqual({ topK: 5, maxRewrites: 2, extra: 1 });
+  });
 });

@@ -1,4 +1,4 @@
-import type { ZodObject } from 'zod';
+import type { ZodObject, ZodType } from 'zod';
 import { ConfigError, MultihopError } from '../errors';
 import { didYouMean } from '../suggest';
 import type { PromptTemplate } from '../model/port';
@@ -184,9 +184,27 @@ export class MethodCatalog {
 
 /**
  * A method's settings: its paper's defaults, overridden by the options a caller gave. An option
- * passed as `undefined` (a CLI flag not set) keeps the default rather than erasing it.
+ * passed as `undefined` (a CLI flag not set) keeps the default rather than erasing it. With
+ * `check`, the settings are held to the workflow's settings schema (the one `--set` is checked
+ * by), so a library caller's `opera({ maxRewrites: -1 })` is refused when the workflow is built,
+ * naming the workflow and the setting, as the CLI refuses `--set opera.maxRewrites=-1`.
  */
-export function withDefaults<T extends object>(defaults: T, overrides: Partial<T> = {}): T {
+export function withDefaults<T extends object>(defaults: T, overrides: Partial<T> = {}, check?: { workflow: string; schema: ZodType }): T {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<T>;
-  return { ...defaults, ...given };
+  const settings = { ...defaults, ...given };
+  if (check) parseSettings(check.workflow, check.schema, settings);
+  return settings;
+}
+
+/**
+ * A workflow's settings parsed by its settings schema; a value it refuses is a ConfigError naming
+ * the workflow, the setting and the value (`opera: setting topK = 0 is not valid: ...`).
+ */
+export function parseSettings<T>(workflow: string, schema: ZodType<T>, settings: unknown): T {
+  const parsed = schema.safeParse(settings);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const key = issue.path.map(String).join('.');
+  const value = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], settings);
+  throw new ConfigError(`${workflow}: setting ${key} = ${JSON.stringify(value)} is not valid: ${issue.message}`);
 }
