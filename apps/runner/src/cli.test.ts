@@ -65,6 +65,8 @@ describe('the multihop CLI', () => {
     expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (did you mean --workflows? --workflow is an option of run,") });
     // An option with no command before it (multihop -v): named, with the way to the version and the commands.
     expect(await cli('-v')).toMatchObject({ code: 2, err: "multihop: '-v' but no command: multihop <command> [options]; multihop --help lists the commands, multihop --version prints the version\n" });
+    // Two thread ids for one resume: refused rather than one silently chosen.
+    expect(await cli('resume', 'q1', '--thread', 'q2')).toMatchObject({ code: 2, err: 'multihop: resume names two threads, q1 and --thread q2; give one\n' });
     // A missing value is named with this command's placeholder: eval's --out is a directory, report's a file.
     expect(await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--out')).toMatchObject({ code: 2, err: 'multihop: eval: --out needs a value (DIR)\n' });
     expect(await cli('report', 'x', '--out')).toMatchObject({ code: 2, err: 'multihop: report: --out needs a value (FILE.html)\n' });

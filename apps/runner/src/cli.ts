@@ -533,8 +533,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         thread: str('thread'),
         checkpoints: str('checkpoints'),
       });
-    case 'resume':
-      return await load.resume().resumeCommand(io, { thread: rest[0] ?? str('thread'), checkpoints: str('checkpoints'), json: bool('json') });
+    case 'resume': {
+      const thread = str('thread');
+      if (rest[0] !== undefined && thread !== undefined && rest[0] !== thread) throw new ConfigError(`resume names two threads, ${rest[0]} and --thread ${thread}; give one`);
+      return await load.resume().resumeCommand(io, { thread: rest[0] ?? thread, checkpoints: str('checkpoints'), json: bool('json') });
+    }
     case 'eval':
       return await load.eval().evalCommand(io, { workflows: need('workflows'), ...evaluation() });
     case 'sweep':

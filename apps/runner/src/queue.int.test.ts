@@ -309,3 +309,40 @@ describe('multihop worker --idle-exit and --rate-limit', () => {
     expect(done.stderr).toMatch(/idle for 1 s: finishing the pairs in flight\n.*stopped\n$/);
   }, 60_000);
 });
+
+describe('a worker told to stop twice', () => {
+  it('stops at once on the second signal (exit 130), and another worker runs the pair it had in flight', async () => {
+    const out = mkdtempSync(join(temp, 'twice-'));
+    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'opera', '--dataset', 'hotpotqa-dev', '--limit', '1', '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => resolve(code)));
+    // A slow model (two seconds a call), so the pair is still in flight when the signals come.
+    const slow = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url, '--stalled-after', '5'], { env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '2000' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(slow);
+    let log = '';
+    slow.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+    const slowExit = new Promise<number | null>((resolve) => slow.once('exit', (code) => resolve(code)));
+    let other: ReturnType<typeof startWorker> | undefined;
+    try {
+      for (let i = 0; i < 600 && !/started opera \S+ \(job/.test(log); i++) await sleep(100);
+      expect(log).toMatch(/started opera \S+ \(job/);
+      slow.kill('SIGINT');
+      for (let i = 0; i < 100 && !log.includes('finishing the pairs in flight'); i++) await sleep(50);
+      expect(log).toContain('SIGINT (SIGINT again stops at once): finishing the pairs in flight');
+      slow.kill('SIGINT');
+      expect(await slowExit).toBe(130);
+      expect(log).toContain('SIGINT again: stopping now; the pairs in flight go back on the queue when their lock lapses');
+      expect(log).not.toMatch(/recorded opera/);
+      // The pair goes back on the queue once its lock lapses; another worker runs it and the eval ends.
+      other = startWorker();
+      expect(await evalExit).toBe(0);
+      // Recorded once, and run to its end (ok, or partial where OPERA's step bound cut it), not failed.
+      expect(rows(out).map((r) => r.workflow)).toEqual(['opera']);
+      expect(rows(out)[0]!.status).not.toBe('error');
+    } finally {
+      slow.kill('SIGKILL');
+      other?.child.kill('SIGKILL');
+      evalRun.kill('SIGKILL');
+    }
+  }, 120_000);
+});

@@ -39,6 +39,28 @@ describe('run --thread / resume: bad input', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
+  it("--checkpoints naming another program's SQLite database refuses it, naming why, and writes nothing to it", async () => {
+    const Database = require('better-sqlite3') as new (file: string) => { exec(sql: string): void; close(): void };
+    const app = join(dir, 'app.sqlite');
+    const db = new Database(app);
+    db.exec("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada');");
+    db.close();
+    const before = readFileSync(app);
+    const { code, err } = await run('--thread', 't1', '--checkpoints', app);
+    expect(code).toBe(2);
+    expect(err).toContain(`checkpoint store ${app}: is a SQLite database, but its tables (users) are not a checkpoint store's; it is left as it was: give another --checkpoints path`);
+    expect(readFileSync(app).equals(before)).toBe(true);
+    expect(existsSync(`${app}-wal`)).toBe(false);
+    // A table of the store's name with other columns is someone else's too.
+    const clash = join(dir, 'clash.sqlite');
+    const other = new Database(clash);
+    other.exec('CREATE TABLE multihop_threads (id INTEGER PRIMARY KEY, note TEXT);');
+    other.close();
+    const second = await run('--thread', 't1', '--checkpoints', clash);
+    expect(second.code).toBe(2);
+    expect(second.err).toContain(`checkpoint store ${clash}: is a SQLite database, but its table multihop_threads has no column thread_id, spec, status, result, created_at, updated_at, so it is not a checkpoint store's`);
+  });
+
   it('a Postgres store that does not answer names its URL without the password', async () => {
     const { code, err } = await run('--thread', 't1', '--checkpoints', 'postgres://me:secret@127.0.0.1:1/db');
     expect(code).toBe(2);

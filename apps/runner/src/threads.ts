@@ -3,8 +3,21 @@ import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/c
 import type { Io } from './io';
 import type { RunCommandOptions } from './commands/run';
 
-/** What a thread records of the `run` that started it: enough for `multihop resume` to run it again. */
-export type ThreadSpec = Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'>;
+/**
+ * What a thread records of the `run` that started it: enough for `multihop resume` to run it
+ * again, and the model it resolved to (from --model, MULTIHOP_MODEL or the config file), so a
+ * resume from a shell whose model differs is refused rather than finished on another model.
+ */
+export type ThreadSpec = Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'> & { resolvedModel?: { default: string; roles: Record<string, string> } };
+
+const modelText = (m: { default: string; roles: Record<string, string> }): string =>
+  `${m.default}${Object.keys(m.roles).length ? ` (${Object.entries(m.roles).map(([role, id]) => `${role}: ${id}`).join(', ')})` : ''}`;
+
+/** The run's own options of a recorded spec (what `resume` runs again). */
+export function runOptionsOf(spec: ThreadSpec): Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'> {
+  const { resolvedModel: _model, ...options } = spec;
+  return options;
+}
 
 /** The checkpoint store a command uses: --checkpoints, else MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite. */
 export function checkpointsLocation(flag: string | undefined): string {
@@ -35,7 +48,7 @@ export interface DurableThread {
  * a thread; an id already recorded for the same run continues it (as `resume` does); an id
  * recorded for another run is refused, naming both, so two runs never share a history.
  */
-export async function openThread(io: Io, options: RunCommandOptions): Promise<DurableThread> {
+export async function openThread(io: Io, options: RunCommandOptions, model: ThreadSpec['resolvedModel'] & object): Promise<DurableThread> {
   const threadId = options.thread!;
   if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
   const store = await openStore(options.checkpoints);
@@ -46,12 +59,19 @@ export async function openThread(io: Io, options: RunCommandOptions): Promise<Du
     throw error;
   });
   try {
-    const spec = threadSpec(options);
+    const spec: ThreadSpec = { ...threadSpec(options), resolvedModel: model };
     const existing = await store.getThread(threadId);
-    if (existing && JSON.stringify(existing.spec) !== JSON.stringify(spec)) {
+    if (existing && JSON.stringify(runOptionsOf(existing.spec as ThreadSpec)) !== JSON.stringify(runOptionsOf(spec))) {
       const was = existing.spec as ThreadSpec;
       throw new ConfigError(
         `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
+      );
+    }
+    // Its completed calls were one model's: continuing on another would mix two models in one run.
+    const was = (existing?.spec as ThreadSpec | undefined)?.resolvedModel;
+    if (was && (was.default !== model.default || JSON.stringify(was.roles) !== JSON.stringify(model.roles))) {
+      throw new ConfigError(
+        `thread "${threadId}" ran with the model ${modelText(was)}, but this would continue it with ${modelText(model)}: a thread keeps one model; set the one it ran with (--model, MULTIHOP_MODEL or multihop.config.json) to continue it, or give a new --thread`,
       );
     }
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);

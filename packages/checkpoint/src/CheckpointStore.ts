@@ -82,6 +82,32 @@ export const TABLES = {
   leases: 'multihop_leases',
 } as const;
 
+/**
+ * The columns each table of a checkpoint store has: the store's own and LangGraph's (SqliteSaver's
+ * `checkpoints` and `writes`). A file whose tables are other than these is someone else's database.
+ */
+export const STORE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  [TABLES.calls]: ['thread_id', 'key', 'value'],
+  [TABLES.threads]: ['thread_id', 'spec', 'status', 'result', 'created_at', 'updated_at'],
+  [TABLES.leases]: ['thread_id', 'owner', 'expires_at'],
+  checkpoints: ['thread_id', 'checkpoint_ns', 'checkpoint_id', 'parent_checkpoint_id', 'type', 'checkpoint', 'metadata'],
+  writes: ['thread_id', 'checkpoint_ns', 'checkpoint_id', 'task_id', 'idx', 'channel', 'type', 'value'],
+};
+
+/**
+ * Why a database with these tables (name → its columns) is not a checkpoint store, or undefined
+ * when it is one (or empty): a table of another name, or one of the store's names with other columns.
+ */
+export function foreignTables(tables: ReadonlyMap<string, readonly string[]>): string | undefined {
+  const others = [...tables.keys()].filter((name) => !(name in STORE_COLUMNS));
+  if (others.length) return `its tables (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}) are not a checkpoint store's`;
+  for (const [name, columns] of tables) {
+    const missing = STORE_COLUMNS[name]!.filter((c) => !columns.includes(c));
+    if (missing.length) return `its table ${name} has no column ${missing.join(', ')}, so it is not a checkpoint store's`;
+  }
+  return undefined;
+}
+
 /** Their definitions, the same text in SQLite and Postgres. */
 export const TABLES_DDL = `
   CREATE TABLE IF NOT EXISTS ${TABLES.calls} (thread_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, key));

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { ConfigError, makeDirectory, MultihopError, type CallJournal, type RecordedCall } from '@multihop/core';
-import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+import { decodeCall, encodeCall, foreignTables, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
 interface Database {
@@ -11,6 +11,9 @@ interface Database {
   prepare(source: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
   close(): void;
 }
+
+/** An existing SQLite database that is not a checkpoint store (see foreignTables). */
+class ForeignDatabase extends Error {}
 
 /** How long a write waits for another connection's write lock before SQLite gives up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -122,6 +125,11 @@ export function openSqliteStore(file: string): CheckpointStore {
     db = namingLocks(new BetterSqlite(path), path);
     // First, so that processes opening the same file at once (queue workers) wait for each other.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Another program's database given by mistake is refused before anything is written to it.
+    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = new Map(names.map((name) => [name, (db!.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as Array<{ name: string }>).map((c) => c.name)]));
+    const foreign = foreignTables(tables);
+    if (foreign) throw new ForeignDatabase(foreign);
     db.pragma('journal_mode = WAL');
     // A committed checkpoint survives the process being killed; NORMAL skips the fsync per commit
     // that only a power cut would need (WAL keeps the file consistent either way).
@@ -130,6 +138,9 @@ export function openSqliteStore(file: string): CheckpointStore {
   } catch (error) {
     db?.close();
     // A file of the user's given by mistake: nothing here says it may be deleted.
+    if (error instanceof ForeignDatabase) {
+      throw new ConfigError(`checkpoint store ${path}: is a SQLite database, but ${error.message}; it is left as it was: give another --checkpoints path`);
+    }
     if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
       throw new ConfigError(`checkpoint store ${path}: is not a SQLite file (${(error as Error).message}), so it holds no checkpoints; it is left as it was: give another --checkpoints path`);
     }

@@ -1,7 +1,7 @@
 import { checkpointStoreExists } from '@multihop/checkpoint';
 import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
-import { checkpointsLocation, openStore, type ThreadSpec } from '../threads';
+import { checkpointsLocation, openStore, runOptionsOf, type ThreadSpec } from '../threads';
 import { runCommand } from './run';
 
 export interface ResumeCommandOptions {
@@ -36,5 +36,5 @@ export async function resumeCommand(io: Io, options: ResumeCommandOptions): Prom
   } finally {
     await store.close();
   }
-  return runCommand(io, { ...spec, thread: options.thread, checkpoints: checkpointsLocation(options.checkpoints), json: options.json });
+  return runCommand(io, { ...runOptionsOf(spec), thread: options.thread, checkpoints: checkpointsLocation(options.checkpoints), json: options.json });
 }

@@ -47,7 +47,7 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   }
   const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? DEFAULT_SETTING);
   // A bad --thread or --checkpoints is one line now, before the corpus is opened (an ingest can take minutes).
-  const durable = options.thread ? await openThread(io, options) : undefined;
+  const durable = options.thread ? await openThread(io, options, model.describe) : undefined;
   const quiet = sayOnInterrupt(io, () =>
     options.thread
       ? `run: interrupted; the steps it finished are kept in thread ${options.thread} (${checkpointsLocation(options.checkpoints)}): multihop resume ${options.thread} continues it`

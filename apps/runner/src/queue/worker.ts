@@ -166,7 +166,16 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     shutdown.abort();
     stopping = worker.close();
   };
-  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  // A second signal stops at once: a graceful close can wait for good (BullMQ finishing a job whose
+  // keys a Redis restart emptied). The pairs in flight go back on the queue when their lock lapses,
+  // and their threads' checkpoints let the next worker continue them.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: stopping now; the pairs in flight go back on the queue when their lock lapses (--stalled-after), and continue from their checkpoints`);
+      process.exit(130);
+    }
+    stop(`${signal} (${signal} again stops at once)`);
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let idleTimer: NodeJS.Timeout | undefined;

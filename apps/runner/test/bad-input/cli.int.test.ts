@@ -537,6 +537,17 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await runCli(['resume', 'no-such-thread', '--checkpoints', join(dir, 'ck.sqlite')]), 2, `no thread "no-such-thread" in ${join(dir, 'ck.sqlite')}`);
   });
 
+  it.concurrent(kind('resume/other-model'), async () => {
+    const dir = scratch();
+    const store = join(dir, 'ck.sqlite');
+    // Started on the offline model (nothing set), then resumed where MULTIHOP_MODEL names another.
+    answered(await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--thread', 'm1', '--checkpoints', store, '--db', await db()]), 0);
+    const other = await runCli(['resume', 'm1', '--checkpoints', store], { env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'x', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    answered(other, 2, 'thread "m1" ran with the model offline, but this would continue it with openai:m: a thread keeps one model');
+    // With the model it ran with, it answers again.
+    answered(await runCli(['resume', 'm1', '--checkpoints', store]), 0);
+  });
+
   it.concurrent(kind('resume/store-missing'), async () => {
     const store = join(scratch(), 'ck.sqlit');
     answered(await runCli(['resume', 'no-such-thread', '--checkpoints', store]), 2, `no checkpoint store at ${store}: no run with --thread has used it`);

@@ -58,6 +58,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'eval/other-model-dir', before: 'clear', what: 'eval into a directory that holds another model\'s results' },
   { id: 'eval/store-without-queue', before: 'clear', what: 'eval --store without --queue' },
   { id: 'resume/unknown-thread', before: 'clear', what: 'resume of a thread the store does not have' },
+  { id: 'resume/other-model', before: 'silent-wrong', what: 'resume from a shell whose MULTIHOP_MODEL differs from the run\'s: the thread finished on the other model, its calls mixed' },
   { id: 'run/sqlite-addon-missing', before: 'unclear', what: "run --thread with better-sqlite3 installed but its addon never built (npm 12 skips the install script of a package the project's allowScripts does not list): 'cannot be opened as SQLite (Could not locate the bindings file. Tried: …' over a dozen lines, ending 'delete it'" },
   { id: 'resume/store-missing', before: 'unclear', what: 'resume --checkpoints a store that does not exist (a typo): made an empty store and said it had no threads' },
   { id: 'chart/unknown-workflow', before: 'clear', what: 'chart of an unknown workflow' },
