@@ -107,6 +107,14 @@ describe('runMachine', () => {
       { model: createModel({ provider: createScriptedProvider({ replies: { reasoner: [reply('a first guess', false)] }, repeatLast: true }) }), budget: { maxLlmCalls: 1 } },
     );
     expect(budget.result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: 'a first guess' });
+
+    // A budget stop is the run's to label even when the machine ends in a final state no one named
+    // in failedStates: it is partial, not a success with an empty answer.
+    const unnamed = await run(
+      {},
+      { model: createModel({ provider: createScriptedProvider({ replies: { reasoner: [reply('a first guess', false)] }, repeatLast: true }) }), budget: { maxLlmCalls: 1 } },
+    );
+    expect(unnamed.result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: 'a first guess' });
   });
 
   it('lets an error the machine does not catch reach the run as thrown', async () => {

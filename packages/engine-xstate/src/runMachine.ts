@@ -1,4 +1,4 @@
-import { deltasOf, MultihopError, RunAbortedError, type CheckpointHistory, type RunContext } from '@multihop/core';
+import { BudgetExceededError, deltasOf, MultihopError, RunAbortedError, type CheckpointHistory, type RunContext } from '@multihop/core';
 import { createActor, type AnyStateMachine, type ContextFrom, type InputFrom, type MachineImplementationsFrom, type OutputFrom, type Snapshot } from 'xstate';
 import { SnapshotCheckpoints } from './SnapshotCheckpoints';
 import { TransitionTracer } from './TransitionTracer';
@@ -131,6 +131,13 @@ async function runActor<TMachine extends AnyStateMachine>(
       if (!restored) checkpoint(snapshot);
       if (snapshot.status === 'done') {
         const state = t.state;
+        // A budget stop or an abort that an actor threw is the run's to label (partial, aborted),
+        // whichever final state the machine's onError led to: a machine cannot turn it into a success.
+        const control = t.caughtError?.error;
+        if (control instanceof BudgetExceededError || control instanceof RunAbortedError) {
+          settle(() => reject(control));
+          return;
+        }
         if (options.failedStates?.includes(state)) {
           settle(() => reject(t.caughtError ? t.caughtError.error : new MultihopError('XSTATE_FAILED', `machine "${machine.id}" ended in its failure state "${state}"`)));
         } else {

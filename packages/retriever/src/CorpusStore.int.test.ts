@@ -153,6 +153,25 @@ describe('CorpusStore', () => {
     store.close();
   });
 
+  it('re-ingesting an edited passage replaces its text at both levels, and leaves the unchanged ones as they were', async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('edited') });
+    const passages = dataset.passages.slice(0, 12);
+    const first = await store.ingestPassages(passages, { corpus: 'pool', source: 'v1' });
+    expect(first.updated).toEqual({ passage: 0, sentence: 0 });
+    const target = passages[3]!;
+    const edited = { ...target, text: 'Zanzibar lighthouse keepers logged every passing steamer.', sentences: ['Zanzibar lighthouse keepers logged every passing steamer.'] };
+    const again = await store.ingestPassages(passages.map((p) => (p === target ? edited : p)), { corpus: 'pool', source: 'v2' });
+    // One passage row and its first sentence row replaced; nothing added.
+    expect(again.updated).toEqual({ passage: 1, sentence: 1 });
+    expect(again.added).toEqual({ passage: 0, sentence: 0 });
+    const retriever = await store.retriever('pool');
+    const hits = await retriever.search('Zanzibar lighthouse keepers steamer', { k: 1 });
+    expect(hits.map((h) => [h.id, h.text])).toEqual([[target.id, edited.text]]);
+    const old = await retriever.search(target.text, { k: 12 });
+    expect(old.filter((h) => h.id === target.id && h.text === target.text)).toEqual([]);
+    store.close();
+  });
+
   it('defaults to an embedded database under .multihop/ in the working directory', async () => {
     const dir = await tempDir('cwd');
     const cwd = process.cwd();

@@ -69,6 +69,8 @@ export interface IngestReport {
   corpus: string;
   /** Rows this ingest added per level (0 on a re-run). */
   added: Partial<Record<ChunkLevel, number>>;
+  /** Rows already in the corpus under the same key whose text this ingest replaced (an edited passage), per level. */
+  updated: Partial<Record<ChunkLevel, number>>;
   /** Reading, embedding and writing the rows (ms); embedMs of it was the embedder's. */
   ingestMs: number;
   embedMs: number;
@@ -369,13 +371,14 @@ export class CorpusStore {
       // These very rows were ingested into this corpus before: open it as it is, writing nothing
       // (no table version, no manifest update), as every CLI start on an unchanged corpus does.
       const none = Object.fromEntries(levels.map((level) => [level, 0])) as Partial<Record<ChunkLevel, number>>;
-      return { corpus, added: none, ingestMs: performance.now() - started, embedMs: 0, indexMs: 0, manifest: previous };
+      return { corpus, added: none, updated: none, ingestMs: performance.now() - started, embedMs: 0, indexMs: 0, manifest: previous };
     }
     options.onProgress?.({ phase: 'start', corpus, rebuild: options.rebuild === true, totals: meta.totals ?? {} });
     const existing = new Set(await this.db.tableNames());
     // Versions to restore if anything fails, so a failed ingest leaves nothing half-written.
     const undo: Array<() => Promise<void>> = [];
     const added: Partial<Record<ChunkLevel, number>> = {};
+    const updated: Partial<Record<ChunkLevel, number>> = {};
     const tables: Partial<Record<ChunkLevel, Table>> = {};
     let embedMs = 0;
     try {
@@ -400,6 +403,7 @@ export class CorpusStore {
         }
         tables[level] = table;
         let count = 0;
+        let changed = 0;
         let written = 0;
         for await (const rows of batchesFor(level)) {
           const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
@@ -413,13 +417,16 @@ export class CorpusStore {
             await table.add(data);
             count += batch.length;
           } else {
-            const result = await table.mergeInsert('row_key').whenNotMatchedInsertAll().execute(data);
+            // A row whose key is there already keeps it, unless its text changed (an edited passage): then the input's text replaces it.
+            const result = await table.mergeInsert('row_key').whenMatchedUpdateAll({ where: 'target.search_text != source.search_text' }).whenNotMatchedInsertAll().execute(data);
             count += result.numInsertedRows;
+            changed += result.numUpdatedRows;
           }
           written += batch.length;
           options.onProgress?.({ phase: 'write', corpus, level, done: written, total: meta.totals?.[level] });
         }
         added[level] = count;
+        updated[level] = changed;
       }
       const ingestMs = performance.now() - started;
 
@@ -484,7 +491,7 @@ export class CorpusStore {
       // per table instead of one more per write, index build and manifest update.
       for (const table of [...Object.values(tables), manifests]) await table.optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
       options.onProgress?.({ phase: 'done', corpus, ms: performance.now() - started });
-      return { corpus, added, ingestMs, embedMs, indexMs, manifest };
+      return { corpus, added, updated, ingestMs, embedMs, indexMs, manifest };
     } catch (cause) {
       // Writing, indexing or the manifest failed: restore every table, so nothing half-ingested is visible.
       for (const step of undo.reverse()) await step().catch(() => undefined);

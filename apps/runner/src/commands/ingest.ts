@@ -20,7 +20,8 @@ export async function ingestCommand(io: Io, options: IngestCommandOptions): Prom
       io.out(`corpus (none): nothing to ingest, ${corpus.dataset.name} is closed-book (${corpus.dataset.questions.length} questions, no passages)`);
       return 0;
     }
-    const added = Object.entries(report.added).map(([level, n]) => `${n} ${level} rows`).join(', ') || 'nothing (already ingested)';
+    const updated = Object.entries(report.updated).filter(([, n]) => n).map(([level, n]) => `${n} ${level} rows`).join(', ');
+    const added = (Object.entries(report.added).map(([level, n]) => `${n} ${level} rows`).join(', ') || 'nothing (already ingested)') + (updated ? `, replaced the text of ${updated}` : '');
     io.out(
       `corpus ${report.corpus}: ${options.rebuild ? 'rebuilt, ' : ''}added ${added} in ${formatDuration(report.ingestMs)} (index ${formatDuration(report.indexMs)})${corpus.describe.source ? `; corpus file ${corpus.describe.source}` : ''}`,
     );
