@@ -258,6 +258,11 @@ describe('bad --queue and --store', () => {
     expect(http.err).toMatch(/^multihop: --queue "http:\/\/127\.0\.0\.1:6379" is not a Redis URL/);
     expect((await run('worker')).err).toMatch(/^multihop: worker needs --queue/);
 
+    // A database the server does not have (16 by default: 0 to 15) is refused, not silently database 0.
+    const noDb = await run('worker', '--queue', `${redis!.url}/99`);
+    expect(noDb.code).toBe(2);
+    expect(noDb.err).toMatch(new RegExp(`^multihop: --queue ${redis!.url.replace(/[.]/g, '\\.')}/99: the Redis server refuses database 99 \\(.*DB index is out of range`));
+
     const port = await closedPort();
     const down = await run('worker', '--queue', `redis://127.0.0.1:${port}`);
     expect(down.code).toBe(2);

@@ -36,15 +36,25 @@ export async function checkRedis(url: string, option = '--queue'): Promise<void>
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));
   try {
-    await withTimeout(
-      (async () => {
-        await client.connect();
-        await client.ping();
-      })(),
-      ANSWER_TIMEOUT_MS + 500,
-    );
-  } catch (error) {
-    throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server is not answering (${reason(lastError ?? error)})`);
+    try {
+      await withTimeout(
+        (async () => {
+          await client.connect();
+          await client.ping();
+        })(),
+        ANSWER_TIMEOUT_MS + 500,
+      );
+    } catch (error) {
+      throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server is not answering (${reason(lastError ?? error)})`);
+    }
+    // The database in the URL (redis://HOST:PORT/N): one the server refuses would leave the client
+    // on database 0 with no word, where workers of another eval may be listening.
+    const db = /^\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
+    try {
+      if (db !== undefined) await withTimeout(client.select(Number(db)), ANSWER_TIMEOUT_MS);
+    } catch (error) {
+      throw new ConfigError(`${option} ${redactUrl(url)}: the Redis server refuses database ${db} (${reason(error)}); give one it has (redis://HOST:PORT/0 to /15 by default)`);
+    }
   } finally {
     // A refused connection has ended already: disconnect() would leave ioredis's 2-s timer for a
     // stream that never closes again, and the command would linger that long after its error.
