@@ -172,6 +172,16 @@ describe('CorpusStore', () => {
     store.close();
   });
 
+  it("ingests core's plain passages ({ id, title, text }), splitting their sentences as the loaders do", async () => {
+    const store = await CorpusStore.open({ uri: await tempDir('plain-passages') });
+    const plain = [{ id: 'p1', title: 'Eiffel Tower', text: 'It is a lattice tower in Paris. It was completed in 1889.' }];
+    const report = await store.ingestPassages(plain, { corpus: 'plain', source: 'core passages' });
+    expect(report.added).toEqual({ passage: 1, sentence: 2 });
+    const hits = await (await store.retriever('plain')).search('completed 1889', { k: 1, level: 'sentence' });
+    expect(hits.map((h) => h.text)).toEqual(['It was completed in 1889.']);
+    store.close();
+  });
+
   it('defaults to an embedded database under .multihop/ in the working directory', async () => {
     const dir = await tempDir('cwd');
     const cwd = process.cwd();

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, InputError, MultihopError } from '@multihop/core';
 import type { CorpusPassage, Dataset } from '@multihop/datasets';
 import { sentenceId } from '@multihop/datasets';
+import { splitSentences } from '@multihop/lexical';
 import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
 import type { Embedder } from '@multihop/core';
 import { CorpusNotFoundError, CorpusStoreDamagedError, IngestError } from './errors';
@@ -194,7 +195,7 @@ export class CorpusStore {
    * corpus. Pass a list, or a function returning batches, to stream corpora too big to hold at once
    * (it is called once per level).
    */
-  async ingestPassages(passages: Iterable<CorpusPassage> | (() => AsyncIterable<CorpusPassage[]>), options: IngestPassagesOptions): Promise<IngestReport> {
+  async ingestPassages(passages: Iterable<IngestedPassage> | (() => AsyncIterable<IngestedPassage[]>), options: IngestPassagesOptions): Promise<IngestReport> {
     const levels = options.levels ?? ['passage', 'sentence'];
     if (typeof passages === 'function') {
       // A stream is only known once read: it is always written (mergeInsert still adds no row twice).
@@ -515,8 +516,14 @@ export class CorpusStore {
   }
 }
 
+/**
+ * A passage to ingest: core's `Passage` (`{ id, title, text }`), its sentences split from the text
+ * (the datasets' own splitter) unless it brings them (a dataset's `CorpusPassage` does).
+ */
+export type IngestedPassage = Omit<CorpusPassage, 'sentences'> & { sentences?: string[] };
+
 /** Passage row, or one row per sentence linked to its passage. */
-export function chunkRows(passage: CorpusPassage, level: ChunkLevel, questionId: string): ChunkRow[] {
+export function chunkRows(passage: IngestedPassage, level: ChunkLevel, questionId: string): ChunkRow[] {
   const key = (id: string) => (questionId ? `${questionId}${KEY_SEPARATOR}${id}` : id);
   if (level === 'passage') {
     return [
@@ -532,7 +539,9 @@ export function chunkRows(passage: CorpusPassage, level: ChunkLevel, questionId:
       },
     ];
   }
-  const sentences = passage.sentences.length ? passage.sentences : [passage.text];
+  // Given sentences are kept as they are (an empty list: the text is one sentence); none given: split here.
+  const given = passage.sentences ?? splitSentences(passage.text);
+  const sentences = given.length ? given : [passage.text];
   return sentences.map((text, i) => {
     const id = sentenceId(passage.id, i);
     return { row_key: key(id), id, passage_id: passage.id, title: passage.title, text, sentence: i, question_id: questionId, search_text: `${passage.title}. ${text}` };

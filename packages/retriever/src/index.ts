@@ -1,4 +1,4 @@
-export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestProgress, type IngestPassagesOptions, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
+export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestProgress, type IngestPassagesOptions, type IngestedPassage, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export { openDatasetCorpus, datasetCorpusName, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
