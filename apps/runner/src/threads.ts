@@ -10,6 +10,10 @@ import type { RunCommandOptions } from './commands/run';
  */
 export type ThreadSpec = Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'> & { resolvedModel?: { default: string; roles: Record<string, string> } };
 
+/** The models a run's roles call, in a stable order; the judge's left out (a run calls no judge). */
+const modelKey = (m: { default: string; roles: Record<string, string> }): string =>
+  JSON.stringify([m.default, Object.entries(m.roles).filter(([role]) => role !== 'judge').sort(([a], [b]) => a.localeCompare(b))]);
+
 const modelText = (m: { default: string; roles: Record<string, string> }): string =>
   `${m.default}${Object.keys(m.roles).length ? ` (${Object.entries(m.roles).map(([role, id]) => `${role}: ${id}`).join(', ')})` : ''}`;
 
@@ -68,8 +72,9 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
       );
     }
     // Its completed calls were one model's: continuing on another would mix two models in one run.
+    // (A finished thread makes no call: it answers again whatever the model.)
     const was = (existing?.spec as ThreadSpec | undefined)?.resolvedModel;
-    if (was && (was.default !== model.default || JSON.stringify(was.roles) !== JSON.stringify(model.roles))) {
+    if (was && existing?.status !== 'done' && modelKey(was) !== modelKey(model)) {
       throw new ConfigError(
         `thread "${threadId}" ran with the model ${modelText(was)}, but this would continue it with ${modelText(model)}: a thread keeps one model; set the one it ran with (--model, MULTIHOP_MODEL or multihop.config.json) to continue it, or give a new --thread`,
       );

@@ -146,11 +146,15 @@ describe.each([
   ['OPERA (XState)', () => opera(), () => operaNoRewrite()],
 ])('%s: a thread holds one run', (_name, make, makeVariant) => {
   it('refuses another question, or another workflow of the same engine, on it by name, and still gives its own result', async () => {
-    const store = await openCheckpointStore('memory');
+    // A SQLite file, reopened before each run as another process would: the thread's record of its run goes through the store.
+    const file = join(dir, `one-run-${make().id}.sqlite`);
+    let store = await openCheckpointStore(file);
     const [q1, q2] = corpus.dataset.questions as [Question, Question];
     const workflow = make();
     const first = await workflow.run(q1, { model: countingModel().port, retriever: corpus.retriever.forQuestion(q1.id), durable: store.durable('t1') });
     expect(first.status).not.toBe('error');
+    await store.close();
+    store = await openCheckpointStore(file);
 
     // Another question on the finished thread: an error naming both runs, not the first run's answer under q2's id.
     const model = countingModel();

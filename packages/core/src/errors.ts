@@ -69,7 +69,11 @@ export function recordSpent(error: unknown, spent: SpentCall): void {
   if (typeof error === 'object' && error !== null) spentByError.set(error, spent);
 }
 
-/** What the failed call behind `error` spent: a ModelOutputError's replies, or those recorded with recordSpent. */
+/**
+ * What the failed call behind `error` spent: a ModelOutputError's replies, or those recorded with
+ * recordSpent. Recorded only on an error of one call (createModel never records on an abort
+ * signal's reason, which every call it aborts shares), so no other call's failure carries them.
+ */
 export function spentOf(error: unknown): Partial<SpentCall> | undefined {
   if (error instanceof ModelOutputError) return error.details;
   return typeof error === 'object' && error !== null ? spentByError.get(error) : undefined;

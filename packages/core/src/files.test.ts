@@ -69,9 +69,10 @@ describe('makeDirectory', () => {
     expect(readFileSync(join(deep, 'kept.txt'), 'utf8')).toBe('x');
   });
 
-  it('fails with ENOTDIR at a level that is a file, creating nothing under it', () => {
+  it('fails with ENOTDIR at a level that is a file, creating nothing under it, and with EEXIST when the path is a file', () => {
     writeFileSync(join(root, 'file'), 'x');
     expect(() => makeDirectory(join(root, 'file', 'sub', 'dir'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(() => makeDirectory(join(root, 'file'))).toThrow(expect.objectContaining({ code: 'EEXIST', syscall: 'mkdir', path: join(root, 'file') }));
     expect(readFileSync(join(root, 'file'), 'utf8')).toBe('x');
   });
 

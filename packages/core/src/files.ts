@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -67,5 +67,9 @@ export function makeDirectory(path: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+  // The path itself is a file: Node's own error for it, as mkdirSync(path, { recursive: true }) gives.
+  if (!statSync(path).isDirectory()) {
+    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST', errno: -17, syscall: 'mkdir', path });
   }
 }

@@ -262,7 +262,7 @@ export async function evaluate(
       if (unjudged) {
         const retryable = judgeFailures.filter(([code]) => judgeRetries(code)).reduce((n, [, k]) => n + k, 0);
         io.err(
-          `${command}: the judge (${judge.label}) gave no verdict on ${unjudged} of ${answered.length} answers (${judgeFailures.map(([c, n]) => `${c} ${n}`).join(', ')}); they are left out of correctness, each error in judgements.jsonl; ${retryable ? `re-run the same command to ask the judge again about the ${retryable} whose call failed` : 'its replies could not be read: see their raw text in judgements.jsonl'}`,
+          `${command}: the judge (${judge.label}) gave no verdict on ${unjudged} of ${answered.length} answers (${judgeFailures.map(([c, n]) => `${c} ${n}`).join(', ')}); they are left out of correctness, each error in judgements.jsonl; ${retryable ? `re-run the same command to ask the judge again about the ${retryable} whose call failed` : judgeFailures.every(([code]) => code === 'MODEL_OUTPUT') ? 'its replies could not be read: see their raw text in judgements.jsonl' : 'none of them is retried by a re-run'}`,
         );
       }
       if (summary.incomplete) {

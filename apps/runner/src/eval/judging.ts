@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { onPath } from '../io';
 import { join } from 'node:path';
-import { ModelOutputError, type CallUsage, type ModelPort } from '@multihop/core';
+import { spentOf, type CallUsage, type ModelPort } from '@multihop/core';
 import { judgeCorrectness } from '@multihop/metrics';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { readJsonlLog, runPool } from './jsonl';
@@ -114,11 +114,14 @@ export class JudgeLog {
             this.add({ ...base, correct: verdict.correct, decision: verdict.decision, explanation: verdict.explanation, raw: [verdict.text], usage: verdict.usage });
           } catch (error) {
             const code = (error as { code?: string }).code ?? 'ERROR';
+            // What came back before it failed (a reply that broke the form, its repair round then failing at the provider too) was paid for.
+            const spent = spentOf(error);
             this.add({
               ...base,
               correct: null,
               error: `${code}: ${(error as Error).message}`,
-              ...(error instanceof ModelOutputError ? { raw: error.details.raw, usage: error.details.usage } : {}),
+              ...(spent?.raw ? { raw: spent.raw } : {}),
+              ...(spent?.usage ? { usage: spent.usage } : {}),
             });
           }
         }

@@ -169,11 +169,13 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   // A second signal stops at once: a graceful close can wait for good (BullMQ finishing a job whose
   // keys a Redis restart emptied). The pairs in flight go back on the queue when their lock lapses,
   // and their threads' checkpoints let the next worker continue them.
+  let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (signalled) {
       log(`${signal} again: stopping now; the pairs in flight go back on the queue when their lock lapses (--stalled-after), and continue from their checkpoints`);
       process.exit(130);
     }
+    signalled = true;
     stop(`${signal} (${signal} again stops at once)`);
   };
   process.on('SIGINT', onSignal);

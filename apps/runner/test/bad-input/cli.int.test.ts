@@ -540,12 +540,18 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   it.concurrent(kind('resume/other-model'), async () => {
     const dir = scratch();
     const store = join(dir, 'ck.sqlite');
-    // Started on the offline model (nothing set), then resumed where MULTIHOP_MODEL names another.
-    answered(await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--thread', 'm1', '--checkpoints', store, '--db', await db()]), 0);
+    // Started on the offline model (nothing set; slowed so it is cut mid-run), killed, then resumed where MULTIHOP_MODEL names another.
+    const cut = await runCli(['run', '--workflow', 'par2-rag', '--question', 'Who directed the film that won Best Picture in 1998?', '--thread', 'm1', '--checkpoints', store, '--db', await db()], {
+      env: { MULTIHOP_OFFLINE_LATENCY_MS: '1000' },
+      // Its thread is recorded as running when it starts; ten one-second calls take it well past the kill.
+      onSpawn: (child) => setTimeout(() => child.kill('SIGKILL'), 4_000),
+    });
+    expect(cut.signal).toBe('SIGKILL');
     const other = await runCli(['resume', 'm1', '--checkpoints', store], { env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'x', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     answered(other, 2, 'thread "m1" ran with the model offline, but this would continue it with openai:m: a thread keeps one model');
-    // With the model it ran with, it answers again.
+    // With the model it ran with, it continues to its end; a finished thread answers again whatever the model (no call is made).
     answered(await runCli(['resume', 'm1', '--checkpoints', store]), 0);
+    answered(await runCli(['resume', 'm1', '--checkpoints', store], { env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'x', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } }), 0);
   });
 
   it.concurrent(kind('resume/store-missing'), async () => {

@@ -97,8 +97,9 @@ export function createModel(options: ModelOptions): ModelPort {
             signal: request.signal,
           });
         } catch (error) {
-          // The repair round failed at the provider: the reply that broke the schema was paid for and is kept with the error.
-          if (raws.length) {
+          // The repair round failed at the provider: the reply that broke the schema was paid for and is kept with the error,
+          // unless the error is the signal's reason, one object every call aborted by it shares.
+          if (raws.length && !(request.signal?.aborted && error === request.signal.reason)) {
             usage.latencyMs = Date.now() - started;
             recordSpent(error, { raw: [...raws], issues, usage });
           }
