@@ -543,8 +543,24 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     // Started on the offline model (nothing set; slowed so it is cut mid-run), killed, then resumed where MULTIHOP_MODEL names another.
     const cut = await runCli(['run', '--workflow', 'par2-rag', '--question', 'Who directed the film that won Best Picture in 1998?', '--thread', 'm1', '--checkpoints', store, '--db', await db()], {
       env: { MULTIHOP_OFFLINE_LATENCY_MS: '1000' },
-      // Its thread is recorded as running when it starts; ten one-second calls take it well past the kill.
-      onSpawn: (child) => setTimeout(() => child.kill('SIGKILL'), 4_000),
+      // Killed as soon as its thread is recorded as running (ten one-second calls keep it running well past that).
+      onSpawn: (child) => {
+        const poll = async (): Promise<void> => {
+          while (child.exitCode === null && child.signalCode === null) {
+            if (existsSync(store)) {
+              const opened = await openCheckpointStore(store);
+              const thread = await opened.getThread('m1');
+              await opened.close();
+              if (thread) {
+                child.kill('SIGKILL');
+                return;
+              }
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        };
+        void poll();
+      },
     });
     expect(cut.signal).toBe('SIGKILL');
     const other = await runCli(['resume', 'm1', '--checkpoints', store], { env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'x', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
