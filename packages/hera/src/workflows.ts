@@ -1,4 +1,4 @@
-import { parseSettings, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
+import { withDefaults, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
 import { loadExperienceLibrary, loadHeraState, type EvolvedPrompt, type ExperienceEntry } from './experience';
@@ -79,9 +79,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     experienceCandidates: pick('experienceCandidates'),
   };
   // Every setting given is held to the schema `--set` is checked by, so a library caller's hera({ topK: 0 }) is refused here.
-  const schema = variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema;
-  const given = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (options[key as keyof HeraOptions] === undefined ? [] : [[key, options[key as keyof HeraOptions]]])));
-  parseSettings(variantId(variant), schema, { ...settings, ...given });
+  withDefaults(HERA_DEFAULTS, options, { workflow: variantId(variant), schema: variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema });
   // A state directory with the LanceDB library is searched there (opened at the first query);
   // an older one's experience-library.json, a library file or an in-memory library, in memory.
   const state = options.state ? loadHeraState(options.state) : undefined;
