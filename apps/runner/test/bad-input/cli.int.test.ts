@@ -248,6 +248,29 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     expect(summary.incomplete!.runs['par2-rag']! + summary.incomplete!.runs['cot']!).toBe(ran);
     expect(r.stdout).toMatch(/^# hotpotqa-train \(open setting\), INCOMPLETE: \d+ of 100 questions ran/);
     expect(r.stdout).toMatch(/runs per workflow: par2-rag \d+, cot \d+ \(of 100 each\)/);
+    // Nothing is judged after Ctrl-C: the last line names only the files written, and when the answers are judged.
+    expect(r.stderr).toContain('summary.json, summary.md and traces/; the answers are judged when the same command is re-run');
+    expect(r.stderr).not.toContain('judgements.jsonl');
+  });
+
+  it.concurrent(kind('ingest/interrupted'), async () => {
+    const cwd = scratch();
+    const args = ['ingest', '--dataset', '2wiki-dev', '--db', join(cwd, 'db')];
+    const stopped = await runCli(args, {
+      cwd,
+      onSpawn: (child) => {
+        let seen = '';
+        child.stderr!.on('data', (c: Buffer) => {
+          seen += c.toString();
+          if (seen.includes('passages ') && !child.killed) child.kill('SIGINT');
+        });
+      },
+    });
+    answered(stopped, 130, 'ingest: interrupted; a corpus whose ingest had not finished has no manifest, and the next ingest (or a run on it) ingests it afresh');
+    // The same command then ingests it whole.
+    const again = await runCli(args, { cwd });
+    answered(again, 0);
+    expect(again.stdout).toMatch(/^corpus 2wiki-dev-open\S*: added \d+ passage rows, \d+ sentence rows/);
   });
 
   it.concurrent(kind('run/blank-question'), async () => {

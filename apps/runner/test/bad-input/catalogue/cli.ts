@@ -38,6 +38,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'cli/command-help', before: 'unclear', what: 'eval --help: the same global usage for every command, no defaults' },
   { id: 'cli/help-command', before: 'unclear', what: 'multihop help eval: unknown command "help"' },
   { id: 'cli/version', before: 'unclear', what: 'multihop --version: unknown option' },
+  { id: 'ingest/interrupted', before: 'unclear', what: 'ingest stopped with Ctrl-C: exit 130 and nothing said of what is kept' },
   { id: 'cli/setting-default', before: 'unclear', what: 'the default --setting: open for ingest/eval/sweep, closed for run/train/rollouts' },
   { id: 'run/json-gold', before: 'unclear', what: 'run --json on a dataset question: no gold, no EM/F1/recall' },
 
