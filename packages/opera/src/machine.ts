@@ -1,4 +1,4 @@
-import { findPlaceholders, loopProgress, NO_PROGRESS, readySteps, substitutePlaceholders, type NoProgressKind, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
+import { findPlaceholders, loopProgress, NO_PROGRESS, readySteps, substitutePlaceholders, topologicalOrder, type NoProgressKind, type PlanStep, type RunContext, type SearchHit } from '@multihop/core';
 import { promiseActors } from '@multihop/engine-xstate';
 import { assign, setup } from 'xstate';
 import { analyseEvidence, type AnalysisVerdict } from './agents/AnalysisAnswerAgent';
@@ -86,7 +86,7 @@ export function lastStepAnswer(memory: TrajectoryMemory): { stepId: string; answ
   return answered ? { stepId: answered.stepId, answer: answered.answer } : undefined;
 }
 
-/** The next step whose dependencies and placeholders are all answered in the TMC (plan order, so topological on a valid plan). */
+/** The next unfinished step of the plan, which acceptPlan put in dependency order (a step after every step it depends on). */
 function nextStep(context: OperaContext): PlanStep | undefined {
   const done = new Set(context.memory.map((e) => e.stepId));
   return context.plan.find((s) => !done.has(s.id));
@@ -229,8 +229,11 @@ const operaSetup = setup({
     noNewSentence: ({ event }) => (event as unknown as { output?: { noProgress?: NoProgressStop } }).output?.noProgress?.kind === 'no-new-passage',
   },
   actions: {
+    // A valid plan may list a step before one it depends on; executed in list order, that step
+    // would be skipped for want of an answer. The steps run in dependency order instead, the
+    // planner's order kept wherever the dependencies allow (a plan already in order is unchanged).
     acceptPlan: assign(({ context }) => ({
-      plan: context.draft?.steps ?? [],
+      plan: topologicalOrder({ steps: context.draft?.steps ?? [] }),
       planSource: context.planAttempts > 1 ? ('repaired' as const) : ('planner' as const),
     })),
     useSingleStepPlan: assign(({ context }) => ({

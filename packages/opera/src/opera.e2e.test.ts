@@ -90,6 +90,32 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(result.usage.byRole['opera-synthesis']).toBeUndefined();
   });
 
+  it('runs a valid plan that lists a step before the step it depends on in dependency order, skipping neither', async () => {
+    // The planner wrote the hops backwards: step 1 needs step 2's answer.
+    const backwards = JSON.stringify({
+      subGoals: [
+        { id: 1, question: 'Which state is [county from step 2] in?', dependsOn: [2] },
+        { id: 2, question: 'What county is Van Hook Township in?', dependsOn: [] },
+      ],
+    });
+    const provider = createScriptedProvider({
+      replies: {
+        'opera-plan': [backwards],
+        'opera-analysis-answer': [(r) => verdict('yes', String(r.vars['subGoal']).startsWith('What county') ? 'Mountrail County' : 'North Dakota')],
+      },
+      repeatLast: true,
+    });
+    const result = await opera().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+
+    expect(result.status).toBe('ok');
+    expect(memoryOf(result).map((e) => [e.stepId, e.status, e.subGoal, e.answer])).toEqual([
+      ['2', 'yes', 'What county is Van Hook Township in?', 'Mountrail County'],
+      ['1', 'yes', 'Which state is Mountrail County in?', 'North Dakota'],
+    ]);
+    expect(result.answer).toBe('North Dakota');
+    expect(decisions(result, 'checkDependencies')).toEqual(['dependenciesResolved', 'dependenciesResolved']);
+  });
+
   it('gives a plan with a dangling placeholder one repair round, then falls back to a single step, recorded in the trace', async () => {
     const dangling = plan('Who is the father of Edward Baring?', 'Who is the father of [person from step 3]?');
     const run = async (repairReply: string) => {
