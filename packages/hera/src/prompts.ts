@@ -6,6 +6,9 @@ import { queryProfileSchema } from './experience';
 // is this project's, the paper gives only their names). One prompt per role, each with the zod
 // schema its replies must satisfy. Bump `version` when the wording or the schema changes.
 
+const ORCHESTRATOR = 'You lead a team of agents that answer questions needing several retrieval hops.';
+const LESSONS = 'Lessons recorded from earlier runs on similar questions:';
+
 const AGENT_DESCRIPTIONS = [
   '- Query Decomposer: splits the query into sub-questions; a later sub-question names an earlier answer as "[answer from step N]".',
   '- Retriever: searches the corpus (top-5 passages) for the query, or for the sub-questions it is given.',
@@ -17,9 +20,9 @@ const AGENT_DESCRIPTIONS = [
 ].join('\n');
 
 const TOPOLOGY_FORMAT = [
-  'Respond in the following JSON format:',
-  '{"query_profile": "<one-sentence characterization of query type>", "selected_agents": ["<agent_name>", ...],',
-  ' "execution_order": [{"step": 1, "agent": "<agent_name>", "depends_on": []}, ...], "mode": "sequential|parallel"}',
+  'Reply with one JSON object of this shape:',
+  '{"query_profile": "<what kind of question this is, in one sentence>", "selected_agents": ["<agent>", ...],',
+  ' "execution_order": [{"step": 1, "agent": "<agent>", "depends_on": []}, ...], "mode": "sequential|parallel"}',
   'Steps that do not depend on each other run in parallel; a step runs after every step it depends on.',
 ].join('\n');
 
@@ -41,9 +44,9 @@ export const heraProfilePrompt = definePrompt({
   id: 'hera.profile',
   // Its own role: the offline model answers one prompt schema per role (the orchestrator's is the topology).
   role: 'hera-profiler',
-  version: '1',
+  version: '2',
   description: 'HERA orchestrator, CHARACTERIZEQUERY (Algorithm 4 line 1): the query’s reasoning type and complexity.',
-  system: 'You are an orchestrator managing a team of specialized agents for multi-hop question answering.',
+  system: ORCHESTRATOR,
   template: [
     'Characterize the query below.',
     'Reasoning types: bridge (a chain through an intermediate entity), intersection (several constraints on one answer), comparison (an attribute compared across entities), temporal (ordering or containment in time), causal (a cause-effect chain), ambiguous (several plausible readings), single-hop (one fact).',
@@ -73,22 +76,22 @@ export type HeraTopologyReply = z.infer<typeof heraTopologySchema>;
 export const heraOrchestratePrompt = definePrompt({
   id: 'hera.orchestrate',
   role: 'hera-orchestrator',
-  version: '1',
+  version: '2',
   description: 'HERA orchestrator (§3.1, Algorithm 4): an agent topology Γ for the query, conditioned on retrieved experiences.',
-  system: 'You are an orchestrator managing a team of specialized agents for multi-hop question answering. Your goal is to design an effective multi-agent execution topology to answer the given query correctly.',
+  system: `${ORCHESTRATOR} Decide which of them run on this question, in what order and on whose output, so that the team gets the answer right.`,
   template: [
-    'You have access to the following agents:',
+    'Agents you can call:',
     AGENT_DESCRIPTIONS,
     '',
-    'You have retrieved the following relevant experiences from past executions:',
+    LESSONS,
     '{{memory}}',
     '',
-    'Query characteristics: {{analysis}}',
+    'Profile of the question: {{analysis}}',
     '',
-    'Given the query below, design a coordination topology by:',
-    '1. Selecting the subset of agents best suited to this query type.',
-    '2. Specifying their execution order (sequential or parallel where appropriate).',
-    '3. Defining dependency relationships (which agent\'s output feeds into which).',
+    'Lay out the team for the question below:',
+    '1. Call only the agents that this kind of question needs.',
+    '2. Put them in order; steps that do not wait for each other may run side by side.',
+    '3. For each step, name the earlier steps whose output it takes.',
     '',
     'Query: {{question}}',
     '',
@@ -102,17 +105,17 @@ export const heraOrchestratePrompt = definePrompt({
 export const heraRepairPrompt = definePrompt({
   id: 'hera.repair',
   role: 'hera-orchestrator',
-  version: '1',
+  version: '2',
   description: 'HERA orchestrator, repair round: a corrected topology after validation rejected one (known agents, no cycles, no missing steps).',
-  system: 'You are an orchestrator managing a team of specialized agents for multi-hop question answering.',
+  system: ORCHESTRATOR,
   template: [
-    'You have access to the following agents:',
+    'Agents you can call:',
     AGENT_DESCRIPTIONS,
     '',
-    'Relevant experiences from past executions:',
+    LESSONS,
     '{{memory}}',
     '',
-    'Query characteristics: {{analysis}}',
+    'Profile of the question: {{analysis}}',
     'Query: {{question}}',
     '',
     'Your topology cannot run:',
@@ -225,20 +228,20 @@ export type HeraReflection = z.infer<typeof heraReflectSchema>;
 export const heraReflectPrompt = definePrompt({
   id: 'hera.reflect',
   role: 'hera-reflect',
-  version: '1',
+  version: '2',
   description: 'HERA Reflect Agent (Algorithm 2, REFLECTONGROUP): insights from a group of runs ranked by F1 then tokens.',
-  system: 'You are evaluating a group of multi-agent execution trajectories for the same query. Your goal is to identify why some trajectories succeeded and others failed, and extract generalizable insights to guide future orchestration.',
+  system: 'Several agent teams answered the same question, some rightly and some not. Work out what set the good runs apart, and write it down as advice for planning teams on similar questions.',
   template: [
     'Query: {{question}}',
     '',
-    'The trajectories, ranked by task performance (F1) and then by efficiency (total tokens consumed); each has its topology, per-agent outputs, final answer, F1 and tokens:',
+    'The runs, best first (higher F1, then fewer tokens); each shows its team layout, what every agent produced, its final answer, F1 and tokens:',
     '{{trajectory}}',
     '',
-    'Perform a comparative analysis across the group:',
-    '1. Identify what the successful trajectories did differently from the failed ones.',
-    '2. Identify which agents, orderings, or dependencies contributed to success or failure.',
-    '3. Identify recurring failure patterns (e.g., incorrect agent selection, redundant steps, missing retrieval before reasoning).',
-    '4. Distill findings into concise, actionable insights applicable to future queries of the same type.',
+    'Compare the runs with each other:',
+    '1. What did the better runs do that the worse ones did not?',
+    '2. Which agents, step orders or dependencies made the difference?',
+    '3. Which mistakes come back (say, the wrong agents, steps that add nothing, reasoning before anything was retrieved)?',
+    '4. Put each finding as a short, concrete piece of advice for later questions of this kind.',
   ].join('\n'),
   schema: heraReflectSchema,
 });

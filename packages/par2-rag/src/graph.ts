@@ -138,7 +138,7 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
   };
   const esc = async (state: State, { ctx }: Runtime) => {
     const answer = state.response?.answer ?? '';
-    const verdict = await evidenceSufficiency(ctx, state.question, answer, state.context, state.queries);
+    const verdict = await evidenceSufficiency(ctx, state.question, answer, state.context, state.queries, state.response?.reasoning ?? '');
     const exhausted = verdict.decision === 'CONTINUE' && state.hop >= settings.hopBudget;
     ctx.decide(verdict.decision, { hop: state.hop, query: verdict.query, rationale: verdict.rationale, ...(exhausted ? { hopBudgetExhausted: true } : {}) });
     const record: HopRecord = { hop: state.hop, answer, decision: verdict.decision, rationale: verdict.rationale, contextSize: state.context.length };
@@ -148,6 +148,7 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     const query = await formulateQuery(ctx, {
       question: state.question,
       response: state.response?.answer ?? '',
+      reasoning: state.response?.reasoning ?? '',
       rationale: state.verdict?.rationale ?? '',
       suggestion: state.verdict?.query ?? '',
       previousQueries: state.queries,

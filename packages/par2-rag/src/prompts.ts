@@ -58,13 +58,14 @@ export const par2EscSchema = z.object({
 export const par2EscPrompt = definePrompt({
   id: 'par2.esc',
   role: 'par2-esc',
-  version: '2',
+  version: '3',
   description: 'PAR² Evidence Sufficiency Controller: CONTINUE or STOP, a follow-up query, and a rationale (eq. 1).',
   system: 'You check whether a draft answer is fully supported by the evidence before it is committed.',
   template: [
     'Question: {{question}}',
     '',
     'Draft response: {{response}}',
+    'How the draft reached it: {{reasoning}}',
     '',
     'Evidence:',
     '{{passages}}',
@@ -87,12 +88,13 @@ export const par2QuerySchema = z.object({
 export const par2QueryFormulatorPrompt = definePrompt({
   id: 'par2.query-formulator',
   role: 'par2-query-formulator',
-  version: '1',
+  version: '2',
   description: 'PAR² Query Formulator: rewrite the controller’s request into one focused search for the missing evidence.',
   system: 'You write precise search queries for a document collection.',
   template: [
     'Question: {{question}}',
     'Draft response: {{response}}',
+    'How the draft reached it: {{reasoning}}',
     'What the controller found missing: {{rationale}}',
     'The controller’s suggested search: {{suggestion}}',
     'Searches already run:',

@@ -22,6 +22,7 @@ export function promptVarsFor(entry: SampleEntry): Record<string, unknown> {
     gold: entry.question.answer,
     count: 5,
     response: entry.question.answer,
+    reasoning: 'the passages name it',
     rationale: 'a fact is missing',
     suggestion: entry.question.text,
     previousQueries: [],

@@ -132,6 +132,28 @@ describe('HERA learning loop on real HotpotQA train questions over LanceDB', () 
     expect(forcedRuns).toBe(3 * 3 - 2);
   }, 30_000);
 
+  it('credits utility only in a mixed group (Algorithm 3 lines 15–19), from the runs whose orchestrator was shown the insight', async () => {
+    // The film question, G = 3: round 1 is mixed (sample 1 right) and adds x1; round 2 fails
+    // throughout (a uniform group: no update, no credit) and its second F1 = 0 queues two mutated
+    // topologies; round 3's forced runs end with the Conclude Agent, which answers right, so the
+    // group is mixed, but only the greedy run asked the orchestrator, which was shown x1.
+    let answers = 0;
+    const provider = mixed({
+      'hera-orchestrator': [json(DIRECT)],
+      'hera-blame': [json({ agent: 'Answer Generator', reason: 'wrong answer' })],
+      'hera-answerer': [() => json({ answer: ++answers === 2 ? film.answer : 'nobody' })],
+      'hera-conclude': [json({ answer: film.answer })],
+    });
+    const out = tmp();
+    const { history, library } = await evolveHera(base(provider, [film], out, { rounds: 3, groupSize: 3, rope: false, mutationPatience: 2 }));
+    expect(history.map((h) => [h.mixedGroups, h.skippedGroups, h.mutations])).toEqual([[1, 0, 0], [0, 1, 1], [1, 0, 0]]);
+    const x1 = (round: number) => (JSON.parse(read(join(out, 'rounds', String(round)), 'experience-library.json')).entries as Array<{ id: string; uses: number; utility: number }>).find((e) => e.id === 'x1');
+    // Round 2's three runs were shown x1, but their group was uniform.
+    expect(x1(2)).toMatchObject({ uses: 0, utility: 0 });
+    // Round 3: one use (the greedy run, wrong); the two forced runs that succeeded earn nothing.
+    expect(library.find((e) => e.id === 'x1')).toMatchObject({ uses: 1, utility: 0 });
+  }, 30_000);
+
   it('resumes after an interruption to the same state as an uninterrupted run', async () => {
     // Four questions at G = 3: offline, one group is mixed in round 1, so the library has rows in both rounds.
     const questions = corpus.questions.slice(0, 4);

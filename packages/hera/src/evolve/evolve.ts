@@ -327,8 +327,11 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
           cp.library = updated.library;
           cp.nextId = updated.nextId;
           for (const c of updated.changes) cp.acc[c.operation.toLowerCase() as Lowercase<LibraryOperation>]++;
+          // Algorithm 3 lines 15–19, part of the update a mixed group gets: each insight the
+          // orchestrator was shown earns a use, and a success when its run succeeded. A run with a
+          // forced (mutation) topology never asked the orchestrator, so its insights were not used.
+          cp.library = creditUtility(cp.library, runs.filter((r) => !r.forced).map((r) => ({ experiences: r.experiences, success: success(r) })));
         } else cp.acc.skippedGroups++;
-        cp.library = creditUtility(cp.library, runs.map((r) => ({ experiences: r.experiences, success: success(r) })));
 
         // Algorithm 1 lines 8–11 (RoPE) and Algorithm 6 (mutation) on τ, the greedy run.
         if (first && !success(first.run)) {

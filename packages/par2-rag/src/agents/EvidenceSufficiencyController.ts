@@ -18,8 +18,10 @@ export async function evidenceSufficiency(
   response: string,
   context: SearchHit[],
   previousQueries: readonly string[] = [],
+  reasoning = '',
 ): Promise<EscVerdict> {
-  // The searches already run, so that a follow-up asks for something new.
-  const { output } = await ctx.model.call({ prompt: par2EscPrompt, vars: { question, response, passages: context, previousQueries: [...previousQueries] } });
+  // The searches already run, so that a follow-up asks for something new; the Writer's reasoning
+  // with its answer, since r_t is the whole step response (eq. 1), not the short answer alone.
+  const { output } = await ctx.model.call({ prompt: par2EscPrompt, vars: { question, response, reasoning, passages: context, previousQueries: [...previousQueries] } });
   return output;
 }

@@ -13,7 +13,7 @@ const mounds = {
 describe('the offline ESC', () => {
   const model = offlineModel({ handlers: offlineHandlers });
   const esc = async (previousQueries: string[]) =>
-    (await model.call({ prompt: par2EscPrompt, vars: { question, response: 'Mississippi', passages: [mounds], previousQueries } })).output;
+    (await model.call({ prompt: par2EscPrompt, vars: { question, response: 'Mississippi', reasoning: '', passages: [mounds], previousQueries } })).output;
 
   it('asks for what is missing, never for a search already run, and stops when only repeats are left', async () => {
     const issued = [question];
@@ -58,7 +58,7 @@ describe('the offline writer and ESC on a bridge question', () => {
 
   it('asks for the bridge entity’s own passage when the evidence stops at the bridge', async () => {
     const draft = await write([leland]);
-    const { output } = await model.call({ prompt: par2EscPrompt, vars: { question: bridgeQuestion, response: draft.answer, passages: [leland], previousQueries: [bridgeQuestion] } });
+    const { output } = await model.call({ prompt: par2EscPrompt, vars: { question: bridgeQuestion, response: draft.answer, reasoning: draft.reasoning, passages: [leland], previousQueries: [bridgeQuestion] } });
     expect(output.decision).toBe('CONTINUE');
     expect(output.rationale).toMatch(/leads to Maximum Overdrive, which no passage is about/);
     expect(output.query).toMatch(/^Maximum Overdrive /);
@@ -70,7 +70,7 @@ describe('the offline writer and ESC on a bridge question', () => {
     expect(before.answer).not.toBe('Stephen King');
     expect(after.answer).toBe('Stephen King');
     expect(after.reasoning).toMatch(/^Hop 1 .*"Leland, North Carolina" states: .* Hop 2 .*"Maximum Overdrive" states: /);
-    const { output } = await model.call({ prompt: par2EscPrompt, vars: { question: bridgeQuestion, response: after.answer, passages: [leland, film], previousQueries: [bridgeQuestion, 'Maximum Overdrive'] } });
+    const { output } = await model.call({ prompt: par2EscPrompt, vars: { question: bridgeQuestion, response: after.answer, reasoning: after.reasoning, passages: [leland, film], previousQueries: [bridgeQuestion, 'Maximum Overdrive'] } });
     expect(output.decision).toBe('STOP');
   });
 });

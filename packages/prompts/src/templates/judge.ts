@@ -53,11 +53,11 @@ const judgeReply: ReplyFormat<JudgeVerdict> = {
 export const judgeCorrectnessPrompt = definePrompt({
   id: 'judge.correctness',
   role: 'judge',
-  version: '2',
+  version: '3',
   description: 'LLM-judge correctness (PAR² A.2, Fig. 3): are the vital facts of the ground truth in the predicted answer? Explanation: / Decision: yes|no lines.',
   system: 'You are a careful research assistant who checks answers against a reference answer.',
   template: [
-    'Check a model’s answer against the ground-truth answer and decide whether the ground truth’s content is in the model’s answer.',
+    'Compare a predicted answer with the reference (ground-truth) answer: does the prediction carry what the reference says?',
     '',
     'How to decide:',
     '1. Read the predicted answer and the ground-truth answer side by side.',
