@@ -16,6 +16,8 @@ describe('the Selector’s vocabulary (Document, digits, commas)', () => {
     expect(readSelection('Document 2, Document3', 10).malformed).toBe(true);
     expect(readSelection('Documents 1 and 2 help', 10)).toMatchObject({ selected: [], malformed: true });
     expect(readSelection('Document0,Document10', 10)).toEqual({ selected: [0], malformed: true, repeated: false });
+    // A zero-padded ID is not the prompt's vocabulary: penalised, and no way around the repeat check.
+    expect(readSelection('Document03,Document3', 10)).toEqual({ selected: [3], malformed: true, repeated: false });
   });
 
   it('selects nothing and is not penalised for an empty reply, as the authors’ reward does', () => {

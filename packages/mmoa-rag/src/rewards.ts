@@ -63,7 +63,9 @@ export function readSelection(reply: string, candidates: number): SelectorReadin
   const text = reply.trim();
   if (text === '') return { selected: [], malformed: false, repeated: false };
   const items = text.split(',').map((item) => item.trim().replace(/^Document/, ''));
-  const inRange = (item: string) => /^\d+$/.test(item) && Number(item) < candidates;
+  // An ID is written as the prompt lists it (Document3, not Document03): a padded one is outside the
+  // vocabulary, as the authors' digit-by-digit check has it, so it cannot hide a repeat.
+  const inRange = (item: string) => /^(?:0|[1-9]\d*)$/.test(item) && Number(item) < candidates;
   const selected: number[] = [];
   for (const item of items) if (inRange(item) && !selected.includes(Number(item))) selected.push(Number(item));
   const malformed = !SELECTOR_REPLY_PATTERN.test(text) || !items.every(inRange);
