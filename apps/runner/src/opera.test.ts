@@ -58,5 +58,7 @@ describe('OPERA in the multihop CLI', () => {
     expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringMatching(/rollouts are defined for methods that train their agents: (.*, )?opera \(MAPGRPO\)/) });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '1', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--group must be an integer of at least 2') });
     expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts needs --out') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4', '--temperature', '3', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number from 0 to 2, got 3') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4', '--temperature', 'hot', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number, got "hot"') });
   });
 });

@@ -1,4 +1,5 @@
-import { offlineModel } from '@multihop/offline-model';
+import { createModel, type Provider } from '@multihop/core';
+import { createOfflineProvider, offlineModel } from '@multihop/offline-model';
 import { questionStarting, scopedTo, trainCorpus } from '../test/trainCorpus';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
@@ -39,4 +40,16 @@ describe('PPO rollouts of the LLM planner (the JSONL contract OPERA’s rollouts
     expect(top[0]!.extra_info['answered_at_turn']).toBe(1 + sub.length);
     expect(JSON.parse(JSON.stringify(records))).toEqual(records);
   }, 30_000);
+
+  it('samples the planner of episodes 1…G−1 at the group’s temperature, and nothing else', async () => {
+    const question = questionStarting(corpus.questions, 'Who directed the film that was shot in or around Leland');
+    const offline = createOfflineProvider({ handlers: offlineHandlers });
+    const calls: Array<{ role: string; sample: unknown; temperature: number | undefined }> = [];
+    const provider: Provider = { id: 'offline+log', generate: (r) => (calls.push({ role: r.role, sample: r.vars['sample'], temperature: r.temperature }), offline.generate(r)) };
+    await manifest.trainer!.collectRollouts(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), group: 3, dataset: 'hotpotqa-train', temperature: 0.5 });
+    const top = calls.filter((c) => c.role === 'mao-arag-planner' && c.sample !== undefined);
+    expect(top.map((c) => [c.sample, c.temperature])).toEqual([[0, undefined], [1, 0.5], [2, 0.5]]);
+    expect(calls.filter((c) => c.temperature !== undefined).every((c) => c.role === 'mao-arag-planner' && c.temperature === 0.5)).toBe(true);
+    expect(calls.some((c) => c.role !== 'mao-arag-planner')).toBe(true);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { goldAnswers, groupAdvantages, MultihopError, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord } from '@multihop/core';
+import { candidateModel, goldAnswers, groupAdvantages, MultihopError, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord } from '@multihop/core';
 import { promptPlanner } from './agents/Planner';
 import type { MaoAragSettings, PlanDecision } from './graph';
 import { maoPlannerPrompt, maoSubPlannerPrompt } from './prompts';
@@ -17,7 +17,8 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6 || 0;
 /**
  * PPO rollouts of MAO-ARAG's LLM planner for one question (mao-arag.md §3.2), in OPERA's JSONL
  * contract: G episodes, each planned by the prompted planner (`sample` = 0…G−1 in its
- * variables; sample 0 is greedy), executed, and scored R = F1 − α·CP − FP. One record per
+ * variables; sample 0 at the planner's configured temperature, greedy when the config says 0, the
+ * others at `options.temperature`), executed, and scored R = F1 − α·CP − FP. One record per
  * planner decision: the observation is the rendered planner prompt, the action the workflow
  * text as written. Top-level decisions form the group (`<id>/mao-arag-planner`, group-relative
  * advantages); a sub-question's decision carries its episode's return and advantage (the
@@ -33,7 +34,8 @@ export async function collectRollouts(question: Question, options: MaoRolloutOpt
   for (let sample = 0; sample < options.group; sample++) {
     const planner = promptPlanner((request) => (request.level === 'top' ? { sample } : {}));
     const workflow = createMaoAragWorkflow({ kind: 'no-train' }, { ...settings, alpha, formatPenalty, planner });
-    const result = await workflow.run(question, { model: options.model, retriever: options.retriever });
+    const model = candidateModel(options.model, sample, { temperature: options.temperature, roles: [maoPlannerPrompt.role] });
+    const result = await workflow.run(question, { model, retriever: options.retriever });
     if (result.status === 'error') {
       // A run broken by the provider or the retriever says nothing about the plan: no sample.
       throw new MultihopError(result.error?.code ?? 'ROLLOUT', `rollout of ${question.id}: the run failed (${result.error?.message ?? 'unknown error'})`);

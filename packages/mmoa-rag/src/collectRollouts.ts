@@ -1,4 +1,4 @@
-import { goldAnswers, groupAdvantages, MultihopError, type ChatMessage, type Question, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
+import { candidateModel, goldAnswers, groupAdvantages, MultihopError, type ChatMessage, type Question, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
 import { scoreAnswer } from '@multihop/metrics';
 import type { AgentTurn } from './machine';
 import { MAPPO_STAGES } from './mappoStages';
@@ -19,7 +19,8 @@ export function turnsOf(result: RunResult): AgentTurn[] {
 
 /**
  * MAPPO rollouts of one question (mmoa-rag.md, "MAPPO Joint Optimization"): G episodes of the
- * full pipeline QR → Retriever → S → G (`sample` 0 is the greedy episode), and per episode one
+ * full pipeline QR → Retriever → S → G (`sample` 0 at the roles' configured temperature, the greedy
+ * episode when the config says 0; the others at `options.temperature`), and per episode one
  * record per agent turn. Each turn's reward is R_i = R_shared + P_i with R_shared the answer's
  * F1 (mmoa normalisation); `shared_return` carries R_shared and `episode_id` ties the three turns
  * of one episode together for a shared critic. The KL term −β·log(π_θ/π_SFT) is per token and the
@@ -31,7 +32,8 @@ export async function collectRollouts(question: Question, options: MmoaRolloutOp
   const episodes: Array<{ sample: number; result: RunResult; shared: number; turns: AgentTurn[] }> = [];
   for (let sample = 0; sample < options.group; sample++) {
     const workflow = createMmoaRagWorkflow('full', { ...options.settings, varsFor: () => ({ sample }) });
-    const result = await workflow.run(question, { model: options.model, retriever: options.retriever });
+    // Every agent of an episode is sampled (MAPPO trains the three jointly).
+    const result = await workflow.run(question, { model: candidateModel(options.model, sample, { temperature: options.temperature }), retriever: options.retriever });
     if (result.status === 'error' && result.error?.code !== 'MODEL_OUTPUT') {
       // A run broken by the provider or the retriever is no episode: it must not become training data.
       throw new MultihopError(result.error?.code ?? 'ROLLOUT', `rollout of ${question.id}: episode ${sample} failed (${result.error?.message ?? 'unknown error'})`);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModel, createScriptedProvider, goldAnswers, type Question, type RunResult, type TraceEvent } from '@multihop/core';
+import { createModel, createScriptedProvider, goldAnswers, type Provider, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
 import { openDatasetCorpus, type DatasetCorpus } from '@multihop/retriever';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -139,9 +139,11 @@ describe('MAPPO rollouts on a real question', () => {
   it('writes one record per agent turn with R_i = F1 + P_i, the shared return and the episode id', async () => {
     const gold = goldAnswers(question)[0]!;
     // Episode 0 keeps every limit and answers right; episode 1 breaks all three limits and answers wrong.
-    const provider = createScriptedProvider({
+    const scripted = createScriptedProvider({
       replies: { [QR]: [twoHops, fiveLines], [S]: ['Document0,Document1', 'Document1,Document1'], [G]: [gold, longAnswer] },
     });
+    const temperatures: Array<[unknown, number | undefined]> = [];
+    const provider: Provider = { id: 'scripted+log', generate: (r) => (temperatures.push([r.vars['sample'], r.temperature]), scripted.generate(r)) };
     const records = await collectRollouts(question, {
       model: createModel({ provider }),
       retriever: corpus.retriever.forQuestion(question.id),
@@ -149,6 +151,8 @@ describe('MAPPO rollouts on a real question', () => {
       dataset: 'hotpotqa-dev',
     });
     expect(records).toHaveLength(6);
+    // Episode 0 at the roles' own temperature; every agent of episode 1 sampled at core's default, 1.
+    expect(temperatures).toEqual([[0, undefined], [0, undefined], [0, undefined], [1, 1], [1, 1], [1, 1]]);
     const of = (episode: number, role: string) => records.find((r) => r.episode_id === `${question.id}#${episode}` && r.role === role)!;
     expect([of(0, QR).reward, of(0, S).reward, of(0, G).reward]).toEqual([1, 1, 1]);
     expect(of(0, G).shared_return).toBe(1);

@@ -1,8 +1,8 @@
 import { createModel } from '@multihop/core';
-import { offlineModel } from '@multihop/offline-model';
+import { createOfflineProvider, offlineModel } from '@multihop/offline-model';
 import { offlineHandlers } from '@multihop/opera/offline';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
-import type { RolloutRecord } from '@multihop/core';
+import type { Provider, RolloutRecord } from '@multihop/core';
 import { collectRollouts } from './collectRollouts';
 
 let corpus: Awaited<ReturnType<typeof musiqueClosedCorpus>>;
@@ -67,6 +67,17 @@ describe('MAPGRPO rollouts on real MuSiQue questions', () => {
     const decomposed = records.filter((x) => x.role === 'opera-rewrite').map((x) => corpus.questions.find((q) => q.id === x.question_id)!);
     expect(decomposed.every((q) => (q.decomposition?.length ?? 0) > 0)).toBe(true);
   });
+});
+
+it('draws candidate 0 at the role’s configured temperature and candidates 1…G−1 at the group’s sampling temperature', async () => {
+  const offline = createOfflineProvider({ handlers: offlineHandlers });
+  const seen: Array<{ role: string; sample: number; temperature: number | undefined }> = [];
+  const provider: Provider = { id: 'offline+log', generate: (r) => (seen.push({ role: r.role, sample: Number(r.vars['sample'] ?? 0), temperature: r.temperature }), offline.generate(r)) };
+  const q = corpus.questions[0]!;
+  await collectRollouts(q, { model: createModel({ provider }), retriever: scopedTo(corpus, q), group: 3, dataset: 'musique-dev', temperature: 0.7 });
+  // Every stage's candidates (plan, analysis, rewrite), and only they, are sampled; the executors of a plan candidate's run are not.
+  expect(new Set(seen.filter((c) => c.sample > 0).map((c) => c.role))).toEqual(new Set(['opera-plan', 'opera-analysis-answer', ...(seen.some((c) => c.role === 'opera-rewrite' && c.sample > 0) ? ['opera-rewrite'] : [])]));
+  for (const call of seen) expect({ ...call, temperature: call.temperature }).toEqual({ ...call, temperature: call.sample > 0 ? 0.7 : undefined });
 });
 
 it('refuses to turn a provider outage into zero-reward training data', async () => {

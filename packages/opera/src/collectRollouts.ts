@@ -1,4 +1,4 @@
-import { goldAnswers, groupAdvantages, ModelOutputError, MultihopError, type ModelPort, type PromptTemplate, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
+import { candidateModel, goldAnswers, groupAdvantages, ModelOutputError, MultihopError, type ModelPort, type PromptTemplate, type Question, type RewardBreakdown, type RolloutOptions, type RolloutRecord, type RunResult } from '@multihop/core';
 import { operaAnalysisAnswerPrompt, operaPlanPrompt, operaRewritePrompt } from './prompts';
 import { analysisVars } from './agents/AnalysisAnswerAgent';
 import { rewriteVars } from './agents/RewriteAgent';
@@ -24,6 +24,9 @@ interface Candidate {
 /**
  * MAPGRPO rollouts of one question (opera.md, Mechanism 2), one group of G candidates per role,
  * in stage order:
+ *
+ * Candidate 0 of each group is drawn at the role's configured temperature, candidates 1…G−1 at
+ * `options.temperature` (core's `candidateModel`).
  *
  * 1. Plan Agent: G plans (`sample` = 0…G−1), each executed by the current (greedy) executors,
  *    scored by the plan reward on its first proposal and its execution.
@@ -70,7 +73,8 @@ export async function collectRollouts(question: Question, options: OperaRolloutO
   let greedy: RunResult | undefined;
   for (let sample = 0; sample < G; sample++) {
     const workflow = createOperaWorkflow('full', { ...settings, varsFor: (role) => (role === 'opera-plan' ? { sample } : {}) });
-    const result = await workflow.run(question, { model: options.model, retriever: options.retriever });
+    const model = candidateModel(options.model, sample, { temperature: options.temperature, roles: ['opera-plan'] });
+    const result = await workflow.run(question, { model, retriever: options.retriever });
     if (result.status === 'error' && result.error?.code !== 'MODEL_OUTPUT') {
       // A run broken by the provider or the retriever says nothing about the plan: no sample.
       throw new MultihopError(result.error?.code ?? 'ROLLOUT', `rollout of ${question.id}: the plan-stage run failed (${result.error?.message ?? 'unknown error'})`);
@@ -125,7 +129,7 @@ export async function collectRollouts(question: Question, options: OperaRolloutO
     const vars = analysisVars({ question: question.text, subGoal: last.subGoal, memory: memoryLines(memory.slice(0, lastIndex)), hits: attempt.hits });
     const candidates: Candidate[] = [];
     for (let sample = 0; sample < G; sample++) {
-      const reply = await callOrUndefined(options.model, operaAnalysisAnswerPrompt, { ...vars, sample });
+      const reply = await callOrUndefined(candidateModel(options.model, sample, { temperature: options.temperature }), operaAnalysisAnswerPrompt, { ...vars, sample });
       candidates.push({
         sample,
         vars,
@@ -154,7 +158,7 @@ export async function collectRollouts(question: Question, options: OperaRolloutO
     });
     const candidates: Candidate[] = [];
     for (let sample = 0; sample < G; sample++) {
-      const reply = await callOrUndefined(options.model, operaRewritePrompt, { ...vars, sample });
+      const reply = await callOrUndefined(candidateModel(options.model, sample, { temperature: options.temperature }), operaRewritePrompt, { ...vars, sample });
       const hits = reply ? await options.retriever.search(reply.output.query, { level: 'sentence', k: settings.topK }) : [];
       const retrieved = hits.map((h) => h.passageId ?? h.id);
       candidates.push({

@@ -12,6 +12,8 @@ export interface RolloutsCommandOptions {
   workflow: string;
   dataset: string;
   group?: number;
+  /** The sampling temperature of candidates 1…G−1 (core's ROLLOUT_TEMPERATURE when not given). */
+  temperature?: number;
   limit?: number;
   out?: string;
   /** Append to an existing --out, skipping the questions already in it. */
@@ -45,6 +47,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     throw new ConfigError(`--group must be an integer of at least 2 (GRPO compares candidates within a group), got ${options.group ?? 'nothing'}`);
   }
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  if (options.temperature !== undefined && !(options.temperature >= 0 && options.temperature <= 2)) throw new ConfigError(`--temperature must be a number from 0 to 2, got ${options.temperature}`);
   if (!options.out) throw new ConfigError('rollouts needs --out FILE.jsonl');
   if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
   // Before any corpus is opened or model called: what --out already holds is never lost by accident.
@@ -79,6 +82,7 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
         model: model.port,
         retriever: corpus.retrieverFor(question),
         group: options.group,
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         dataset: corpus.dataset.name,
       });
       if (records.length) onPath(out, () => appendFileSync(out, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`));

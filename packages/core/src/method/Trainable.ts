@@ -56,6 +56,34 @@ export interface RolloutOptions {
   dataset: string;
   /** How advantages are normalised within a group. */
   advantages?: AdvantageOptions;
+  /**
+   * The sampling temperature of candidates 1…G−1 (default ROLLOUT_TEMPERATURE): their calls of the
+   * trained role carry it (`candidateModel`). Candidate 0 keeps the role's configured temperature,
+   * so it is the greedy candidate when the model config says 0. Providers that do not sample (the
+   * offline model) ignore it; the `sample` variable keeps the candidates' cache keys apart.
+   */
+  temperature?: number;
+}
+
+/** Candidates 1…G−1 of a rollout group are drawn at this temperature unless RolloutOptions.temperature says otherwise (verl's and TRL's default; the methods' papers give none, HERA's 0.9 is its own). */
+export const ROLLOUT_TEMPERATURE = 1;
+
+/**
+ * The model port candidate `sample` of a rollout group calls: for sample 0 the port itself, for
+ * the others a port whose calls of `roles` (the role being trained; every role when omitted)
+ * carry the group's sampling temperature, unless a call sets its own.
+ */
+export function candidateModel(model: ModelPort, sample: number, options: { temperature?: number; roles?: readonly string[] } = {}): ModelPort {
+  if (sample === 0) return model;
+  const temperature = options.temperature ?? ROLLOUT_TEMPERATURE;
+  const sampled = (role: string) => options.roles === undefined || options.roles.includes(role);
+  return {
+    modelFor: (role) => model.modelFor(role),
+    call: (request) => {
+      const role = request.role ?? request.prompt.role;
+      return model.call(request.temperature === undefined && sampled(role) ? { ...request, temperature } : request);
+    },
+  };
 }
 
 /** One trained role, in training order. */

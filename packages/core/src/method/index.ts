@@ -1,6 +1,8 @@
 export { defineMethod, parseSettings, withDefaults, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type WorkflowContext, type EngineName } from './defineMethod';
 export {
   groupAdvantages,
+  candidateModel,
+  ROLLOUT_TEMPERATURE,
   type Trainable,
   type TrainingStage,
   type RolloutRecord,
