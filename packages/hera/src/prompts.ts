@@ -228,11 +228,13 @@ export type HeraReflection = z.infer<typeof heraReflectSchema>;
 export const heraReflectPrompt = definePrompt({
   id: 'hera.reflect',
   role: 'hera-reflect',
-  version: '2',
+  version: '3',
   description: 'HERA Reflect Agent (Algorithm 2, REFLECTONGROUP): insights from a group of runs ranked by F1 then tokens.',
   system: 'Several agent teams answered the same question, some rightly and some not. Work out what set the good runs apart, and write it down as advice for planning teams on similar questions.',
   template: [
     'Query: {{question}}',
+    'Question type: {{analysis}}',
+    'A run succeeded when its F1 is at least {{successF1}}.',
     '',
     'The runs, best first (higher F1, then fewer tokens); each shows its team layout, what every agent produced, its final answer, F1 and tokens:',
     '{{trajectory}}',

@@ -32,6 +32,7 @@ export function promptVarsFor(entry: SampleEntry): Record<string, unknown> {
     subGoal: entry.question.text,
     query: entry.question.text,
     analysis: 'a fact is missing',
+    successF1: 0.5,
     trajectory: [{ step: '1', subGoal: entry.question.text, answer: entry.question.answer, status: 'yes' }],
     candidates: entry.passages.map((p, index) => ({ index, title: p.title, text: p.text })),
   };

@@ -68,6 +68,8 @@ describe('HERA learning loop on real HotpotQA train questions over LanceDB', () 
     expect(history[0]).toMatchObject({ mixedGroups: 1, skippedGroups: 1, add: 1 });
     const reflections = provider.requests.filter((r) => r.role === 'hera-reflect');
     expect(reflections.map((r) => r.vars['question'])).toEqual([bands.text]);
+    // The reflection is told the question's type (the greedy run's profile) and what counts as success.
+    expect(reflections[0]!.vars).toMatchObject({ successF1: 0.5, analysis: expect.stringMatching(/^[a-z-]+, (easy|medium|hard): \S/) });
     const ranked = reflections[0]!.vars['trajectory'] as Array<{ f1: number; topology: { selected_agents: string[] } }>;
     expect(ranked.map((r) => r.f1)).toEqual([1, 0]);
     expect(ranked[0]!.topology.selected_agents).toEqual(['Retriever', 'Answer Generator']);

@@ -319,7 +319,7 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
         }
         const success = (r: Run) => r.f1 >= s.successF1;
         // Algorithm 2 lines 9–14 and Algorithm 3.
-        const reflection = first ? await reflectOnGroup(options.model, q.text, runs.map(({ topology, answer, f1, tokens, steps }) => ({ topology, answer, f1, tokens, steps: steps ?? [] })), s.successF1) : null;
+        const reflection = first ? await reflectOnGroup(options.model, q.text, runs.map(({ topology, answer, f1, tokens, steps }) => ({ topology, answer, f1, tokens, steps: steps ?? [] })), s.successF1, first.run.profile) : null;
         if (reflection && first) {
           cp.acc.mixedGroups++;
           const ops = await chooseLibraryOperations(options.model, cp.library, reflection, first.run.profile);

@@ -18,7 +18,7 @@ export const AGENT_PROMPTS: Record<ExecutionAgent, Prompt<unknown>> = {
 
 /**
  * GENERATEVARIANT's axes (Algorithm 5 line 3 names efficiency, thoroughness, risk sensitivity;
- * the issue adds error correction and heuristic injection). A variant is the current prompt with
+ * §3.4.1 lists error correction and heuristic injection among the behavioral axes too). A variant is the current prompt with
  * the axis's directive appended; the bracketed tag names the axis (the offline agents read it).
  */
 export const ROPE_AXES = {
