@@ -97,6 +97,14 @@ export interface ProviderResponse {
   /** Absent when the provider reported none; the port then estimates and marks it. */
   usage?: { promptTokens: number; completionTokens: number };
   model: string;
+  /**
+   * Why the server stopped writing, as it said (OpenAI's `finish_reason`: `stop`, `length`, …);
+   * absent when it did not say. `length` means the reply was cut off at the token limit, and the
+   * port refuses it rather than parse a truncated answer.
+   */
+  finishReason?: string;
+  /** The server's separate reasoning text (`reasoning_content` of reasoning models), when it sent one; never parsed as the reply. */
+  reasoning?: string;
 }
 
 export interface Provider {
