@@ -148,6 +148,14 @@ describe('defineWorkflow / runWorkflow', () => {
     expect(errorEvent).toMatchObject({ node: 'reason', data: { role: 'reasoner', raw: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
   });
 
+  it('keeps the reply a repair round mended in the llm trace event', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: ['The answer is Chief of Protocol.', reply('Chief of Protocol', true)] } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    expect(result.status).toBe('ok');
+    const llm = result.trace.find((e) => e.kind === 'llm');
+    expect(llm).toMatchObject({ node: 'reason', data: { attempts: 2, repaired: { raw: 'The answer is Chief of Protocol.', issues: 'the reply contains no JSON object' } } });
+  });
+
   it('keeps the reply that broke the schema, and counts it, when the repair round then fails at the provider', async () => {
     const provider = createScriptedProvider({
       replies: {

@@ -209,7 +209,9 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
         if (!trace.isClosed) {
           const shown = options.traceMessages ? { messages: result.messages ?? renderedMessages(request), text: result.text } : {};
           const durableData = key ? { callKey: key, ...(recorded ? { replayed: true } : {}) } : {};
-          trace.emit(node, 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...shown, ...durableData });
+          // A reply the repair round mended was paid for too: its raw text and issues stay in the trace.
+          const repaired = result.repaired ? { repaired: result.repaired } : {};
+          trace.emit(node, 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...repaired, ...shown, ...durableData });
         }
         return result;
       } catch (error) {

@@ -127,6 +127,28 @@ describe('model selection', () => {
     );
   });
 
+  it('keeps the config file\'s settings for its own model when MULTIHOP_MODEL or --model names that model, and only then', () => {
+    const path = configFile({ model: { provider: 'openai', model: 'm', baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 2000, maxRetries: 1, temperature: 0, maxTokens: 512 } });
+    createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k' }, configPath: path, offline, openai });
+    createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, model: 'openai:m', configPath: path, offline, openai });
+    createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:other', OPENAI_API_KEY: 'k' }, configPath: path, offline, openai });
+    const settings = (b: OpenAIProviderSettings) => [b.model, b.baseURL, b.timeoutMs, b.maxRetries, b.temperature, b.maxTokens];
+    expect(built.map(settings)).toEqual([
+      ['m', 'http://127.0.0.1:9/v1', 2000, 1, 0, 512],
+      ['m', 'http://127.0.0.1:9/v1', 2000, 1, 0, 512],
+      ['other', undefined, undefined, undefined, undefined, undefined],
+    ]);
+  });
+
+  it('takes one attempt\'s timeout and the retries from MULTIHOP_TIMEOUT_MS and MULTIHOP_MAX_RETRIES where the config gives none, and checks them', () => {
+    createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2500', MULTIHOP_MAX_RETRIES: '0' }, offline, openai });
+    const path = configFile({ model: { provider: 'openai', model: 'm', timeoutMs: 900 } });
+    createModelFromEnv({ env: { OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2500' }, configPath: path, offline, openai });
+    expect(built.map((b) => [b.timeoutMs, b.maxRetries])).toEqual([[2500, 0], [900, undefined]]);
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2s' }, offline, openai })).toThrow(/MULTIHOP_TIMEOUT_MS must be an integer above 0 .*got "2s"/);
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_MAX_RETRIES: '11' }, offline, openai })).toThrow(/MULTIHOP_MAX_RETRIES must be an integer from 0 to 10 .*got "11"/);
+  });
+
   it('refuses an OPENAI_BASE_URL that is not http(s), naming the variable', () => {
     expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '127.0.0.1:8000/v1' }, offline, openai })).toThrow(
       'OPENAI_BASE_URL: "127.0.0.1:8000/v1" is not an http(s) URL; write it with its scheme, e.g. http://127.0.0.1:8000/v1',

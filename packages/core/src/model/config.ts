@@ -19,9 +19,13 @@ export type ModelSpec =
       callDeadlineMs?: number;
       maxRetries?: number;
       temperature?: number;
+      maxTokens?: number;
       jsonMode?: boolean;
-      guidedDecoding?: 'vllm' | 'sglang';
+      guidedDecoding?: GuidedDecoding;
     };
+
+/** Constrained decoding of replies that declare a pattern: vLLM ≥ 0.12 (`structured_outputs`), older vLLM (`guided_regex`), SGLang (`regex`). */
+export type GuidedDecoding = 'vllm' | 'vllm-legacy' | 'sglang';
 
 const specObject = z
   .object({
@@ -35,9 +39,11 @@ const specObject = z
     callDeadlineMs: z.number().int().positive().optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
     temperature: z.number().min(0).max(2).optional(),
+    /** The most tokens a reply may have (max_tokens); a reply cut off there is refused, not parsed. */
+    maxTokens: z.number().int().positive().optional(),
     jsonMode: z.boolean().optional(),
-    /** Constrained decoding of replies that declare a pattern: `vllm` (guided_regex) or `sglang` (regex). */
-    guidedDecoding: z.enum(['vllm', 'sglang']).optional(),
+    /** Constrained decoding of replies that declare a pattern: `vllm` (structured_outputs, vLLM ≥ 0.12), `vllm-legacy` (guided_regex) or `sglang` (regex). */
+    guidedDecoding: z.enum(['vllm', 'vllm-legacy', 'sglang']).optional(),
   })
   .strict();
 
@@ -119,8 +125,9 @@ const SPEC_EXPECTS: Record<string, string> = {
   callDeadlineMs: 'a positive integer (milliseconds)',
   maxRetries: 'an integer from 0 to 10',
   temperature: 'a number from 0 to 2',
+  maxTokens: 'a positive integer (tokens)',
   jsonMode: 'true or false',
-  guidedDecoding: '"vllm" or "sglang"',
+  guidedDecoding: '"vllm", "vllm-legacy" or "sglang"',
 };
 const MODEL_EXPECTS = '"offline", "openai:<model>" or an object like {"provider": "openai", "model": "gpt-4o-mini"}';
 const TOP_EXPECTS: Record<string, string> = {
@@ -228,6 +235,14 @@ function checkBaseURL(value: string, where: string): string {
 }
 
 /** MULTIHOP_CALL_DEADLINE_MS: a positive integer of milliseconds, or unset. */
+function positiveIntegerFromEnv(env: Record<string, string | undefined>, name: string, what: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min === 1 ? ' above 0' : ''} (${what}), got "${raw}"`);
+  return n;
+}
+
 function deadlineFromEnv(env: Record<string, string | undefined>): number | undefined {
   const raw = env['MULTIHOP_CALL_DEADLINE_MS'];
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -279,8 +294,9 @@ export interface OpenAIProviderSettings {
   callDeadlineMs?: number;
   maxRetries?: number;
   temperature?: number;
+  maxTokens?: number;
   jsonMode?: boolean;
-  guidedDecoding?: 'vllm' | 'sglang';
+  guidedDecoding?: GuidedDecoding;
 }
 
 export interface ResolvedModel {
@@ -312,14 +328,22 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
     }
   }
   const callDeadlineMs = deadlineFromEnv(env);
+  const timeoutMs = positiveIntegerFromEnv(env, 'MULTIHOP_TIMEOUT_MS', "one attempt's timeout, in milliseconds");
+  const maxRetries = positiveIntegerFromEnv(env, 'MULTIHOP_MAX_RETRIES', 'retries after a failed attempt, 0 to 10', 0, 10);
 
-  const defaultSpec: ModelSpec = options.model
+  const chosen: ModelSpec | undefined = options.model
     ? parseModelSpec(options.model, options.modelFlag ?? '--model')
     : env['MULTIHOP_MODEL']
       ? parseModelSpec(env['MULTIHOP_MODEL'], 'MULTIHOP_MODEL')
-      : config.model
-        ? specFrom(config.model, `${where}: model`)
-        : { provider: 'offline' };
+      : undefined;
+  const configured = config.model ? specFrom(config.model, `${where}: model`) : undefined;
+  // A flag or MULTIHOP_MODEL naming the config file's own model keeps the file's settings for it
+  // (endpoint, timeouts, temperature, ...); a model the file does not describe gets none of them.
+  const defaultSpec: ModelSpec = chosen
+    ? chosen.provider === 'openai' && configured?.provider === 'openai' && configured.model === chosen.model
+      ? configured
+      : chosen
+    : (configured ?? { provider: 'offline' });
 
   const providers = new Map<string, Provider>();
   const build = (spec: ModelSpec, source: string): Provider => {
@@ -346,10 +370,11 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
         model: spec.model,
         apiKey,
         baseURL: spec.baseURL ?? (envBaseURL === undefined ? undefined : checkBaseURL(envBaseURL, 'OPENAI_BASE_URL')),
-        timeoutMs: spec.timeoutMs,
         callDeadlineMs: spec.callDeadlineMs ?? callDeadlineMs,
-        maxRetries: spec.maxRetries,
+        maxRetries: spec.maxRetries ?? maxRetries,
+        timeoutMs: spec.timeoutMs ?? timeoutMs,
         temperature: spec.temperature,
+        ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
         jsonMode: spec.jsonMode,
         guidedDecoding: spec.guidedDecoding,
       });

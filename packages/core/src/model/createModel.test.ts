@@ -85,6 +85,39 @@ describe('createModel', () => {
     expect(repair.attempt).toBe(1);
     expect(repair.messages.at(-2)).toEqual({ role: 'assistant', content: '{"answer":"Paris","confidence":7}' });
     expect(repair.messages.at(-1)?.content).toMatch(/confidence/);
+    // The reply the repair mended was paid for: it is kept with what was wrong with it.
+    expect(result.repaired).toEqual({ raw: '{"answer":"Paris","confidence":7}', issues: expect.stringContaining('confidence') });
+  });
+
+  it('reads the reply after a reasoning model\'s <think> draft, and takes an unclosed draft for no reply', async () => {
+    const provider = createScriptedProvider({
+      replies: {
+        writer: [
+          '<think>First draft: {"answer":"WRONG","confidence":0.1}</think>\n\n{"answer":"Paris","confidence":0.9}',
+          '<think>still thinking about {"answer":"Lyon","confidence":0.2}',
+          '{"answer":"Lyon","confidence":0.8}',
+        ],
+      },
+    });
+    const model = createModel({ provider });
+    const first = await model.call({ prompt: answerPrompt, vars: { question: 'capital of France?' } });
+    expect([first.output.answer, first.text]).toEqual(['Paris', '{"answer":"Paris","confidence":0.9}']);
+    const second = await model.call({ prompt: answerPrompt, vars: { question: 'second city?' } });
+    expect(second.output.answer).toBe('Lyon');
+    expect(second.repaired).toEqual({ raw: '<think>still thinking about {"answer":"Lyon","confidence":0.2}', issues: 'the reply was empty' });
+  });
+
+  it('refuses a reply cut off at the token limit at once, naming it, and says when a reply was empty', async () => {
+    const requests: ProviderRequest[] = [];
+    const cut: Provider = { id: 'cut', generate: async (r) => (requests.push(r), { text: '{"answer":"Par', model: 'm', finishReason: 'length' }) };
+    const error = (await createModel({ provider: cut }).call({ prompt: answerPrompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ModelOutputError;
+    expect(error).toBeInstanceOf(ModelOutputError);
+    expect(error.message).toContain('was cut off at the token limit (finish_reason "length")');
+    expect(error.details.raw).toEqual(['{"answer":"Par']);
+    expect(requests).toHaveLength(1);
+    const thinking: Provider = { id: 'thinking', generate: async () => ({ text: '', reasoning: 'Paris, surely', model: 'm', finishReason: 'stop' }) };
+    const empty = (await createModel({ provider: thinking }).call({ prompt: answerPrompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ModelOutputError;
+    expect(empty.message).toContain('the reply was empty (the server sent only reasoning text (reasoning_content); finish_reason "stop")');
   });
 
   it('fails after the repair round with ModelOutputError keeping both raw replies', async () => {
@@ -94,6 +127,9 @@ describe('createModel', () => {
     const error = (await call.catch((e: unknown) => e)) as ModelOutputError;
     expect(error.details.raw).toEqual(['I think it is Paris.', '{"answer": ""}']);
     expect(error.details.role).toBe('writer');
+    // zod's issues, one per line in the details, are one line in the message.
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toMatch(/after one repair round: ✖ .+ at answer; ✖ .+ at confidence$/);
     expect(provider.requests).toHaveLength(2);
   });
 

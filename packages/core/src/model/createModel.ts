@@ -116,15 +116,25 @@ export function createModel(options: ModelOptions): ModelPort {
           usage.completionTokens += estimateTokens(response.text);
         }
         raws.push(response.text);
+        if (response.finishReason === 'length') {
+          // A reply cut off at the token limit is never parsed (a truncated plain-text answer would
+          // pass), and a repair round, a longer prompt, would be cut off again.
+          usage.latencyMs = Date.now() - started;
+          throw new ModelOutputError(
+            `the ${role} model's reply to prompt ${request.prompt.id} was cut off at the token limit (finish_reason "length"); raise the model's maxTokens in multihop.config.json, or use a model with a longer output limit`,
+            { role, promptId: request.prompt.id, raw: raws, issues: 'the reply was cut off at the token limit', usage },
+          );
+        }
 
-        const parsed = read(response.text);
+        const text = visibleReply(response.text);
+        const parsed: Parsed<T> = !reply && text.trim() === '' ? { ok: false, issues: emptyReply(response) } : read(text);
         if (parsed.ok) {
           if (cache && !response.cached) {
             // Keyed by the first rendering, so a repaired reply is found by the next identical call.
             await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) }), response);
           }
           usage.latencyMs = Date.now() - started;
-          return { output: parsed.value, text: response.text, usage, messages };
+          return { output: parsed.value, text, usage, messages, ...(raws.length > 1 ? { repaired: { raw: raws[0]!, issues } } : {}) };
         }
         issues = parsed.issues;
         messages = [
@@ -136,7 +146,7 @@ export function createModel(options: ModelOptions): ModelPort {
 
       usage.latencyMs = Date.now() - started;
       throw new ModelOutputError(
-        `the ${role} model's reply to prompt ${request.prompt.id} broke its schema after one repair round: ${issues}`,
+        `the ${role} model's reply to prompt ${request.prompt.id} broke its schema after one repair round: ${oneLine(issues)}`,
         { role, promptId: request.prompt.id, raw: raws, issues, usage },
       );
     },
@@ -156,6 +166,32 @@ function cacheKey(provider: Provider, request: Pick<ProviderRequest, 'messages' 
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; issues: string };
+
+/**
+ * The reply a schema reads: the text without the `<think>…</think>` drafts reasoning models
+ * (DeepSeek-R1, QwQ, Qwen3 on servers without a reasoning parser) write before it; a draft left
+ * open runs to the end, so nothing after it is a reply. Text without a `<think>` is unchanged.
+ * The raw reply, drafts included, stays in the trace.
+ */
+export function visibleReply(text: string): string {
+  if (!/<think>/i.test(text)) return text;
+  const closed = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const open = closed.search(/<think>/i);
+  return (open >= 0 ? closed.slice(0, open) : closed).trim();
+}
+
+function emptyReply(response: ProviderResponse): string {
+  const why = [
+    response.reasoning ? 'the server sent only reasoning text (reasoning_content)' : '',
+    response.finishReason ? `finish_reason "${response.finishReason}"` : '',
+  ].filter(Boolean);
+  return `the reply was empty${why.length ? ` (${why.join('; ')})` : ''}`;
+}
+
+/** zod's multi-line issue list (`✖ message` / `→ at path` lines) as one line, for an error message. */
+function oneLine(issues: string): string {
+  return issues.replace(/\n\s*→ at /g, ' at ').replace(/\s*\n\s*/g, '; ').trim();
+}
 
 /** Parses and validates a reply: bare or fenced JSON, then the zod schema. */
 export function parseReply<T>(text: string, schema: ZodType<T>): Parsed<T> {
