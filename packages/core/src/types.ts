@@ -126,7 +126,8 @@ export interface RunResult {
   /** `ok`: finished; `partial`: stopped by a budget, labelled in `stopReason`; `error`: failed, see `error`. */
   status: RunStatus;
   stopReason?: string;
-  error?: { code: string; message: string; raw?: string[] };
+  /** Why the run failed; `stack` only for an UNEXPECTED error (a bug, not a failure the project names). */
+  error?: { code: string; message: string; raw?: string[]; stack?: string };
   /** Ids of the passages the run used, in the order they were gathered, deduplicated. */
   evidenceIds: string[];
   evidence: Evidence[];

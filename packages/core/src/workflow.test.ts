@@ -192,6 +192,25 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
     },
   });
 
+  it('traces a bug in a node at that node, with its stack, and keeps the stack in the result', async () => {
+    const buggy = defineWorkflow({
+      id: 'buggy',
+      title: 'a node with a bug',
+      paper: 'test',
+      chart: () => chart,
+      async execute(q, ctx) {
+        await ctx.node('retrieve', async () => ctx.retriever.search(q.text, { k: 2 }));
+        await ctx.node('reason', async () => (undefined as unknown as { answer: string }).answer);
+        return { answer: 'never' };
+      },
+    });
+    const result = await buggy.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    expect(result.error).toMatchObject({ code: 'UNEXPECTED', message: expect.stringContaining("Cannot read properties of undefined (reading 'answer')"), stack: expect.stringContaining('workflow.test.ts') });
+    const errors = result.trace.filter((e) => e.kind === 'error');
+    expect(errors).toEqual([expect.objectContaining({ node: 'reason', data: expect.objectContaining({ code: 'UNEXPECTED', stack: expect.stringContaining('TypeError') }) })]);
+    expect(result.trace.findIndex((e) => e.kind === 'error')).toBe(result.trace.findIndex((e) => e.kind === 'exit' && e.node === 'reason') - 1);
+  });
+
   it('holds parallel calls to maxLlmCalls: each call is counted before it goes out', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('x', true)] }, repeatLast: true, latencyMs: 5 });
     const result = await fanOut.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 2 } });

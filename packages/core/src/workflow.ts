@@ -172,7 +172,9 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     if (typeof error !== 'object' || error === null || traced.has(error) || error instanceof BudgetExceededError || trace.isClosed) return;
     traced.add(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
-    trace.emit(here(), 'error', { code, message: error instanceof Error ? error.message : String(error), ...data });
+    // An error no part of the project raised on purpose (a bug in a node): its stack says where.
+    const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
+    trace.emit(here(), 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...data });
   };
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
@@ -270,6 +272,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
           trace.emit(name, 'exit', {});
           return out;
         } catch (error) {
+          // The error is traced at the node it left (the run's end would trace it at the workflow).
+          traceError(error, {});
           trace.emit(name, 'exit', { failed: true });
           throw error;
         }
@@ -340,12 +344,13 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
     const raw = spentOf(error)?.raw;
+    const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
     traceError(error, {});
     return finish({
       answer: draft,
       status: 'error',
       ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
-      error: { code, message, ...(raw ? { raw } : {}) },
+      error: { code, message, ...(raw ? { raw } : {}), ...stack },
     });
   }
 }

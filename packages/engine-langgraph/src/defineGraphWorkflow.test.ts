@@ -71,7 +71,9 @@ describe('defineGraphWorkflow: a compiled graph as a core Workflow', () => {
   it('stops a loop at its recursion limit, keeping the draft answer and the trace so far', async () => {
     const result = await hopsWorkflow(50, 4).run(c!.query, { model: noModel(), retriever: c!.retriever });
     expect(result.status).toBe('error');
-    expect(result.error?.message).toMatch(/Recursion limit of 4 reached/);
+    // A bug's loop, named as one: the limit, and what a loop needs.
+    expect(result.error).toMatchObject({ code: 'STEP_LIMIT' });
+    expect(result.error?.message).toMatch(/^graph "hops" took 4 supersteps without reaching its end \(LangGraph's recursion limit\): a loop needs its own bound/);
     expect(result.trace.filter((e) => e.kind === 'enter')).toHaveLength(4);
     expect(result.answer).not.toBe('');
   });

@@ -1,4 +1,4 @@
-import type { StateDefinition, StateType, UpdateType } from '@langchain/langgraph';
+import { GraphRecursionError, type StateDefinition, type StateType, type UpdateType } from '@langchain/langgraph';
 import { defineWorkflow, MultihopError, RunAbortedError, type Chart, type Query, type RunContext, type Workflow, type WorkflowOutput } from '@multihop/core';
 import type { CompiledWorkflowGraph } from './CompiledWorkflowGraph';
 
@@ -48,6 +48,15 @@ export function defineGraphWorkflow<SD extends StateDefinition, Extras extends o
       } catch (error) {
         // LangGraph rejects with the signal's bare reason; core labels a run `aborted` only for its own error.
         if (ctx.signal.aborted && !(error instanceof MultihopError)) throw new RunAbortedError(ctx.signal.reason);
+        // LangGraph's superstep limit: a bug's loop, not the method's own budget (which ends a run partial).
+        if (error instanceof GraphRecursionError) {
+          const limit = /limit of (\d+)/.exec(error.message)?.[1] ?? String(definition.recursionLimit ?? 'its');
+          throw new MultihopError(
+            'STEP_LIMIT',
+            `graph "${id}" took ${limit} supersteps without reaching its end (LangGraph's recursion limit): a loop needs its own bound, a setting kept in the graph's state that a router checks (or raise the workflow's recursionLimit)`,
+            { cause: error },
+          );
+        }
         throw error;
       }
       return definition.output(final, ctx);

@@ -92,6 +92,28 @@ describe('runMachine', () => {
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'a first guess' });
   });
 
+  it('stops a loop with no bound at maxTransitions with a STEP_LIMIT error, where it would spin for good', async () => {
+    const endless = defineWorkflow({
+      id: 'hopLoop',
+      title: 'hop loop whose bound a bug removed',
+      paper: 'test',
+      chart: () => chart,
+      async execute(query, ctx) {
+        const outcome = await runMachine(hopLoop, ctx, {
+          input: { question: query.text },
+          // The bug: the guard that bounds the loop always lets it go round again.
+          implementations: { actors: hopActors.bind({ ctx }), guards: { hopsLeft: () => true } } as never,
+          maxTransitions: 40,
+        });
+        return { answer: outcome.status === 'done' ? outcome.output.answer : '' };
+      },
+    });
+    const result = await endless.run(question, { model: scripted(reply('not sure', false)), retriever: overlapRetriever(passages) });
+    expect(result).toMatchObject({ status: 'error', error: { code: 'STEP_LIMIT' } });
+    expect(result.error?.message).toMatch(/^machine "\S+" took 40 transitions without reaching a final state \(last: \w+\): a loop needs its own bound/);
+    expect(transitionsOf(result.trace)).toHaveLength(41);
+  });
+
   it("rethrows the failed actor's own error when the machine ends in a failure state", async () => {
     // The machine catches the error (onError → failed, message in context); without failedStates that is a normal end.
     const caught = await run({}, { model: scripted('not json', 'still not json') });

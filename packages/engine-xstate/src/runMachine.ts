@@ -27,7 +27,16 @@ export interface MachineRunOptions<TMachine extends AnyStateMachine> {
    * budget stop stays a partial result, a malformed model reply keeps its raw text).
    */
   failedStates?: readonly string[];
+  /**
+   * The most transitions one run may take (default MAX_TRANSITIONS). Loops end on a bound the
+   * machine keeps in its context; this only stops a bug's loop, which would otherwise spin for
+   * good (promise actors that settle at once never yield to timers), with a STEP_LIMIT error.
+   */
+  maxTransitions?: number;
 }
+
+/** Default of MachineRunOptions.maxTransitions: far above any of this project's machines (OPERA at its budgets takes under 100). */
+export const MAX_TRANSITIONS = 1000;
 
 export type MachineRunResult<TMachine extends AnyStateMachine> =
   | { status: 'done'; state: string; context: ContextFrom<TMachine>; output: OutputFrom<TMachine> }
@@ -85,9 +94,13 @@ async function runActor<TMachine extends AnyStateMachine>(
   // covers the events up to there; what the new state's invoked actor emitted after it is emitted
   // again when a resumed actor restarts that invocation.
   let cut = ctx.trace.events.length;
+  const limit = options.maxTransitions ?? MAX_TRANSITIONS;
+  let taken = 0;
+  let overLimit: (() => void) | undefined;
   const t = new TransitionTracer(machine, (edge) => {
     ctx.transition(edge);
     cut = ctx.trace.events.length;
+    if (++taken > limit) overLimit?.();
   });
   const guards = t.wrapGuards({ ...(machine.implementations.guards as Record<string, unknown>), ...(provided.guards ?? {}) });
   const running = machine.provide({ ...provided, guards } as never) as AnyStateMachine;
@@ -125,6 +138,16 @@ async function runActor<TMachine extends AnyStateMachine>(
         reject(abortError(ctx));
       });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
+    overLimit = () =>
+      settle(() => {
+        actor.stop();
+        reject(
+          new MultihopError(
+            'STEP_LIMIT',
+            `machine "${machine.id}" took ${limit} transitions without reaching a final state (last: ${t.state}): a loop needs its own bound, a setting kept in the machine's context that a guard checks`,
+          ),
+        );
+      });
 
     const onSnapshot = (snapshot: ReturnType<typeof actor.getSnapshot>, restored = false): void => {
       if (settled) return;

@@ -64,6 +64,17 @@ describe('method manifests', () => {
     expect(catalog.trainable).toEqual([]);
   });
 
+  it('refuses two methods with one id, and a setting without a default, naming the method, the workflow and the setting', () => {
+    const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('one')], prompts: [] });
+    const twin = defineMethod({ id: 'a', family: 'A2', paper: 'p', workflows: [entry('two')], prompts: [] });
+    expect(() => new MethodCatalog([a, twin])).toThrow('method id "a" is declared by two method packages; each method needs its own id');
+    const settings = z.object({ topK: z.number().int().default(5), maxFollowUps: z.number().int() });
+    const noDefault = defineMethod({ id: 'self-ask', family: 'S', paper: 'p', workflows: [{ ...entry('self-ask'), settings }], prompts: [] });
+    expect(() => new MethodCatalog([a, noDefault])).toThrow(/^method self-ask, workflow self-ask: setting maxFollowUps has no default \(.+\); every setting in a workflow's settings schema needs one/);
+    const withDefault = defineMethod({ id: 'self-ask', family: 'S', paper: 'p', workflows: [{ ...entry('self-ask'), settings: settings.extend({ maxFollowUps: z.number().int().default(3) }) }], prompts: [] });
+    expect(new MethodCatalog([a, withDefault]).find('self-ask')?.method.id).toBe('self-ask');
+  });
+
   it('fills settings from the paper’s defaults, keeping a default where an option is undefined', () => {
     expect(withDefaults({ topK: 5, maxRewrites: 2 }, { topK: 3, maxRewrites: undefined })).toEqual({ topK: 3, maxRewrites: 2 });
     expect(withDefaults({ topK: 5 })).toEqual({ topK: 5 });

@@ -134,10 +134,23 @@ export class MethodCatalog {
   private readonly byWorkflow = new Map<string, { method: MethodManifest; entry: WorkflowEntry }>();
 
   constructor(readonly methods: readonly MethodManifest[]) {
+    const methodIds = new Set<string>();
     for (const method of methods) {
+      if (methodIds.has(method.id)) throw new MultihopError('MANIFEST', `method id "${method.id}" is declared by two method packages; each method needs its own id`);
+      methodIds.add(method.id);
       for (const entry of method.workflows) {
         const clash = this.byWorkflow.get(entry.id);
         if (clash) throw new MultihopError('MANIFEST', `workflow id "${entry.id}" is offered by both ${clash.method.id} and ${method.id}`);
+        // Every setting needs a default: --set and the config file change settings, they never have to supply them.
+        const defaults = entry.settings?.safeParse({});
+        if (defaults && !defaults.success) {
+          const issue = defaults.error.issues[0]!;
+          const at = issue.path.length ? issue.path.join('.') : '(the settings object)';
+          throw new MultihopError(
+            'MANIFEST',
+            `method ${method.id}, workflow ${entry.id}: setting ${at} has no default (${issue.message}); every setting in a workflow's settings schema needs one (.default(...))`,
+          );
+        }
         this.byWorkflow.set(entry.id, { method, entry });
       }
     }
