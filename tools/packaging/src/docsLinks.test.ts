@@ -5,7 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { workspaceRoot } from './workspace';
 
-const markdown = execFileSync('git', ['ls-files', '*.md'], { cwd: workspaceRoot, encoding: 'utf8' }).split('\n').filter(Boolean);
+// The Markdown a clone would have once the working tree is committed: tracked and new (not
+// ignored) files, less those deleted from the working tree (a removed method's README).
+const markdown = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--deduplicate', '*.md'], { cwd: workspaceRoot, encoding: 'utf8' })
+  .split('\n')
+  .filter((file) => file && existsSync(join(workspaceRoot, file)));
 
 /** GitHub's id for a heading: lower case, punctuation but `-` and `_` dropped, each space a `-`. */
 const headingId = (heading: string): string =>

@@ -8,8 +8,10 @@ type SampleEntry = ReturnType<typeof hotpotDevSample>[number];
 
 /**
  * Prompt variables as workflows pass them, built from a real HotpotQA dev question and its
- * paragraphs: every variable name a prompt of this workspace uses has a value here. A prompt
- * whose variable is missing fails the conformance suite, naming it (add the name here).
+ * paragraphs: every variable name a prompt of this workspace uses has a value here. A method
+ * whose prompt uses a variable not listed here gives its value in its own conformance test
+ * (`describeMethodConformance(manifest, { …, promptVars: { name: value } })`, merged over these);
+ * a prompt whose variable has no value fails the conformance suite, naming it and saying so.
  */
 export function promptVarsFor(entry: SampleEntry): Record<string, unknown> {
   const gold = entry.passages.filter((p) => entry.question.supportingIds.includes(p.id));
@@ -40,6 +42,30 @@ export function promptVarsFor(entry: SampleEntry): Record<string, unknown> {
 
 const variablesOf = (prompt: PromptTemplate): string[] => (prompt as PromptTemplate & { variables?: string[] }).variables ?? [];
 
+/** A method's own prompt variables: values, or a function of the real question and its paragraphs that gives them. */
+export type PromptVars = Readonly<Record<string, unknown>> | ((entry: SampleEntry) => Record<string, unknown>);
+
+/** The variables the conformance suite answers a method's prompts with: promptVarsFor's, then the method's own over them. */
+export function conformancePromptVars(entry: SampleEntry, own?: PromptVars): Record<string, unknown> {
+  return { ...promptVarsFor(entry), ...(typeof own === 'function' ? own(entry) : own) };
+}
+
+/**
+ * Why `prompt` cannot be answered from `vars` (the variables it uses that have no value, and
+ * where to give them), or undefined when every one has a value.
+ */
+export function missingPromptVars(prompt: PromptTemplate, vars: Readonly<Record<string, unknown>>): string | undefined {
+  const missing = variablesOf(prompt).filter((v) => !(v in vars));
+  if (!missing.length) return undefined;
+  const example = missing.map((v) => `${v}: …`).join(', ');
+  return (
+    `prompt ${prompt.id}: "missing": ${JSON.stringify(missing)}: the conformance suite has no value for ${missing.length === 1 ? 'this variable' : 'these variables'}. ` +
+    `Give one, as your workflow passes it, in the method's conformance test (src/manifest.test.ts): ` +
+    `describeMethodConformance(manifest, { handlers, model, promptVars: { ${example} } }) ` +
+    `(or promptVars: (sample) => ({ ${example} }) to build it from the real question); it is merged over the defaults of promptVarsFor (tools/testing/src/methodConformance.ts).`
+  );
+}
+
 /**
  * The suite every method package runs on its own manifest (as LangGraph.js's checkpointers run
  * one validation suite): the manifest is well formed, each workflow builds with the id, title and
@@ -65,6 +91,12 @@ export interface MethodConformanceOptions {
   nodeRunQuestions?: number;
   /** What the method's workflows build other workflows with (a router's candidates). */
   context?: WorkflowContext;
+  /**
+   * Values of prompt variables the shared defaults (`promptVarsFor`) do not have, as the
+   * method's workflows pass them, merged over those defaults: an object, or a function of the
+   * real question and its paragraphs that returns one. E.g. `{ intermediateAnswers: [] }`.
+   */
+  promptVars?: PromptVars;
 }
 
 /**
@@ -221,9 +253,10 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
 
     it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA questions', async () => {
       for (const entry of hotpotDevSample(options.questions ?? 5)) {
-        const vars = promptVarsFor(entry);
+        const vars = conformancePromptVars(entry, options.promptVars);
         for (const prompt of manifest.prompts) {
-          expect({ prompt: prompt.id, missing: variablesOf(prompt).filter((v) => !(v in vars)) }).toEqual({ prompt: prompt.id, missing: [] });
+          const missing = missingPromptVars(prompt, vars);
+          if (missing) throw new Error(missing);
           const result = await model.call({ prompt, vars });
           expect(prompt.schema.safeParse(result.output).success).toBe(true);
           expect(result.usage).toMatchObject({ model: 'offline', estimated: true, attempts: 1 });

@@ -54,10 +54,14 @@ describe.each(['langgraph', 'xstate'] as const)('npx nx g @multihop/tools:method
   }, 300_000);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('touches nothing outside the new method folder', () => {
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy, encoding: 'utf8' }).trim().split('\n');
+  it('touches nothing outside the new method folder but the runner\'s one dependency line on it', () => {
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy, encoding: 'utf8' }).trimEnd().split('\n');
     expect(status.length).toBeGreaterThan(5);
-    for (const line of status) expect(line).toMatch(new RegExp(`^\\?\\? packages/${name}/`));
+    expect(status.filter((line) => !line.startsWith(`?? packages/${name}/`))).toEqual([' M apps/runner/package.json']);
+    // The runner depends on every public method package (tools/packaging's METHOD_HOSTS rule): exactly one line added.
+    const diff = execFileSync('git', ['diff', '--unified=0', '--', 'apps/runner/package.json'], { cwd: copy, encoding: 'utf8' });
+    const changed = diff.split('\n').filter((line) => /^[-+]/.test(line) && !/^(---|\+\+\+) /.test(line));
+    expect(changed).toEqual([`+    "@multihop/${name}": "^0.1.0",`]);
   });
 
   it('appears in `multihop workflows` and answers a real question through `multihop run`', () => {
@@ -81,13 +85,15 @@ describe.each(['langgraph', 'xstate'] as const)('npx nx g @multihop/tools:method
     const tests = spawnSync(process.execPath, [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
     expect(`${tests.stderr}`).toMatch(/Tests: +\d+ passed, \d+ total/);
     expect(tests.status).toBe(0);
-    // The rules every published package is held to (tools/packaging): exports, scripts, README example, dependencies.
+    // The rules every published package is held to (tools/packaging): exports, scripts, README example,
+    // dependencies; the new package's, and the runner's (it must depend on every public method package).
     const rules = spawnSync(
       process.execPath,
-      [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', 'src/packaging.test.ts', 'src/dependencies.test.ts', '-t', `@multihop/${name}`],
+      [join(copy, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--verbose', 'src/packaging.test.ts', 'src/dependencies.test.ts', '-t', `^@multihop/(${name}|runner) `],
       { cwd: join(copy, 'tools', 'packaging'), env, encoding: 'utf8', timeout: 300_000 },
     );
     const failures = rules.stderr.split('\n').filter((line) => line.includes('●') || /^\s+[-+] /.test(line));
+    expect(rules.stderr).toMatch(new RegExp(`@multihop/runner package.json\\s+✓ declares exactly what its sources import`));
     expect({ status: rules.status, summary: /Tests: +.*/.exec(rules.stderr)?.[0], failures }).toEqual({ status: 0, summary: expect.stringMatching(/^Tests: +\d+ skipped, \d+ passed/), failures: [] });
   }, 300_000);
 });
