@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, MultihopError, editDistance } from '@multihop/core';
+import { ConfigError, MultihopError, editDistance, type Budget } from '@multihop/core';
 import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
@@ -77,13 +77,20 @@ const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 
 const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file' };
 const part: OptionSpec = { type: 'string', arg: 'K/N', help: 'only the questions whose id falls in part K of N (a split by a hash of the id, after --offset and --limit): e.g. train on 1/2, report on 2/2' };
 const workflow: OptionSpec = { type: 'string', arg: '<id>', required: true, help: 'a workflow id (multihop workflows lists them)' };
+// A run's budget (SPEC §3): a run that reaches one stops at the next step and is reported partial, its stop reason `budget:<limit>`.
+const budget: Record<string, OptionSpec> = {
+  'max-llm-calls': { type: 'string', arg: 'N', defaultText: 'no limit', help: 'each run makes at most N model calls, then stops with its draft answer (status partial, budget:maxLlmCalls)' },
+  'max-tokens': { type: 'string', arg: 'N', defaultText: 'no limit', help: "each run stops before a model call once its calls have spent N tokens, prompt plus completion (partial, budget:maxTokens; the call that crosses N finishes)" },
+  timeout: { type: 'string', arg: 'S', defaultText: 'no limit', help: "each run stops after S seconds of wall time, aborting its calls in flight (partial, budget:deadline)" },
+};
 
 const evaluation: Record<string, OptionSpec> = {
   dataset,
   offset,
   limit,
   part,
-  concurrency: { type: 'string', arg: 'K', default: '2', help: 'pairs (question × workflow) run at a time' },
+  concurrency: { type: 'string', arg: 'K', default: '2', help: "pairs (question × workflow) run at a time; given, also the most model requests in flight at once, the judge's included (over the config file's concurrency); not given, requests in flight are the config file's concurrency, else 4" },
+  ...budget,
   setting,
   corpus,
   layout,
@@ -134,6 +141,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'skip-invalid': skipInvalid,
       thread: { type: 'string', arg: '<id>', help: 'checkpoint the run under this thread, so multihop resume <id> can continue it' },
       checkpoints: { type: 'string', arg: 'FILE|postgres://...', defaultText: 'MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite', help: 'the checkpoint store' },
+      ...budget,
     },
     notes: ['Give --question "..." [--corpus <name|path>], or --dataset <name|path> --id <qid>.'],
   },
@@ -151,7 +159,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { workflows: { type: 'string', arg: '<id,...>', required: true, help: 'workflow ids, comma-separated' }, ...evaluation },
     notes: [
       'A pair that failed (provider, network, file system) is left out of the metrics, counted in the failed column, and run again by a re-run of the same command.',
-      'Exit code: 0 when pairs succeeded (a banner names any that failed), 1 when none did, 2 for bad input, 130 after Ctrl-C (the summary is marked incomplete).',
+      'Exit code: 0 when pairs succeeded (a banner names any that failed), 1 when none did or when the judge judged none of their answers, 2 for bad input, 130 after Ctrl-C (the summary is marked incomplete).',
+      'Budgets: a run that reaches --max-llm-calls, --max-tokens or --timeout stops with its draft answer, status partial (budget:maxLlmCalls, budget:maxTokens, budget:deadline).',
     ],
   },
   sweep: {
@@ -308,7 +317,9 @@ export const USAGE = [
   '',
   'Datasets: hotpotqa-dev, 2wiki-dev, musique-dev, hotpotqa-train, musique-train (../shared/datasets), or a path.',
   `Setting: every command searches the dataset's pooled corpus (${DEFAULT_SETTING}) unless --setting closed.`,
-  'Model: --model, else MULTIHOP_MODEL, else multihop.config.json, else the offline model.',
+  'Model: --model, else MULTIHOP_MODEL, else multihop.config.json (or the file MULTIHOP_CONFIG names: per-role models, temperature, concurrency), else the offline model.',
+  'An openai:<model> calls OPENAI_BASE_URL (default https://api.openai.com/v1) with the key in OPENAI_API_KEY (any non-empty value for a local server); MULTIHOP_CALL_DEADLINE_MS bounds one model call, every attempt and wait together.',
+  'No temperature is sent unless multihop.config.json sets one per role (the server\'s default applies): set "temperature": 0 for reproducible runs and judging.',
 ].join('\n');
 
 const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign({}, ...Object.values(COMMANDS).map((c) => c.options), GLOBAL);
@@ -480,6 +491,25 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return n;
   };
   const settingOf = () => parseSetting(str('setting'));
+  /** --max-llm-calls, --max-tokens, --timeout: each run's Budget (undefined when none is given). */
+  const budgetOf = (): Budget | undefined => {
+    const maxLlmCalls = int('max-llm-calls', 1);
+    const maxTokens = int('max-tokens', 1);
+    const raw = str('timeout');
+    let timeoutMs: number | undefined;
+    if (raw !== undefined) {
+      const seconds = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`--timeout must be a positive number of seconds, got "${raw}"`);
+      timeoutMs = Math.max(1, Math.round(seconds * 1000));
+      if (timeoutMs > 2 ** 31 - 1) throw new ConfigError(`--timeout must be at most ${Math.floor((2 ** 31 - 1) / 1000)} seconds (about 24 days), got ${raw}`);
+    }
+    const budget: Budget = {
+      ...(maxLlmCalls !== undefined ? { maxLlmCalls } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    };
+    return Object.keys(budget).length ? budget : undefined;
+  };
   /** What eval and sweep share: the questions, the setting and corpus, the models, the output. */
   const evaluation = () => ({
     dataset: need('dataset'),
@@ -487,6 +517,9 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     offset: int('offset', 0),
     part: str('part'),
     concurrency: int('concurrency', 1)!,
+    // Given, --concurrency also bounds the model requests in flight (a single-slot server gets one at a time).
+    ...(given('concurrency') ? { requestConcurrency: int('concurrency', 1)! } : {}),
+    budget: budgetOf(),
     setting: settingOf(),
     model: str('model'),
     judge: str('judge'),
@@ -533,6 +566,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         set: list('set'),
         thread: str('thread'),
         checkpoints: str('checkpoints'),
+        budget: budgetOf(),
       });
     case 'resume': {
       const thread = str('thread');

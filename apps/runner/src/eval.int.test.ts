@@ -61,7 +61,7 @@ describe('multihop eval', () => {
     expect(summary.judge!.calls + verdicts.filter((v) => v.correct === 0).length).toBeGreaterThanOrEqual(12);
     expect(summary.comparisons.map((c) => c.metric)).toEqual(['correctness', 'em', 'tokens']);
     // Nothing failed, nothing missing: no failed runs counted, not marked incomplete.
-    expect(summary.failed).toEqual({ runs: 0, retryable: 0, codes: {}, workflows: {} });
+    expect(summary.failed).toEqual({ runs: 0, retryable: 0, codes: {}, workflows: {}, tokens: 0 });
     expect(summary.incomplete).toBeUndefined();
     expect(rag).toMatchObject({ n: 6, failed: 0 });
     expect(summary.breakdown.hops.map((c) => [c.group, c.workflow, c.n])).toEqual([['2', 'single-turn-rag', 6], ['2', 'direct', 6]]);

@@ -27,10 +27,15 @@ function knownRoles(): string[] {
 export interface RunnerModel extends ResolvedModel {
   /** How printed figures name the model: the offline model always says what it is. */
   label: string;
+  /** ResolvedModel's fingerprints with any user:password in a URL masked (run.json records them; never the API key). */
+  fingerprints: { default: string; roles: Record<string, string> };
 }
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
-export function resolveModel(flag: string | undefined, options: { cacheDir?: string; defaultConcurrency?: number; modelFlag?: string } = {}): RunnerModel {
+export function resolveModel(
+  flag: string | undefined,
+  options: { cacheDir?: string; defaultConcurrency?: number; concurrency?: number; modelFlag?: string } = {},
+): RunnerModel {
   const resolved = createModelFromEnv({
     model: flag,
     offline: () => createOfflineProvider({ handlers: methodOfflineHandlers(), latencyMs: offlineLatencyMs() }),
@@ -38,6 +43,10 @@ export function resolveModel(flag: string | undefined, options: { cacheDir?: str
     knownRoles,
     ...options,
   });
+  const fingerprints = {
+    default: masked(resolved.fingerprints.default),
+    roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).map(([role, fingerprint]) => [role, masked(fingerprint)])),
+  };
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
@@ -46,7 +55,12 @@ export function resolveModel(flag: string | undefined, options: { cacheDir?: str
     ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
     : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
-  return { ...resolved, label };
+  return { ...resolved, label, fingerprints };
+}
+
+/** A provider's fingerprint with any user:password in a URL masked. */
+function masked(fingerprint: string): string {
+  return fingerprint.replace(/(\w+:\/\/)[^/@\s"]*@/g, '$1***@');
 }
 
 /**

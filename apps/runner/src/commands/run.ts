@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, didYouMean, goldAnswers, type Query, type Question, type Workflow } from '@multihop/core';
+import { ConfigError, didYouMean, goldAnswers, type Budget, type Query, type Question, type Workflow } from '@multihop/core';
 import { checkpointsLocation, openThread, type DurableThread } from '../threads';
 import { isCorpusFile, isDatasetName, NAMED_DATASETS } from '@multihop/datasets';
 import { sayOnInterrupt, type Io } from '../io';
@@ -28,6 +28,8 @@ export interface RunCommandOptions {
   thread?: string;
   /** The checkpoint store: a SQLite file (default .multihop/checkpoints.sqlite) or a postgres:// URL. */
   checkpoints?: string;
+  /** The run's budget (--max-llm-calls, --max-tokens, --timeout): reaching it stops the run, status partial. */
+  budget?: Budget;
 }
 
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
@@ -85,7 +87,12 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model
       gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
-    const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(durable ? { durable: durable.options, signal: durable.signal } : {}) });
+    const result = await workflow.run(query, {
+      model: model.port,
+      retriever: corpus.retrieverFor(query),
+      ...(options.budget ? { budget: options.budget } : {}),
+      ...(durable ? { durable: durable.options, signal: durable.signal } : {}),
+    });
     await durable?.end(result);
     io.out(
       options.json

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, InputError, makeDirectory, processAlive, totalTokens, writeFileWhole, type Usage } from '@multihop/core';
+import { ConfigError, InputError, makeDirectory, processAlive, totalTokens, writeFileWhole, type Budget, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { checkJsonlLog } from './jsonl';
 import { ENVIRONMENT_ERRNO } from './runPair';
@@ -53,6 +53,14 @@ export interface RunConfig {
   corpus?: string;
   /** Each workflow's settings (by the id its rows carry): a resume must run them the same way. */
   settings?: Record<string, Record<string, unknown>>;
+  /**
+   * What each provider answering for `model` was set up with (Provider.fingerprint: base URL,
+   * temperature, token limit, JSON mode; no key): a resume against another endpoint or
+   * temperature is refused, as another model is. Absent from directories written before it was recorded.
+   */
+  fingerprints?: { default: string; roles: Record<string, string> };
+  /** Each run's budget (--max-llm-calls, --max-tokens, --timeout); absent: none. A resume must use the same. */
+  budget?: Budget;
 }
 
 /**
@@ -108,6 +116,22 @@ export class ResultsLog {
           );
         }
       }
+      // The same model id at another endpoint, temperature or token limit answers otherwise. A
+      // directory written before fingerprints were recorded gains them now (its runs are kept).
+      if (previous.fingerprints && config.fingerprints) {
+        const changed = fingerprintChanges(previous.fingerprints, config.fingerprints);
+        if (changed.length) {
+          throw new ConfigError(
+            `${configFile}: this directory holds results of model "${config.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings (OPENAI_BASE_URL, multihop.config.json)`,
+          );
+        }
+      }
+      const [budgetBefore, budgetNow] = [JSON.stringify(previous.budget ?? {}), JSON.stringify(config.budget ?? {})];
+      if (budgetBefore !== budgetNow) {
+        throw new ConfigError(
+          `${configFile}: this directory holds runs made with budget ${describeBudget(previous.budget)}, not ${describeBudget(config.budget)}; use another --out or the same --max-llm-calls, --max-tokens and --timeout`,
+        );
+      }
       // Workflows may be added to a directory; one already in it must keep its settings.
       for (const [workflow, settings] of Object.entries(config.settings ?? {})) {
         const before = previous.settings?.[workflow];
@@ -124,7 +148,7 @@ export class ResultsLog {
     claimLock(dir);
     log.repair();
     if (previous) {
-      const merged = { ...previous, settings: { ...previous.settings, ...config.settings } };
+      const merged = { ...previous, settings: { ...previous.settings, ...config.settings }, ...(previous.fingerprints || !config.fingerprints ? {} : { fingerprints: config.fingerprints }) };
       if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
       writeFileWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);
@@ -148,6 +172,27 @@ export class ResultsLog {
     onPath(this.file, () => appendFileSync(this.file, `${JSON.stringify(row)}\n`));
     this.latest.set(key(row.workflow, row.questionId), row);
   }
+}
+
+/** What differs between two models' fingerprints, each as `<role>: <before>, now <after>`. */
+function fingerprintChanges(before: NonNullable<RunConfig['fingerprints']>, now: NonNullable<RunConfig['fingerprints']>): string[] {
+  const changes: string[] = [];
+  if (before.default !== now.default) changes.push(`default model was ${before.default}, now ${now.default}`);
+  for (const role of [...new Set([...Object.keys(before.roles), ...Object.keys(now.roles)])]) {
+    const [was, is] = [before.roles[role] ?? before.default, now.roles[role] ?? now.default];
+    if (was !== is) changes.push(`role ${role} was ${was}, now ${is}`);
+  }
+  return changes;
+}
+
+/** A budget in words, as messages name it: `--max-llm-calls 1 --timeout 30`, or `none`. */
+export function describeBudget(budget: Budget | undefined): string {
+  const parts = [
+    budget?.maxLlmCalls !== undefined ? `--max-llm-calls ${budget.maxLlmCalls}` : '',
+    budget?.maxTokens !== undefined ? `--max-tokens ${budget.maxTokens}` : '',
+    budget?.timeoutMs !== undefined ? `--timeout ${budget.timeoutMs / 1000}` : '',
+  ].filter(Boolean);
+  return parts.length ? `"${parts.join(' ')}"` : '"none"';
 }
 
 const LOCK = 'eval.lock';

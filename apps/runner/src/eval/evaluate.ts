@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
-import { ConfigError, writeFileWhole, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
+import { ConfigError, writeFileWhole, type Budget, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
 import { describeSystemError, isSystemError, type Io } from '../io';
 import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
@@ -11,7 +11,7 @@ import { JudgeLog, judgeRetries } from './judging';
 import { runPool } from './jsonl';
 import { Progress } from './Progress';
 import { ResultsLog } from './ResultsLog';
-import { forgetPair, modelIdOf, runPair, writeTrace, type EvaluatedWorkflow, type PairContext } from './runPair';
+import { modelIdOf, runPair, settlePair, writeTrace, type EvaluatedWorkflow, type PairContext } from './runPair';
 import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary, type SummaryContext } from './summarize';
 
 const shortHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 8);
@@ -26,6 +26,14 @@ export interface EvaluationOptions {
   /** `K/N`: only the questions whose id falls in part K of N (after offset and limit). */
   part?: string;
   concurrency: number;
+  /**
+   * The most model requests in flight at once (the workflows' and the judge's), winning over the
+   * config file's `concurrency`: the CLI sets it to --concurrency when that is given. Absent: the
+   * config file's, else max(4, concurrency).
+   */
+  requestConcurrency?: number;
+  /** Each run's budget (--max-llm-calls, --max-tokens, --timeout); a run that reaches it is partial. */
+  budget?: Budget;
   setting: Setting;
   model?: string;
   /** `offline` or `openai:<model>`; default: the model configuration's `judge` role. */
@@ -70,16 +78,18 @@ export async function evaluate(
   const part = options.part !== undefined ? parsePart(options.part) : undefined;
   // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs.
   if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
-  const model = resolveModel(options.model, { cacheDir: options.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
+  const model = resolveModel(options.model, { cacheDir: options.cacheDir, ...requestLimit(options) });
   if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
   const modelId = modelIdOf(model);
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
   const overrides = Object.fromEntries(workflows.filter((w) => Object.keys(w.overrides).length).map((w) => [w.id, w.overrides]));
   const changed = Object.keys(overrides).length ? `-set-${shortHash(overrides)}` : '';
+  // Runs under a budget are other runs: a budgeted eval gets a default directory of its own.
+  const budgeted = options.budget ? `-budget-${shortHash(options.budget)}` : '';
   const corpusPart = options.corpus ? `-corpus-${shortHash(resolve(options.corpus))}` : '';
   const out = resolve(
     options.out ??
-      join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${modelId.replace(/[^\w.-]+/g, '_')}${changed}`),
+      join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${modelId.replace(/[^\w.-]+/g, '_')}${changed}${budgeted}`),
   );
 
   // The output directory (and a results.jsonl already in it) must take writes before any pair runs.
@@ -114,6 +124,8 @@ export async function evaluate(
       model: modelId,
       ...(options.corpus ? { corpus: described.name } : {}),
       settings,
+      fingerprints: model.fingerprints,
+      ...(options.budget ? { budget: options.budget } : {}),
     });
     log = results;
     const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
@@ -122,10 +134,15 @@ export async function evaluate(
     }
     // Ctrl-C from here on stops scheduling and still writes the summary of what ran (marked incomplete).
     let stopping = false;
+    let judging = false;
     const onSigint = () => {
       if (stopping) process.exit(130);
       stopping = true;
-      io.err(`\n${command}: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume`);
+      io.err(
+        judging
+          ? `\n${command}: every run has finished; stopping the judging after the judge calls in flight (Ctrl-C again to quit now); re-run the same command to judge the rest`
+          : `\n${command}: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume`,
+      );
     };
     process.on('SIGINT', onSigint);
     const total = questions.length * workflows.length;
@@ -134,7 +151,7 @@ export async function evaluate(
       io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
     }
 
-    const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name };
+    const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name, ...(options.budget ? { budget: options.budget } : {}) };
     let failed = 0;
     try {
       if (options.queue === undefined) {
@@ -149,7 +166,8 @@ export async function evaluate(
             const { row, trace } = await runPair(context, workflow, question);
             writeTrace(out, row.trace, trace); // the trace file is written before its results line
             results.append(row);
-            await forgetPair(context, workflow.id, question.id);
+            // A failure that may pass on a re-run keeps the pair's journal of completed calls: the re-run gets them back, not paid again.
+            await settlePair(context, row);
             progress.tick(`${workflow.id} ${question.id}`);
           },
           () => stopping,
@@ -170,6 +188,8 @@ export async function evaluate(
             ...(options.skipInvalid ? { skipInvalid: true } : {}),
             ...(options.model ? { model: options.model } : {}),
             modelId,
+            fingerprints: model.fingerprints,
+            ...(options.budget ? { budget: options.budget } : {}),
             ...(options.cacheDir ? { cacheDir: resolve(options.cacheDir) } : {}),
             ...(options.db ? { db: resolve(options.db) } : {}),
           },
@@ -198,6 +218,7 @@ export async function evaluate(
       if (toJudge.length && !stopping) {
         io.err(`${command}: judging ${toJudge.length} answers with ${judge.label}`);
         const judged = new Progress(toJudge.length, 'judge');
+        judging = true;
         await judgements.judgeAll(answered, judge.model.port, { concurrency: options.concurrency, stopped: () => stopping, onJudged: () => judged.tick('') });
       }
       const verdicts = new Map<string, RowVerdict>();
@@ -234,8 +255,9 @@ export async function evaluate(
         settings,
         aggregates,
         ...(extra.sweep ? { sweep: extra.sweep } : {}),
+        ...(options.budget ? { budget: options.budget } : {}),
         ...(await routerOf(workflows, questions, (line) => io.err(`${command}: ${line}`))),
-        ...(stopping ? { stopped: true } : {}),
+        ...(stopping ? { stopped: true, unjudged: judgements.pending(answered).length } : {}),
       });
       const summaryFile = join(out, 'summary.json');
       const replaced = otherSelection(summaryFile, summary);
@@ -246,7 +268,7 @@ export async function evaluate(
       io.out(options.json ? JSON.stringify(summary, null, 2) : markdown);
       // After Ctrl-C nothing is judged (a judge model may take minutes): judgements.jsonl may not exist yet.
       const judged = existsSync(join(out, 'judgements.jsonl')) ? ' judgements.jsonl,' : '';
-      io.err(`${command}: wrote ${join(out, 'results.jsonl')},${judged} summary.json, summary.md and traces/${stopping ? '; the answers are judged when the same command is re-run' : ''}`);
+      io.err(`${command}: wrote ${join(out, 'results.jsonl')},${judged} summary.json, summary.md and traces/${stopping && summary.incomplete ? '; the answers not yet judged are judged when the same command is re-run' : ''}`);
       if (replaced) {
         io.err(`${command}: the summary replaced was of another selection (${replaced}); its pairs are kept here, so re-running that command writes it again at no cost, and --out keeps evals apart`);
       }
@@ -265,7 +287,9 @@ export async function evaluate(
           `${command}: the judge (${judge.label}) gave no verdict on ${unjudged} of ${answered.length} answers (${judgeFailures.map(([c, n]) => `${c} ${n}`).join(', ')}); they are left out of correctness, each error in judgements.jsonl; ${retryable ? `re-run the same command to ask the judge again about the ${retryable} whose call failed` : judgeFailures.every(([code]) => code === 'MODEL_OUTPUT') ? 'its replies could not be read: see their raw text in judgements.jsonl' : 'none of them is retried by a re-run'}`,
         );
       }
-      if (summary.incomplete) {
+      if (summary.incomplete?.judging) {
+        io.err(`${command}: INCOMPLETE: every run finished (${rows.length} of ${total}), but the judging was interrupted with ${summary.incomplete.judging.unjudged} of ${answered.length} answers not yet judged; re-run the same command to judge the rest (no pair runs again)`);
+      } else if (summary.incomplete) {
         io.err(`${command}: INCOMPLETE: ${summary.incomplete.questions_run} of ${questions.length} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
       }
       if (stopping) return 130;
@@ -315,10 +339,15 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
     ? options.judge
       ? resolveModel(options.judge, flag)
       : runModel
-    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), defaultConcurrency: Math.max(4, options.concurrency), ...flag });
+    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...flag });
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   return { id, label, model };
+}
+
+/** The model port's limit on requests in flight: --concurrency when given, else the config file's, else max(4, K). */
+function requestLimit(options: Pick<EvaluationOptions, 'concurrency' | 'requestConcurrency'>): { concurrency?: number; defaultConcurrency: number } {
+  return { ...(options.requestConcurrency !== undefined ? { concurrency: options.requestConcurrency } : {}), defaultConcurrency: Math.max(4, options.concurrency) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore } from '@multihop/checkpoint';
-import { goldAnswers, makeDirectory, writeFileWhole, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
-import type { ResultRow } from './ResultsLog';
+import { goldAnswers, makeDirectory, writeFileWhole, type Budget, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
+import { isRetryable, type ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
 /** One workflow as an evaluation runs it: the id its rows carry, and its settings. */
@@ -31,6 +31,8 @@ export interface PairContext {
    * recorded (forgetPair).
    */
   checkpoints?: CheckpointStore;
+  /** Each run's budget (--max-llm-calls, --max-tokens, --timeout). */
+  budget?: Budget;
 }
 
 /** A pair's durable thread: unique within one results store (one eval directory, or one eval id in a shared store). */
@@ -41,6 +43,21 @@ export function pairThread(workflowId: string, questionId: string, evalId = ''):
 /** Drops a recorded pair's checkpoints and journal: call after its result is safely recorded. */
 export async function forgetPair(context: PairContext, workflowId: string, questionId: string, evalId?: string): Promise<void> {
   await context.checkpoints?.deleteThread(pairThread(workflowId, questionId, evalId));
+}
+
+/**
+ * After a pair's result is recorded: a result to keep (an answer, a partial one, or a failure a
+ * re-run would repeat) drops the pair's thread (forgetPair). A failure that may pass on a re-run
+ * (provider outage, abort, a full disk: isRetryable) keeps the thread's journal of completed
+ * model calls, so the re-run gets each of them back instead of paying for it again; only its
+ * engine checkpoints go, so the re-run starts the run over (a machine checkpointed in its failure
+ * state would otherwise fail again) and replays the journalled calls up to where it failed.
+ */
+export async function settlePair(context: PairContext, row: Pick<ResultRow, 'workflow' | 'questionId' | 'status' | 'errorCode' | 'error'>, evalId?: string): Promise<void> {
+  if (!context.checkpoints) return;
+  const thread = pairThread(row.workflow, row.questionId, evalId);
+  if (isRetryable(row)) await context.checkpoints.saver.deleteThread(thread);
+  else await context.checkpoints.deleteThread(thread);
 }
 
 /** A finished pair: its results line and its trace (the file `row.trace` names, relative to the output directory). */
@@ -59,7 +76,13 @@ export interface PairOutcome {
 export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, signal?: AbortSignal): Promise<PairOutcome> {
   const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
   const durable = context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
-  const result = await workflow.workflow.run(query, { model: context.model.port, retriever: context.retrieverFor(query), ...(durable ? { durable } : {}), ...(signal ? { signal } : {}) });
+  const result = await workflow.workflow.run(query, {
+    model: context.model.port,
+    retriever: context.retrieverFor(query),
+    ...(context.budget ? { budget: context.budget } : {}),
+    ...(durable ? { durable } : {}),
+    ...(signal ? { signal } : {}),
+  });
   const row: ResultRow = {
     workflow: workflow.id,
     questionId: question.id,

@@ -63,7 +63,7 @@ describe('scoreRun and summarize', () => {
       workflow, questionId, question: 'q', prediction: errorCode ? '' : 'p', gold: ['g'], status: errorCode ? 'error' : 'ok',
       ...(errorCode ? { error: `${errorCode}: it failed`, errorCode } : {}),
       metrics: { em, f1: em, acc: em, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
-      usage: { ...emptyUsage(), promptTokens: errorCode ? 0 : 50 }, evidenceIds: [], latencyMs: 1, trace: 't',
+      usage: { ...emptyUsage(), promptTokens: errorCode ? 7 : 50 }, evidenceIds: [], latencyMs: 1, trace: 't',
     });
     const rows = [
       rowOf('a', ids[0]!, 1), rowOf('a', ids[1]!, 1), rowOf('a', ids[2]!, 0, 'PROVIDER'), rowOf('a', ids[3]!, 0, 'MODEL_OUTPUT'),
@@ -76,7 +76,8 @@ describe('scoreRun and summarize', () => {
     expect(summary.workflows['b']).toMatchObject({ n: 3, failed: 1, failed_codes: { ENVIRONMENT: 1 }, em: 1 / 3 });
     // A workflow whose every run failed has no figures at all, and no comparison is made with it.
     expect(summary.workflows['down']).toBeUndefined();
-    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 } });
+    // The failed runs' tokens (7 each) are in no workflow's figures: the summary counts them apart.
+    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 }, tokens: 49 });
     // Compared on the questions both scored: ids[0] and ids[1].
     expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
     expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
@@ -86,10 +87,21 @@ describe('scoreRun and summarize', () => {
     expect(md).toContain('| down | 0 | 4 (every run failed) |');
     expect(md).toContain('7 runs failed (PROVIDER 5, ENVIRONMENT 1, MODEL_OUTPUT 1) and are left out of every figure here');
     expect(md).toContain('6 may pass on a re-run of the same command');
+    expect(md).toContain('The failed runs spent 49 tokens (prompt + completion), counted in no figure above.');
 
     const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
     expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });
     expect(renderSummary(stopped)).toMatch(/^# d \(open setting\), INCOMPLETE: 1 of 4 questions ran\n\n\*\*Incomplete\*\*: stopped \(Ctrl-C\) before every pair ran; runs per workflow: a 1, b 1 \(of 4 each\)/);
+
+    // Ctrl-C while judging: every pair ran, so the summary says the judging (not the runs) was cut short.
+    const judging = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true, unjudged: 3 });
+    expect(judging.incomplete).toEqual({ stopped: true, questions_run: 4, runs: { a: 4, b: 4 }, judging: { unjudged: 3 } });
+    const judgingMd = renderSummary(judging);
+    expect(judgingMd).toMatch(/^# d \(open setting\), 4 questions, INCOMPLETE: judging interrupted\n\n\*\*Incomplete\*\*: every run finished, but the judging was stopped \(Ctrl-C\) with 3 answers not yet judged/);
+    expect(judgingMd).toContain('Re-run the same command to judge the rest: no pair runs again.');
+    expect(judgingMd).not.toContain('before every pair ran');
+    // Stopped after the judging had finished: nothing is missing.
+    expect(summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true, unjudged: 0 }).incomplete).toBeUndefined();
   });
 
   it('compares the first workflow with each other one on the same questions, paired', () => {

@@ -1,6 +1,7 @@
+import type { Budget } from '@multihop/core';
 import { bootstrapMean, comparePaired, formatPValue, mean, percentile } from '@multihop/metrics';
 import { countBy } from './countBy';
-import { isRetryable, rowTokens, type ResultRow } from './ResultsLog';
+import { describeBudget, isRetryable, rowTokens, type ResultRow } from './ResultsLog';
 import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
 
 /** The judge's verdict on one row, as the summary needs it. */
@@ -114,6 +115,8 @@ export interface Summary {
   model: string;
   offline: boolean;
   judge?: JudgeSummary;
+  /** Each run's budget (--max-llm-calls, --max-tokens, --timeout), when one was set: a run that reached it is partial, `budget:<limit>`. */
+  budget?: Budget;
   n: number;
   /** Questions skipped at the start of the file (`--offset`). */
   offset: number;
@@ -147,6 +150,8 @@ export interface FailureSummary {
   retryable: number;
   codes: Record<string, number>;
   workflows: Record<string, number>;
+  /** Tokens (prompt + completion) the failed runs spent before they failed: in no workflow's figures, so counted here. */
+  tokens: number;
 }
 
 export interface IncompleteSummary {
@@ -156,6 +161,11 @@ export interface IncompleteSummary {
   questions_run: number;
   /** Runs per workflow (scored and failed), of `n` each. */
   runs: Record<string, number>;
+  /**
+   * Present when every run finished and it was the judging that was stopped (Ctrl-C): how many
+   * answers still have no verdict. A re-run of the command judges them, and runs nothing again.
+   */
+  judging?: { unjudged: number };
 }
 
 /**
@@ -201,6 +211,9 @@ export interface SummaryContext {
   router?: { id: string; candidates: readonly string[]; policy?: Omit<RouterCurveInput, 'id' | 'candidates'> };
   /** The evaluation was stopped before every pair ran (Ctrl-C): the summary says it is incomplete. */
   stopped?: boolean;
+  budget?: Budget;
+  /** With `stopped`: answers left without a verdict because the judging was stopped. */
+  unjudged?: number;
 }
 
 export const RETRIEVAL_METRICS_NOTE =
@@ -282,6 +295,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     retrieval_metrics: RETRIEVAL_METRICS_NOTE,
     settings: Object.fromEntries(present.map((id) => [id, context.settings?.[id] ?? {}])),
     ...(context.sweep ? { sweep: context.sweep } : {}),
+    ...(context.budget ? { budget: context.budget } : {}),
     workflows,
     comparisons: [
       ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
@@ -309,6 +323,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       retryable: failedRows.filter(isRetryable).length,
       codes: countBy(failedRows.map((r) => r.errorCode ?? 'UNKNOWN')),
       workflows: countBy(failedRows.map((r) => r.workflow)),
+      tokens: failedRows.reduce((n, r) => n + rowTokens(r), 0),
     },
     ...incompleteOf(asked, context),
   };
@@ -324,7 +339,11 @@ function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf:
 function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { incomplete?: IncompleteSummary } {
   const planned = context.questionIds.length;
   const runs = Object.fromEntries(context.workflows.map((id) => [id, asked.filter((r) => r.workflow === id).length]));
-  if (!context.stopped && Object.values(runs).every((n) => n >= planned)) return {};
+  if (Object.values(runs).every((n) => n >= planned)) {
+    // Every pair ran: a stop (Ctrl-C) can only have cut the judging short.
+    if (!context.stopped || !context.unjudged) return {};
+    return { incomplete: { stopped: true, questions_run: new Set(asked.map((r) => r.questionId)).size, runs, judging: { unjudged: context.unjudged } } };
+  }
   return { incomplete: { stopped: Boolean(context.stopped), questions_run: new Set(asked.map((r) => r.questionId)).size, runs } };
 }
 
@@ -439,9 +458,14 @@ export function renderSummary(summary: Summary): string {
   const corpus = summary.corpus;
   const inc = summary.incomplete;
   const lines = [
-    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran` : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? (inc.judging ? `${summary.n} questions, INCOMPLETE: judging interrupted` : `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran`) : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
-    ...(inc
+    ...(inc?.judging
+      ? [
+          `**Incomplete**: every run finished, but the judging was stopped (Ctrl-C) with ${inc.judging.unjudged} answer${inc.judging.unjudged === 1 ? '' : 's'} not yet judged, left out of correctness (the other figures are over every run). Re-run the same command to judge the rest: no pair runs again.`,
+          '',
+        ]
+      : inc
       ? [
           `**Incomplete**: ${inc.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}; runs per workflow: ${Object.entries(inc.runs).map(([id, n]) => `${id} ${n}`).join(', ')} (of ${summary.n} each). The figures below are over the runs that finished; re-run the same command to finish the rest.`,
           '',
@@ -456,6 +480,9 @@ export function renderSummary(summary: Summary): string {
       : `Retrieval: ${summary.setting} setting.`,
     '',
     `Model: **${summary.model}**${summary.offline ? ' — these are the offline model’s figures, not a language model’s.' : ''}`,
+    ...(summary.budget
+      ? ['', `Budget of each run: ${describeBudget(summary.budget).slice(1, -1)}; a run that reached it stopped with its draft answer (status partial; its limit in the stopped early column, e.g. budget:maxLlmCalls).`]
+      : []),
   ];
   if (summary.judge) {
     const j = summary.judge;
@@ -499,7 +526,7 @@ export function renderSummary(summary: Summary): string {
   if (summary.failed.runs) {
     lines.push(
       '',
-      `${summary.failed.runs} run${summary.failed.runs === 1 ? '' : 's'} failed (${Object.entries(summary.failed.codes).map(([c, k]) => `${c} ${k}`).join(', ')}) and ${summary.failed.runs === 1 ? 'is' : 'are'} left out of every figure here (n counts the scored runs only); ${summary.failed.retryable} may pass on a re-run of the same command, which runs ${summary.failed.retryable === 1 ? 'it' : 'them'} again.`,
+      `${summary.failed.runs} run${summary.failed.runs === 1 ? '' : 's'} failed (${Object.entries(summary.failed.codes).map(([c, k]) => `${c} ${k}`).join(', ')}) and ${summary.failed.runs === 1 ? 'is' : 'are'} left out of every figure here (n counts the scored runs only); ${summary.failed.retryable} may pass on a re-run of the same command, which runs ${summary.failed.retryable === 1 ? 'it' : 'them'} again${summary.failed.retryable ? ' (each getting back the model calls it completed, not paying for them twice)' : ''}. The failed runs spent ${summary.failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above.`,
     );
   }
   if (summary.oracle) {

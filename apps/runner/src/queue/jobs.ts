@@ -1,3 +1,4 @@
+import type { Budget } from '@multihop/core';
 import type { Setting } from '../setting';
 import type { StoreSpec } from './store';
 
@@ -12,6 +13,10 @@ export interface EvalSpec {
   model?: string;
   /** The model the eval's results are for (`offline`, `openai:gpt-4o`, with per-role models); a worker resolving another refuses the job. */
   modelId: string;
+  /** The eval's providers' fingerprints (RunnerModel.fingerprints); a worker whose differ refuses the job. Absent from jobs of older evals. */
+  fingerprints?: { default: string; roles: Record<string, string> };
+  /** Each run's budget (--max-llm-calls, --max-tokens, --timeout). */
+  budget?: Budget;
   cacheDir?: string;
   /** The eval's --db, absolute; a worker's own --db wins. */
   db?: string;

@@ -6,7 +6,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
-import { forgetPair, modelIdOf, pairThread, runPair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
@@ -137,7 +137,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       }
       if (!(await lease.confirm())) throw new Error(`lost the thread of ${workflow.id} ${question.id} (its lease expired unrenewed): another worker runs it`);
       const recorded = await store.record(data.evalId, { ...outcome, worker: name });
-      await forgetPair(pair, workflow.id, question.id, data.evalId);
+      await settlePair(pair, outcome.row, data.evalId);
       log(`${recorded ? 'recorded' : 'already recorded'} ${workflow.id} ${question.id} (job ${job.id})`);
       return { worker: name, recorded };
     } finally {
@@ -228,10 +228,16 @@ async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<Eval
   if (modelId !== spec.modelId) {
     throw new ConfigError(`this worker's model is ${modelId}, the eval's is ${spec.modelId}: give the worker the same MULTIHOP_MODEL or multihop.config.json`);
   }
+  // The same model id at another endpoint or temperature answers otherwise (an eval queued before fingerprints were sent has none).
+  if (spec.fingerprints && JSON.stringify(spec.fingerprints) !== JSON.stringify(model.fingerprints)) {
+    throw new ConfigError(
+      `this worker's ${modelId} is set up as ${JSON.stringify(model.fingerprints)}, the eval's as ${JSON.stringify(spec.fingerprints)}: give the worker the same OPENAI_BASE_URL and multihop.config.json`,
+    );
+  }
   const corpus = await openCorpus({ dataset: spec.dataset, setting: spec.setting, db: options.db ?? spec.db, corpus: spec.corpus, layout: spec.layout, skipInvalid: spec.skipInvalid });
   return {
     corpus,
     questions: new Map(corpus.dataset.questions.map((q) => [q.id, q])),
-    pair: { model, retrieverFor: (query) => corpus.retrieverFor(query), dataset: corpus.dataset.name },
+    pair: { model, retrieverFor: (query) => corpus.retrieverFor(query), dataset: corpus.dataset.name, ...(spec.budget ? { budget: spec.budget } : {}) },
   };
 }

@@ -517,6 +517,11 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--concurrency', '0']), 2, '--concurrency must be a positive integer, got 0');
   });
 
+  it.concurrent(kind('eval/budget-not-positive'), async () => {
+    answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--max-llm-calls', '0']), 2, '--max-llm-calls must be a positive integer, got 0');
+    answered(await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--timeout', '30s']), 2, '--timeout must be a positive number of seconds, got "30s"');
+  });
+
   it.concurrent(kind('eval/malformed-results-line'), async () => {
     const out = join(scratch(), 'out');
     answered(await evalInto(out, 2), 0);

@@ -211,6 +211,21 @@ describe('bad input: provider and model configuration', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it(kind('provider/eval-other-endpoint'), async () => {
+    const s = await serve(() => ANSWER);
+    const out = join(scratch(), 'eval');
+    const args = ['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--limit', '1', '--model', 'openai:m', '--judge', 'offline', '--out', out];
+    expect((await againstEndpoint(s.baseURL, args)).code).toBe(0);
+    // Another server answering for a model of the same name: refused before any call, naming both endpoints.
+    const elsewhere = 'http://127.0.0.1:9/v1';
+    const moved = await againstEndpoint(elsewhere, args);
+    expectOneLine(moved, 'this directory holds results of model "openai:m" set up otherwise: default model was {');
+    const [was, now] = moved.stderr.split(', now ');
+    expect(was).toContain(`"baseURL":"${s.baseURL}"`);
+    expect(now).toContain(`"baseURL":"${elsewhere}"`);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it(kind('provider/eval-outage'), async () => {
     // The endpoint answers the first question, then a proxy in front of it starts sending its error page.
     let healthy = false;

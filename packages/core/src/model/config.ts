@@ -303,6 +303,12 @@ export interface ResolvedModel {
   port: ModelPort;
   /** The default model id and each role override, for labelling printed figures. */
   describe: { default: string; roles: Record<string, string> };
+  /**
+   * What changes each provider's replies besides the prompt (Provider.fingerprint, else its id),
+   * for the default model and each role override: two runs with the same model ids but other
+   * fingerprints asked another endpoint, or sampled otherwise.
+   */
+  fingerprints: { default: string; roles: Record<string, string> };
   /** True when every role is served by the offline model. */
   offline: boolean;
 }
@@ -396,9 +402,11 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
     cache: options.cacheDir ?? config.cache,
   });
   const roleIds = Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, p.id]));
+  const fingerprint = (p: Provider) => p.fingerprint ?? p.id;
   return {
     port,
     describe: { default: provider.id, roles: roleIds },
+    fingerprints: { default: fingerprint(provider), roles: Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, fingerprint(p)])) },
     offline: [provider, ...Object.values(roles)].every((p) => p.id === 'offline'),
   };
 }

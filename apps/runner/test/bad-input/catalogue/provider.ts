@@ -29,6 +29,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'provider/server-error-retried', before: 'clear', what: 'an endpoint that answers 500 to every attempt' },
   { id: 'provider/connection-refused', before: 'clear', what: 'OPENAI_BASE_URL pointing at a port where nothing listens' },
   { id: 'provider/unauthorized', before: 'clear', what: 'an endpoint that refuses the API key (401)' },
+  { id: 'provider/eval-other-endpoint', before: 'silent-wrong', what: 'an eval re-run into its directory with OPENAI_BASE_URL at another endpoint serving a model of the same name: its results reused without a word' },
   { id: 'provider/eval-outage', before: 'unclear', what: 'an eval whose endpoint starts answering with an HTML page midway, then resumed' },
   { id: 'provider/judge-outage', before: 'silent-wrong', what: "an eval whose judge's endpoint is down, then re-run once it is back" },
 ];

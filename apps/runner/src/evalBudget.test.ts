@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir, startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply, type StubRequest } from '@multihop/testing';
+import { rowTokens, type ResultRow, type RunConfig } from './eval/ResultsLog';
+import type { Summary } from './eval/summarize';
+import { cli } from '../test/cli';
+
+// Run budgets from the command line, the provider's fingerprint in run.json, and a failed pair's
+// completed calls kept for its re-run: the real CLI in process, with the offline model or a
+// scripted OpenAI-compatible server on 127.0.0.1.
+
+process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+process.env['LANCEDB_LOG'] ??= 'error';
+jest.setTimeout(120_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'multihop-eval-budget-'));
+const db = join(dir, 'db');
+// The first question of the HotpotQA dev sample ("What government position was held by the woman who portrayed Corliss Archer ...").
+const base = ['--dataset', 'hotpotqa-dev', '--limit', '1', '--setting', 'closed', '--db', db];
+
+const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+const rowsOf = (out: string): ResultRow[] => readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+
+/** Runs `body` with these environment variables set (and puts the old values back). */
+async function withEnv<T>(vars: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await body();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+let server: OpenAICompatibleServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('eval --max-llm-calls, --max-tokens, --timeout', () => {
+  it('stops each run at the budget: its pairs are partial with budget:maxLlmCalls, and the summary names the budget', async () => {
+    const out = join(dir, 'budget');
+    const done = await cli('eval', '--workflows', 'par2-rag,ircot', ...base, '--max-llm-calls', '1', '--out', out);
+    expect(done.code).toBe(0);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
+      expect(row.usage.llmCalls).toBe(1);
+    }
+    const summary = read<Summary>(join(out, 'summary.json'));
+    expect(summary.budget).toEqual({ maxLlmCalls: 1 });
+    expect(summary.workflows['par2-rag']).toMatchObject({ status: { ok: 0, partial: 1, error: 0 }, stop_reasons: { 'budget:maxLlmCalls': 1 } });
+    expect(done.out).toContain('Budget of each run: --max-llm-calls 1');
+    expect(read<RunConfig>(join(out, 'run.json')).budget).toEqual({ maxLlmCalls: 1 });
+    // The same directory without the budget would mix budgeted runs with others: refused, naming both.
+    const other = await cli('eval', '--workflows', 'par2-rag,ircot', ...base, '--out', out);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('this directory holds runs made with budget "--max-llm-calls 1", not "none"');
+  });
+
+  it('refuses a budget that is not a positive integer or number of seconds, naming the option', async () => {
+    const refused = async (...flags: string[]) => {
+      const r = await cli('eval', '--workflows', 'direct', ...base, '--out', join(dir, 'never'), ...flags);
+      expect(r.code).toBe(2);
+      return r.err.trim();
+    };
+    expect(await refused('--max-llm-calls', '0')).toBe('multihop: --max-llm-calls must be a positive integer, got 0');
+    expect(await refused('--max-tokens', 'lots')).toBe('multihop: --max-tokens must be an integer, got "lots"');
+    expect(await refused('--timeout', '-5')).toBe('multihop: --timeout must be a positive number of seconds, got "-5"');
+    const run = await cli('run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--timeout', '30s');
+    expect(run.code).toBe(2);
+    expect(run.err.trim()).toBe('multihop: --timeout must be a positive number of seconds, got "30s"');
+  });
+});
+
+describe('an eval against an OpenAI-compatible endpoint', () => {
+  it("records the provider's fingerprint (endpoint, not the key) and refuses a re-run against another endpoint", async () => {
+    server = await startOpenAICompatibleServer(() => ({ content: '{"answer":"Chief of Protocol"}' }));
+    const out = join(dir, 'fingerprint');
+    const args = ['eval', '--workflows', 'direct', ...base, '--model', 'openai:m', '--judge', 'offline', '--out', out];
+    const first = await withEnv({ OPENAI_API_KEY: 'secret-key-1', OPENAI_BASE_URL: server.baseURL }, () => cli(...args));
+    expect(first.code).toBe(0);
+    const config = read<RunConfig>(join(out, 'run.json'));
+    expect(config.model).toBe('openai:m');
+    expect(config.fingerprints!.default).toContain(`"baseURL":"${server.baseURL}"`);
+    expect(readFileSync(join(out, 'run.json'), 'utf8')).not.toContain('secret-key-1');
+    // The same endpoint again: nothing to run.
+    const again = await withEnv({ OPENAI_API_KEY: 'another-key', OPENAI_BASE_URL: server.baseURL }, () => cli(...args));
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('1 of 1 pairs already in');
+    // Another endpoint serving a model of the same name: refused before any call, naming both.
+    const elsewhere = 'http://127.0.0.1:9/v1';
+    const moved = await withEnv({ OPENAI_API_KEY: 'secret-key-1', OPENAI_BASE_URL: elsewhere }, () => cli(...args));
+    expect(moved.code).toBe(2);
+    expect(moved.err).toContain('this directory holds results of model "openai:m" set up otherwise: default model was');
+    const [was, now] = moved.err.split(', now ');
+    expect(was).toContain(`"baseURL":"${server.baseURL}"`);
+    expect(now).toContain(`"baseURL":"${elsewhere}"`);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("keeps a pair's completed calls when it fails at the provider: the re-run gets them back, and the summary counts the failed run's tokens", async () => {
+    const firstStep = '{"thought":"Corliss Archer was played by Shirley Temple in Kiss and Tell.","answer":null}';
+    let failing = true;
+    const script = ({ index }: StubRequest): StubReply =>
+      failing
+        ? index === 0
+          ? { content: firstStep }
+          : { status: 400, content: 'the server refused this request' }
+        : { content: '{"thought":"Shirley Temple served as Chief of Protocol.","reasoning":"She was Chief of Protocol.","answer":"Chief of Protocol"}' };
+    server = await startOpenAICompatibleServer(script);
+    const out = join(dir, 'resume');
+    const args = ['eval', '--workflows', 'ircot', ...base, '--model', 'openai:m', '--judge', 'offline', '--out', out];
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL };
+
+    const failed = await withEnv(env, () => cli(...args));
+    expect(failed.code).toBe(1);
+    const [row] = rowsOf(out);
+    expect(row).toMatchObject({ status: 'error', errorCode: 'PROVIDER' });
+    expect(server.requests).toHaveLength(2);
+    const summary = read<Summary>(join(out, 'summary.json'));
+    expect(summary.failed).toMatchObject({ runs: 1, retryable: 1, tokens: rowTokens(row!) });
+    expect(summary.failed.tokens).toBeGreaterThan(0);
+    expect(failed.out).toContain(`The failed runs spent ${rowTokens(row!)} tokens (prompt + completion), counted in no figure above.`);
+
+    // The endpoint is back: the re-run asks only for the call that failed; the completed one comes from the pair's journal.
+    failing = false;
+    const firstRequest = JSON.stringify(server.requests[0]!.body.messages);
+    const resumed = await withEnv(env, () => cli(...args));
+    expect(resumed.code).toBe(0);
+    const retried = server.requests.slice(2);
+    expect(retried).toHaveLength(1);
+    expect(JSON.stringify(retried[0]!.body.messages)).not.toBe(firstRequest);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatchObject({ status: 'ok', prediction: 'Chief of Protocol' });
+    expect(rows[1]!.usage.llmCalls).toBe(2);
+    const trace = read<{ trace: Array<{ kind: string; data: Record<string, unknown> }> }>(join(out, rows[1]!.trace));
+    expect(trace.trace.filter((e) => e.kind === 'llm').map((e) => e.data['replayed'] === true)).toEqual([true, false]);
+    expect(read<Summary>(join(out, 'summary.json')).failed).toMatchObject({ runs: 0, tokens: 0 });
+  });
+});
