@@ -105,6 +105,30 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('judges afresh when the judge of the same name is set up otherwise (another endpoint), and reuses the verdicts when it is not', async () => {
+    server = await startOpenAICompatibleServer(() => ({ content: 'Explanation: the gold is in the answer\nDecision: yes' }));
+    const other = await startOpenAICompatibleServer(() => ({ content: 'Explanation: the gold is not in the answer\nDecision: no' }));
+    try {
+      const out = join(dir, 'judge-fingerprint');
+      const args = ['eval', '--workflows', 'direct', ...base, '--judge', 'openai:judge', '--out', out];
+      const at = (url: string) => withEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: url }, () => cli(...args));
+      expect((await at(server.baseURL)).code).toBe(0);
+      expect((await at(other.baseURL)).code).toBe(0);
+      expect((await at(other.baseURL)).code).toBe(0);
+      expect([server.requests.length, other.requests.length]).toEqual([1, 1]);
+      const keys = readFileSync(join(out, 'judgements.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { judge: string }).judge);
+      expect(keys).toHaveLength(2);
+      expect(new Set(keys).size).toBe(2);
+      for (const key of keys) expect(key).toMatch(/^openai:judge@[0-9a-f]{8}$/);
+      // The summary counts the verdicts of the judge it ran with: the second endpoint's "no".
+      const summary = read<Summary>(join(out, 'summary.json'));
+      expect(summary.judge).toMatchObject({ model: 'openai:judge', key: keys[1] });
+      expect(summary.workflows['direct']).toMatchObject({ correctness: 0 });
+    } finally {
+      await other.close();
+    }
+  });
+
   it("keeps a pair's completed calls when it fails at the provider: the re-run gets them back, and the summary counts the failed run's tokens", async () => {
     const firstStep = '{"thought":"Corliss Archer was played by Shirley Temple in Kiss and Tell.","answer":null}';
     let failing = true;

@@ -211,7 +211,7 @@ export async function evaluate(
       const rows = results.rows
         .filter((r) => questionIndex.has(r.questionId) && workflowIndex.has(r.workflow))
         .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
-      const judgements = new JudgeLog(out, judge.id);
+      const judgements = new JudgeLog(out, judge.key);
       // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
       const answered = rows.filter((r) => r.status !== 'error');
       const toJudge = judgements.pending(answered);
@@ -246,7 +246,7 @@ export async function evaluate(
         corpus: described,
         model: model.label,
         offline: model.offline,
-        judge: { model: judge.id, label: judge.label, offline: judge.id === 'offline', verdicts },
+        judge: { model: judge.id, key: judge.key, label: judge.label, offline: judge.id === 'offline', verdicts },
         workflows: workflows.map((w) => w.id),
         questionIds: questions.map((q) => q.id),
         offset,
@@ -332,7 +332,7 @@ function otherSelection(summaryFile: string, next: Summary): string | undefined 
  * role. Its replies are cached on disk (under --cache, else in the output directory) unless
  * the offline model judges, whose verdicts judgements.jsonl already keeps.
  */
-function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; label: string; model: RunnerModel } {
+function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; key: string; label: string; model: RunnerModel } {
   const offline = options.judge ? options.judge.trim() === 'offline' : runModel.port.modelFor('judge') === 'offline';
   const flag = options.judge ? { modelFlag: '--judge' } : {};
   const model = offline
@@ -342,7 +342,11 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
     : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...flag });
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
-  return { id, label, model };
+  // The judge's verdicts are kept under its id, and under its set-up when that says more (another
+  // endpoint or temperature under the same model name judges afresh instead of reusing verdicts).
+  const fingerprint = model.fingerprints.roles['judge'] ?? model.fingerprints.default;
+  const key = fingerprint === id ? id : `${id}@${shortHash(fingerprint)}`;
+  return { id, key, label, model };
 }
 
 /** The model port's limit on requests in flight: --concurrency when given, else the config file's, else max(4, K). */

@@ -38,7 +38,7 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   }
   // The verdicts the eval's own summary counted: its judge's, on each row's current answer (as JudgeLog matches them).
   const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge', 'key'], { repair: false });
-  const judge = summary?.judge?.model ?? judgements.at(-1)?.judge;
+  const judge = summary?.judge?.key ?? summary?.judge?.model ?? judgements.at(-1)?.judge;
   const verdict = new Map<string, Judgement>();
   for (const j of judgements) if (j.judge === judge) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
   const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({

@@ -86,6 +86,8 @@ export interface BreakdownCell {
 export interface JudgeSummary {
   /** The judge model (`offline`, `openai:gpt-4o`). */
   model: string;
+  /** What its verdicts are kept under in judgements.jsonl: the model, and a hash of its set-up when that differs from the bare id (absent in summaries written before it: read `model`). */
+  key?: string;
   label: string;
   offline: boolean;
   calls: number;
@@ -200,7 +202,8 @@ export interface SummaryContext {
   part?: { part: number; of: number };
   corpus?: CorpusSummary;
   /** The judge and its verdicts by `workflow\0questionId`. */
-  judge?: { model: string; label: string; offline: boolean; verdicts: Map<string, RowVerdict> };
+  /** `key`: what the verdicts are kept under, when not the model id. */
+  judge?: { model: string; key?: string; label: string; offline: boolean; verdicts: Map<string, RowVerdict> };
   /** Hop count and type of each question, from the dataset. */
   questions?: Map<string, { hops?: number; type?: string }>;
   settings?: Record<string, Record<string, unknown>>;
@@ -396,6 +399,7 @@ function judgeSummary(judge: NonNullable<SummaryContext['judge']>, rows: readonl
   const called = used.filter((v) => v.promptTokens !== undefined);
   return {
     model: judge.model,
+    ...(judge.key && judge.key !== judge.model ? { key: judge.key } : {}),
     label: judge.label,
     offline: judge.offline,
     calls: called.length,

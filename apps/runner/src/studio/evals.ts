@@ -59,7 +59,7 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   }
   const rows = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false });
   const verdicts: Record<string, 0 | 1> = {};
-  const judge = summary.judge?.model;
+  const judge = summary.judge?.key ?? summary.judge?.model;
   for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
     if (judge && j.judge !== judge) continue;
     if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
