@@ -35,7 +35,13 @@ function build(spec: string): Embedder {
     if (cut <= 0) throw new ConfigError(`embedder "${spec}": expected openai:<model>:<dimensions>`);
     const { OpenAIEmbedder } = require('@multihop/provider-openai') as typeof import('@multihop/provider-openai');
     const baseURL = process.env['OPENAI_BASE_URL'] || undefined;
-    return new OpenAIEmbedder({ model: rest.slice(0, cut), dimensions: dimensionsOf(rest.slice(cut + 1)), ...(baseURL ? { baseURL } : {}) });
+    return new OpenAIEmbedder({
+      model: rest.slice(0, cut),
+      dimensions: dimensionsOf(rest.slice(cut + 1)),
+      ...(baseURL ? { baseURL } : {}),
+      // As the chat provider's retries are announced (model.ts): one line per failed attempt.
+      onRetry: (r) => process.stderr.write(`multihop: embedder ${r.provider} at ${r.url}: ${r.reason}; attempt ${r.attempt} of ${r.maxAttempts} failed, retrying in ${r.waitMs} ms\n`),
+    });
   }
   throw new ConfigError(`"${spec}" is not an embedder spec; expected ${SPEC_HELP}`);
 }

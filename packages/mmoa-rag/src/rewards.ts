@@ -35,7 +35,7 @@ export function rewriterViolation(subQuestions: readonly string[], limits: Penal
 export const SELECTOR_REPLY_PATTERN = /^(?:Document\d+,)*Document\d+$/;
 
 /**
- * A GBNF grammar (llama.cpp's `grammar`, vLLM's `guided_grammar`) that admits exactly the replies
+ * A GBNF grammar (llama.cpp's `grammar`, vLLM's `structured_outputs.grammar`) that admits exactly the replies
  * SELECTOR_REPLY_PATTERN admits with IDs below `candidates`: what a provider with constrained
  * decoding would be given in place of the after-the-fact check. It cannot stop a repeated ID.
  */

@@ -1,6 +1,6 @@
 import { startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply } from '@multihop/testing';
 import { z } from 'zod';
-import { createModel, ProviderError, RunAbortedError, type PromptTemplate } from '@multihop/core';
+import { createModel, ProviderError, RunAbortedError, type PromptTemplate, type ProviderRequest } from '@multihop/core';
 import { judgeCorrectness } from '@multihop/metrics';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { createOpenAIProvider, type RetryNotice } from './createOpenAIProvider';
@@ -135,7 +135,7 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(JSON.stringify(s.requests[0]?.body.messages)).toContain('Decision: <yes|no>');
   });
 
-  it('constrains a reply that declares a pattern when the server can (vLLM guided_regex, SGLang regex), and only then', async () => {
+  it('constrains a reply that declares a pattern when the server can (vLLM structured_outputs, older vLLM guided_regex, SGLang regex), and only then', async () => {
     // A selector-like prompt: the reply must be document ids, e.g. "Document2,Document0".
     const selector: PromptTemplate<{ ids: string }> = {
       id: 'test.selector',
@@ -145,17 +145,24 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
       reply: { instructions: 'Document ids, comma-separated.', pattern: '(Document[0-9],)*Document[0-9]', parse: (text) => ({ ok: true, value: { ids: text.trim() } }), format: (v) => v.ids },
       render: () => [{ role: 'user', content: 'Pick the useful documents.' }],
     };
-    const s = await serve([{ content: 'Document2,Document0' }, { content: 'Document1' }, { content: 'Document3' }]);
+    const pattern = '(Document[0-9],)*Document[0-9]';
+    const s = await serve([{ content: 'Document2,Document0' }, { content: 'Document1' }, { content: 'Document3' }, { content: 'Document4' }]);
     const vllm = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, guidedDecoding: 'vllm' }) });
     expect((await vllm.call({ prompt: selector, vars: {} })).output).toEqual({ ids: 'Document2,Document0' });
-    expect(s.requests[0]?.body.guided_regex).toBe('(Document[0-9],)*Document[0-9]');
+    expect(s.requests[0]?.body.structured_outputs).toEqual({ regex: pattern });
+    expect(s.requests[0]?.body.guided_regex).toBeUndefined();
+    const legacy = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, guidedDecoding: 'vllm-legacy' }) });
+    await legacy.call({ prompt: selector, vars: {} });
+    expect(s.requests[1]?.body.guided_regex).toBe(pattern);
+    expect(s.requests[1]?.body.structured_outputs).toBeUndefined();
     const sglang = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, guidedDecoding: 'sglang' }) });
     await sglang.call({ prompt: selector, vars: {} });
-    expect(s.requests[1]?.body.regex).toBe('(Document[0-9],)*Document[0-9]');
+    expect(s.requests[2]?.body.regex).toBe(pattern);
     const plain = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
     await plain.call({ prompt: selector, vars: {} });
-    expect(s.requests[2]?.body.guided_regex).toBeUndefined();
-    expect(s.requests[2]?.body.regex).toBeUndefined();
+    expect(s.requests[3]?.body.guided_regex).toBeUndefined();
+    expect(s.requests[3]?.body.structured_outputs).toBeUndefined();
+    expect(s.requests[3]?.body.regex).toBeUndefined();
   });
 
   it('sends a call\'s own temperature (group rollouts sample hotter than the role\'s default), and the configured one otherwise', async () => {
@@ -245,6 +252,112 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(error.message).toBe(
       `openai:gpt-4o-mni (role writer) at ${s.baseURL}/chat/completions failed after 1 attempt(s): 404 The model \`gpt-4o-mni\` does not exist (is the model name one the endpoint serves, and does the base URL end in /v1?)`,
     );
+  });
+
+  describe('what the server said beyond the text', () => {
+    const request = (): ProviderRequest => ({
+      role: 'writer',
+      promptId: 'test.answer',
+      messages: [{ role: 'user', content: 'q' }],
+      vars: {},
+      schema,
+      jsonSchema: {},
+      attempt: 0,
+    });
+    const completion = (message: Record<string, unknown>, finish_reason: string) =>
+      JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason }], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } });
+
+    it('reports finish_reason, so a reply cut off at the token limit (length) can be refused', async () => {
+      const s = await serve([{ raw: completion({ content: '{"answer":"Chief of' }, 'length') }, { content: '{"answer":"x"}' }]);
+      const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast });
+      const cut = await provider.generate(request());
+      expect(cut).toMatchObject({ text: '{"answer":"Chief of', finishReason: 'length' });
+      expect(cut.reasoning).toBeUndefined();
+      expect((await provider.generate(request())).finishReason).toBe('stop');
+    });
+
+    it('reports a reasoning model\'s reasoning_content apart from the reply', async () => {
+      const s = await serve([{ raw: completion({ content: '{"answer":"Latin"}', reasoning_content: 'The passage says Latin.' }, 'stop') }]);
+      const reply = await createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }).generate(request());
+      expect(reply).toMatchObject({ text: '{"answer":"Latin"}', reasoning: 'The passage says Latin.', finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 7 } });
+    });
+  });
+
+  it('sends no temperature, max_tokens or response_format unless configured (the server\'s defaults apply)', async () => {
+    const s = await serve([{ content: '{"answer":"a"}' }]);
+    await createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) }).call({ prompt, vars: { question: 'q' } });
+    expect(s.requests[0]?.body).not.toHaveProperty('temperature');
+    expect(s.requests[0]?.body).not.toHaveProperty('max_tokens');
+    expect(s.requests[0]?.body).not.toHaveProperty('response_format');
+  });
+
+  it('reads the message of a vLLM/SGLang-style error body ({"object":"error","message":…}) and does not retry a 400', async () => {
+    const body = { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: 'BadRequestError', param: null, code: 400 };
+    const s = await serve([{ status: 400, raw: JSON.stringify(body) }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 2 }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toBe(
+      `openai:m (role writer) at ${s.baseURL}/chat/completions failed after 1 attempt(s): 400 This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.`,
+    );
+    expect(error.details).toMatchObject({ status: 400, attempts: 1, retryable: false });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('reads an error body that is not JSON (a proxy page) as one line, and retries a 502', async () => {
+    const page = '<html>\n<head><title>502 Bad Gateway</title></head>\n<body>nginx</body>\n</html>';
+    const s = await serve([{ status: 502, raw: page, headers: { 'content-type': 'text/html' } }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 1 }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error.message).toMatch(/failed after 2 attempt\(s\): 502 502 Bad Gateway \(text\/html page\)$/);
+    expect(error.message).not.toContain('\n');
+    expect(error.details).toMatchObject({ status: 502, attempts: 2, retryable: true });
+  });
+
+  it('waits a Retry-After longer than retryMaxMs in full when the call\'s deadline allows', async () => {
+    const s = await serve([{ status: 429, content: 'slow down', headers: { 'retry-after': '1' } }, { content: '{"answer":"ok"}' }]);
+    const notices: RetryNotice[] = [];
+    const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, retryMaxMs: 50, callDeadlineMs: 5000, onRetry: (n) => notices.push(n) });
+    const started = Date.now();
+    expect((await createModel({ provider }).call({ prompt, vars: { question: 'q' } })).output.answer).toBe('ok');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(notices).toEqual([expect.objectContaining({ status: 429, waitMs: 1000 })]);
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('fails at once, saying so, when a Retry-After is longer than the call\'s deadline allows', async () => {
+    const s = await serve([{ status: 429, content: 'slow down', headers: { 'retry-after': '30' } }, { content: '{"answer":"ok"}' }]);
+    const notices: RetryNotice[] = [];
+    const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, callDeadlineMs: 2000, onRetry: (n) => notices.push(n) });
+    const started = Date.now();
+    const error = (await createModel({ provider }).call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toMatch(/failed after 1 attempt\(s\): 429 slow down; the server asked to wait 30 s \(Retry-After\), more than the call's deadline of 2000 ms .* allows$/);
+    expect(error.message).not.toContain('\n');
+    expect(error.details).toMatchObject({ status: 429, attempts: 1 });
+    expect(notices).toEqual([]);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('names the cause of a dropped connection (other side closed, UND_ERR_SOCKET)', async () => {
+    const s = await serve([{ destroy: true }]);
+    const notices: RetryNotice[] = [];
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, maxRetries: 1, onRetry: (n) => notices.push(n) }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error.message).toMatch(/failed after 2 attempt\(s\): Connection error: other side closed \(UND_ERR_SOCKET\)$/);
+    expect(error.details).toMatchObject({ attempts: 2, retryable: true });
+    expect(notices[0]?.reason).toBe('Connection error: other side closed (UND_ERR_SOCKET)');
+  });
+
+  it('fails at once on a port fetch refuses (6000), as a configuration error', async () => {
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: 'http://127.0.0.1:6000/v1', ...fast, maxRetries: 2 }) });
+    const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toBe(
+      'openai:m (role writer) at http://127.0.0.1:6000/v1/chat/completions failed after 1 attempt(s): Connection error: bad port (fetch refuses to connect to port 6000, one the Fetch standard blocks; serve the endpoint on another port)',
+    );
+    expect(error.details).toMatchObject({ attempts: 1, retryable: false });
   });
 
   it('refuses a base URL that is not http(s)', () => {

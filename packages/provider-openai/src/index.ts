@@ -1,2 +1,2 @@
-export { createOpenAIProvider, type OpenAIProviderOptions, type RetryNotice } from './createOpenAIProvider';
+export { createOpenAIProvider, type GuidedDecoding, type OpenAIProviderOptions, type RetryNotice } from './createOpenAIProvider';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './OpenAIEmbedder';

@@ -24,7 +24,7 @@ export type ModelSpec =
       guidedDecoding?: GuidedDecoding;
     };
 
-/** Constrained decoding of replies that declare a pattern: vLLM ≥ 0.12 (`structured_outputs`), older vLLM (`guided_regex`), SGLang (`regex`). */
+/** Constrained decoding of replies that declare a pattern: vLLM ≥ 0.10.2 (`structured_outputs`), vLLM before 0.12 (`guided_regex`), SGLang (`regex`). */
 export type GuidedDecoding = 'vllm' | 'vllm-legacy' | 'sglang';
 
 const specObject = z
@@ -42,7 +42,7 @@ const specObject = z
     /** The most tokens a reply may have (max_tokens); a reply cut off there is refused, not parsed. */
     maxTokens: z.number().int().positive().optional(),
     jsonMode: z.boolean().optional(),
-    /** Constrained decoding of replies that declare a pattern: `vllm` (structured_outputs, vLLM ≥ 0.12), `vllm-legacy` (guided_regex) or `sglang` (regex). */
+    /** Constrained decoding of replies that declare a pattern: `vllm` (structured_outputs, vLLM ≥ 0.10.2), `vllm-legacy` (guided_regex, before 0.12) or `sglang` (regex). */
     guidedDecoding: z.enum(['vllm', 'vllm-legacy', 'sglang']).optional(),
   })
   .strict();

@@ -18,7 +18,7 @@ export interface ReplyFormat<T> {
   format(value: T): string;
   /**
    * A regular expression (JavaScript/PCRE source, no slashes) every valid reply matches whole:
-   * a provider with constrained decoding (vLLM's `guided_regex`, SGLang's `regex`) can then only
+   * a provider with constrained decoding (vLLM's `structured_outputs.regex`, SGLang's `regex`) can then only
    * produce valid replies, instead of the parser finding out afterwards (MMOA-RAG's Selector).
    */
   pattern?: string;

@@ -1,0 +1,342 @@
+import { ProviderError, RunAbortedError } from '@multihop/core';
+
+/**
+ * What the chat provider and the embedder share: the checked fetch, the classification of a failed
+ * attempt, and the bounded retry loop with its notices and deadline.
+ */
+
+/** What `onRetry` is told before a retry. */
+export interface RetryNotice {
+  /** `openai:<model>`. */
+  provider: string;
+  /** The endpoint called: base URL + `/chat/completions` (or `/embeddings` for the embedder). */
+  url: string;
+  /** The call's role and prompt (`embedder` and `embeddings` for the embedder). */
+  role: string;
+  promptId: string;
+  /** The attempt that failed (1-based) and the most attempts the call may make. */
+  attempt: number;
+  maxAttempts: number;
+  /** Why it failed (`timed out after 60000 ms`, `429 rate limited`, ...). */
+  reason: string;
+  status?: number;
+  /** How long the provider waits before the next attempt. */
+  waitMs: number;
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  timeoutMs: number;
+  /** The option that sets the per-attempt timeout, for the timeout message. */
+  timeoutOption: string;
+  callDeadlineMs: number;
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+export interface CallSite {
+  /** `openai:<model>`. */
+  provider: string;
+  url: string;
+  /** How errors begin: `openai:m (role writer) at http://…/chat/completions`. */
+  where: string;
+  role: string;
+  promptId: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * One call: attempts `send` until it succeeds, a failure is not retryable, the retries are spent
+ * or the call's deadline comes. Every failure is a one-line ProviderError beginning with
+ * `site.where`; an abort is a RunAbortedError.
+ */
+export async function withRetries<T>(policy: RetryPolicy, site: CallSite, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { maxRetries, retryBaseMs, retryMaxMs, timeoutMs, callDeadlineMs } = policy;
+  const deadlineAt = Date.now() + callDeadlineMs;
+  const maxAttempts = maxRetries + 1;
+  const deadlineName = `the call's deadline of ${callDeadlineMs} ms (all attempts and waits together; callDeadlineMs, MULTIHOP_CALL_DEADLINE_MS in the CLI)`;
+  const fail = (message: string, details: { status?: number; attempts: number; retryable: boolean }, cause?: unknown): never => {
+    throw new ProviderError(`${site.where} ${message}`, { provider: site.provider, ...details }, { cause });
+  };
+  const overDeadline = (attempts: number, last: string, cause?: unknown): never =>
+    fail(`gave up after ${attempts} attempt(s): ${deadlineName} has passed; last: ${last}`, { attempts, retryable: true }, cause);
+  for (let attempt = 0; ; attempt++) {
+    if (site.signal?.aborted) throw new RunAbortedError(site.signal.reason);
+    const sentAt = Date.now();
+    // The deadline aborts the attempt in flight; the caller's signal still wins (a user abort).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('call deadline')), Math.max(0, deadlineAt - sentAt));
+    const signal = site.signal ? AbortSignal.any([site.signal, deadline.signal]) : deadline.signal;
+    try {
+      return await send(signal);
+    } catch (error) {
+      if (site.signal?.aborted) throw new RunAbortedError(site.signal.reason ?? error);
+      if (deadline.signal.aborted) overDeadline(attempt + 1, `no reply within ${Date.now() - sentAt} ms`, error);
+      if (isAbort(error)) throw new RunAbortedError(error);
+      const failure = classify(error, site.url);
+      // The client reports its own timeout as a bare "Connection error"; name it for what it was.
+      if (failure.status === undefined && !failure.reply && !failure.config && Date.now() - sentAt >= timeoutMs * 0.95) {
+        failure.message = `timed out after ${timeoutMs} ms (no reply; the per-attempt timeout is ${policy.timeoutOption})`;
+        failure.retryable = true;
+      }
+      if (!failure.retryable || attempt >= maxRetries) {
+        fail(`failed after ${attempt + 1} attempt(s): ${failure.message}`, { status: failure.status, attempts: attempt + 1, retryable: failure.retryable }, error);
+      }
+      let waitMs: number;
+      if (failure.retryAfterMs !== undefined) {
+        // The server's Retry-After is honoured in full, or the call fails now saying why: a
+        // shorter wait would only be refused again.
+        waitMs = Math.round(failure.retryAfterMs);
+        if (Date.now() + waitMs >= deadlineAt) {
+          fail(
+            `failed after ${attempt + 1} attempt(s): ${failure.message}; the server asked to wait ${seconds(waitMs)} (Retry-After), more than ${deadlineName} allows`,
+            { status: failure.status, attempts: attempt + 1, retryable: true },
+            error,
+          );
+        }
+      } else {
+        waitMs = Math.round(Math.min(retryMaxMs, retryBaseMs * 2 ** attempt * (1 + Math.random() * 0.25)));
+        // A wait that would end past the deadline is not taken: the call fails now, saying so.
+        if (Date.now() + waitMs >= deadlineAt) overDeadline(attempt + 1, failure.message, error);
+      }
+      policy.onRetry?.({ provider: site.provider, url: site.url, role: site.role, promptId: site.promptId, attempt: attempt + 1, maxAttempts, reason: failure.message, status: failure.status, waitMs });
+      await sleep(waitMs, site.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+interface Failure {
+  retryable: boolean;
+  status?: number;
+  retryAfterMs?: number;
+  message: string;
+  /** The endpoint answered, but not with what was asked for (HTML, no `choices`, broken JSON). */
+  reply?: boolean;
+  /** The request could not be sent as configured (a port fetch refuses). */
+  config?: boolean;
+}
+
+/** The errors under `error`, outermost first (the client wraps what fetch threw in `cause`). */
+function causes(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let e = error; e && typeof e === 'object' && out.length < 8; e = (e as { cause?: unknown }).cause) out.push(e);
+  return out;
+}
+
+export function classify(error: unknown, url?: string): Failure {
+  const chain = causes(error);
+  const reply = chain.find((e): e is ReplyProblem => e instanceof ReplyProblem);
+  if (reply) return { retryable: false, message: reply.message, reply: true };
+  const e = error as { name?: string; message?: string; constructor?: { name?: string } };
+  // LangChain appends a troubleshooting link on its own line to some errors: one line is enough here.
+  const message = (e?.message ?? String(error))
+    .replace(/\s*Troubleshooting URL: \S+\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  // LangChain re-wraps some status errors (a context overflow) without the status: it is on a cause.
+  const withStatus = chain.find((c): c is { status: number; headers?: unknown } => typeof (c as { status?: unknown }).status === 'number');
+  if (withStatus) {
+    const status = withStatus.status;
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    const hint =
+      status === 401 || status === 403
+        ? ' (the endpoint refused the API key: check OPENAI_API_KEY, or the variable the config names in apiKeyEnv)'
+        : status === 404
+          ? ' (is the model name one the endpoint serves, and does the base URL end in /v1?)'
+          : '';
+    return { retryable, status, message: `${message}${hint}`, retryAfterMs: retryAfter(withStatus.headers) };
+  }
+  const inner = chain.length > 1 ? (chain[chain.length - 1] as { message?: unknown; code?: unknown }) : undefined;
+  const innerMessage = typeof inner?.message === 'string' ? inner.message.replace(/\s+/g, ' ').trim() : '';
+  const code = chain.map((c) => (c as { code?: unknown }).code).find((c): c is string => typeof c === 'string' && /^[A-Z][A-Z0-9_]+$/.test(c));
+  if (innerMessage === 'bad port') {
+    // fetch refuses the Fetch standard's blocked ports (6000, 6665-6669, 5060, 9, ...) before connecting.
+    const port = url ? portOf(url) : undefined;
+    return {
+      retryable: false,
+      config: true,
+      message: `${message.replace(/\.$/, '')}: bad port (fetch refuses to connect to port${port ? ` ${port}` : ''}, one the Fetch standard blocks; serve the endpoint on another port)`,
+    };
+  }
+  const kind = `${e?.name ?? ''} ${e?.constructor?.name ?? ''}`;
+  const transient = /Timeout|Connection|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|fetch failed|other side closed/i;
+  const named =
+    code === 'ECONNREFUSED'
+      ? 'connection refused (is the server running and listening on that port?)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? `host not found (${code})`
+        : innerMessage && innerMessage !== message
+          ? `${message.replace(/\.$/, '')}: ${innerMessage}${code ? ` (${code})` : ''}`
+          : code
+            ? `${message.replace(/\.$/, '')} (${code})`
+            : message;
+  return { retryable: transient.test(kind) || transient.test(message) || code !== undefined, message: named };
+}
+
+function portOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.port || (u.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfter(headers: unknown): number | undefined {
+  const get = (name: string): string | null | undefined =>
+    headers && typeof (headers as Headers).get === 'function'
+      ? (headers as Headers).get(name)
+      : (headers as Record<string, string> | undefined)?.[name];
+  const ms = Number(get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms >= 0 && get('retry-after-ms') != null) return ms;
+  const raw = get('retry-after');
+  if (raw == null) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/**
+ * An endpoint's 200 reply that is not what was asked for. Thrown from inside the client's fetch, it
+ * reaches the provider as the `cause` of the client's connection error. Its toString is fixed: the
+ * client reads "timed out" in an error's text as a timeout, and a proxy's page may well say it.
+ */
+class ReplyProblem extends Error {
+  override toString(): string {
+    return 'ReplyProblem';
+  }
+}
+
+/** The start of a reply body, on one line, for an error message. */
+function snippet(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+}
+
+/** What a 200 reply's JSON must be: `check` says what is wrong with it, or nothing; `noun` names what was expected. */
+export interface ReplyShape {
+  noun: string;
+  check: (body: unknown, text: string) => string | undefined;
+}
+
+export const chatCompletionShape: ReplyShape = {
+  noun: 'a chat completion',
+  check: (body) => {
+    const choices = (body as { choices?: unknown } | null)?.choices;
+    if (!Array.isArray(choices) || choices.length === 0 || typeof (choices[0] as { message?: unknown })?.message !== 'object') {
+      return !Array.isArray(choices) ? 'no `choices`' : choices.length === 0 ? 'an empty `choices` list' : 'no `choices[0].message`';
+    }
+    return undefined;
+  },
+};
+
+export const embeddingListShape: ReplyShape = {
+  noun: 'an embeddings list',
+  check: (body) => {
+    const data = (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return 'no `data` list';
+    const bad = data.findIndex((d) => {
+      const embedding = (d as { embedding?: unknown } | null)?.embedding;
+      return !Array.isArray(embedding) && typeof embedding !== 'string';
+    });
+    return bad >= 0 ? `no \`data[${bad}].embedding\`` : undefined;
+  },
+};
+
+/**
+ * The client's fetch, checking a reply before the client reads it. A 200 reply must be JSON of the
+ * expected shape: LangChain reads `choices[0].message` (or `data[i].embedding`) of whatever came
+ * back, so an HTML page or a JSON body without `choices` would otherwise fail as "Cannot read
+ * properties of undefined". A JSON body sent with another content type is passed on as JSON.
+ * An error reply's body is passed on in the shape the OpenAI SDK reads (`{"error": {"message"}}`):
+ * vLLM and SGLang send `{"object": "error", "message": …}`, which the SDK would report as
+ * "400 status code (no body)"; a proxy's HTML page becomes its title or first words.
+ */
+export function checkedFetch(shape: ReplyShape): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status >= 400) return errorReply(response);
+    if (response.status !== 200) return response;
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const text = await response.text();
+    if (text.trim() === '') throw new ReplyProblem(`it returned a 200 reply with an empty body${type ? ` (${type})` : ''}, not ${shape.noun}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      if (!/json/i.test(type)) {
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+        throw new ReplyProblem(`it returned ${type || 'a reply with no content type'}, not JSON${title ? ` (title "${title}")` : ''}: ${snippet(text)}`);
+      }
+      throw new ReplyProblem(`it returned broken JSON (${(error as Error).message}): ${snippet(text)}`);
+    }
+    const wrong = shape.check(body, text);
+    if (wrong) throw new ReplyProblem(`it returned a 200 reply with ${wrong}, not ${shape.noun}: ${snippet(text)}`);
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: jsonHeaders(response.headers) });
+  };
+}
+
+async function errorReply(response: Response): Promise<Response> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const error = (body as { error?: unknown } | undefined)?.error;
+  let out = text;
+  if (text.trim() !== '' && !(error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')) {
+    const top = (body && typeof body === 'object' ? body : {}) as { message?: unknown; detail?: unknown; type?: unknown; code?: unknown; param?: unknown };
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    const message =
+      typeof top.message === 'string'
+        ? top.message
+        : typeof error === 'string'
+          ? error
+          : typeof top.detail === 'string'
+            ? top.detail
+            : body !== undefined
+              ? JSON.stringify(body)
+              : title
+                ? `${title} (${(response.headers.get('content-type') ?? 'no content type').split(';')[0]} page)`
+                : snippet(text, 200);
+    out = JSON.stringify({ error: { message: message.replace(/\s+/g, ' ').trim(), type: top.type, code: top.code, param: top.param } });
+  }
+  return new Response(out, { status: response.status, statusText: response.statusText, headers: jsonHeaders(response.headers) });
+}
+
+function jsonHeaders(original: Headers): Headers {
+  const headers = new Headers(original);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return headers;
+}
+
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: string })?.name;
+  return name === 'AbortError' || name === 'APIUserAbortError';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RunAbortedError(signal?.reason));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
