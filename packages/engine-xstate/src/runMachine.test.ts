@@ -8,9 +8,13 @@ const { question, passages } = first!;
 const chart = chartFromXState(hopLoop, { id: 'hopLoop' });
 
 /** Runs the hop loop through runMachine as a core workflow body, keeping what runMachine resolved. */
-async function run(options: Partial<MachineRunOptions<typeof hopLoop>> & { maxHops?: number }, runOptions: Partial<RunOptions> & Pick<RunOptions, 'model'>, q = question) {
+async function run(
+  options: Partial<MachineRunOptions<typeof hopLoop>> & { maxHops?: number; guards?: Record<string, () => boolean> },
+  runOptions: Partial<RunOptions> & Pick<RunOptions, 'model'>,
+  q = question,
+) {
   let outcome: MachineRunResult<typeof hopLoop> | undefined;
-  const { maxHops, ...machineOptions } = options;
+  const { maxHops, guards, ...machineOptions } = options;
   const workflow = defineWorkflow({
     id: 'hopLoop',
     title: 'hop loop',
@@ -19,7 +23,7 @@ async function run(options: Partial<MachineRunOptions<typeof hopLoop>> & { maxHo
     async execute(query, ctx) {
       outcome = await runMachine(hopLoop, ctx, {
         input: { question: query.text, ...(maxHops ? { maxHops } : {}) },
-        implementations: { actors: hopActors.bind({ ctx }) },
+        implementations: { actors: hopActors.bind({ ctx }), ...(guards ? { guards } : {}) } as never,
         ...machineOptions,
       });
       return { answer: outcome.status === 'done' ? outcome.output.answer : outcome.context.answer };
@@ -93,22 +97,8 @@ describe('runMachine', () => {
   });
 
   it('stops a loop with no bound at maxTransitions with a STEP_LIMIT error, where it would spin for good', async () => {
-    const endless = defineWorkflow({
-      id: 'hopLoop',
-      title: 'hop loop whose bound a bug removed',
-      paper: 'test',
-      chart: () => chart,
-      async execute(query, ctx) {
-        const outcome = await runMachine(hopLoop, ctx, {
-          input: { question: query.text },
-          // The bug: the guard that bounds the loop always lets it go round again.
-          implementations: { actors: hopActors.bind({ ctx }), guards: { hopsLeft: () => true } } as never,
-          maxTransitions: 40,
-        });
-        return { answer: outcome.status === 'done' ? outcome.output.answer : '' };
-      },
-    });
-    const result = await endless.run(question, { model: scripted(reply('not sure', false)), retriever: overlapRetriever(passages) });
+    // The bug: the guard that bounds the loop always lets it go round again.
+    const { result } = await run({ guards: { hopsLeft: () => true }, maxTransitions: 40 }, { model: scripted(reply('not sure', false)) });
     expect(result).toMatchObject({ status: 'error', error: { code: 'STEP_LIMIT' } });
     expect(result.error?.message).toMatch(/^machine "\S+" took 40 transitions without reaching a final state \(last: \w+\): a loop needs its own bound/);
     expect(transitionsOf(result.trace)).toHaveLength(41);
