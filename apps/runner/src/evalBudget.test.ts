@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir, startOpenAICompatibleServer, type OpenAICompatibleServer, type StubReply, type StubRequest } from '@multihop/testing';
@@ -124,9 +124,35 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
       const summary = read<Summary>(join(out, 'summary.json'));
       expect(summary.judge).toMatchObject({ model: 'openai:judge', key: keys[1] });
       expect(summary.workflows['direct']).toMatchObject({ correctness: 0 });
+      // An eval written before judges were told apart by set-up kept its verdicts under the bare
+      // model id: they are the judge's own, as its runs are, and nothing is judged again.
+      const legacy = join(dir, 'judge-legacy');
+      const legacyArgs = ['eval', '--workflows', 'direct', ...base, '--judge', 'openai:judge', '--out', legacy];
+      expect((await withEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL }, () => cli(...legacyArgs))).code).toBe(0);
+      const file = join(legacy, 'judgements.jsonl');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/"judge":"openai:judge@[0-9a-f]{8}"/g, '"judge":"openai:judge"'));
+      const before = server.requests.length;
+      expect((await withEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL }, () => cli(...legacyArgs))).code).toBe(0);
+      expect(server.requests.length).toBe(before);
+      expect(read<Summary>(join(legacy, 'summary.json')).workflows['direct']).toMatchObject({ correctness: 1 });
     } finally {
       await other.close();
     }
+  });
+
+  it("leaves the judge's set-up out of the runs' identity: a judge role set up otherwise in the config judges afresh, and the runs are kept", async () => {
+    server = await startOpenAICompatibleServer(() => ({ content: 'Explanation: the gold is in the answer\nDecision: yes' }));
+    const out = join(dir, 'judge-role');
+    const config = join(dir, 'judge-role.config.json');
+    const at = (temperature: number) => {
+      writeFileSync(config, JSON.stringify({ roles: { judge: { provider: 'openai', model: 'judge', baseURL: server!.baseURL, temperature } } }));
+      return withEnv({ OPENAI_API_KEY: 'k', MULTIHOP_CONFIG: config }, () => cli('eval', '--workflows', 'direct', ...base, '--out', out));
+    };
+    expect((await at(0)).code).toBe(0);
+    const second = await at(0.5);
+    expect(second.code).toBe(0);
+    expect(second.err).toContain('1 of 1 pairs already in');
+    expect(server.requests.map((r) => (r.body as { temperature?: number }).temperature)).toEqual([0, 0.5]);
   });
 
   it("keeps a pair's completed calls when it fails at the provider: the re-run gets them back, and the summary counts the failed run's tokens", async () => {

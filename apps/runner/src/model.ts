@@ -27,8 +27,13 @@ function knownRoles(): string[] {
 export interface RunnerModel extends ResolvedModel {
   /** How printed figures name the model: the offline model always says what it is. */
   label: string;
-  /** ResolvedModel's fingerprints with any user:password in a URL masked (run.json records them; never the API key). */
+  /**
+   * The runs' fingerprints (ResolvedModel's without the judge's role, whose verdicts are kept
+   * apart by its own set-up), with any user:password in a URL masked: run.json records them.
+   */
   fingerprints: { default: string; roles: Record<string, string> };
+  /** The fingerprint of the provider that serves the judge role, masked likewise. */
+  judgeFingerprint: string;
 }
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
@@ -45,8 +50,9 @@ export function resolveModel(
   });
   const fingerprints = {
     default: masked(resolved.fingerprints.default),
-    roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).map(([role, fingerprint]) => [role, masked(fingerprint)])),
+    roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).filter(([role]) => role !== 'judge').map(([role, fingerprint]) => [role, masked(fingerprint)])),
   };
+  const judgeFingerprint = masked(resolved.fingerprints.roles['judge'] ?? resolved.fingerprints.default);
   const roles = Object.entries(resolved.describe.roles);
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
@@ -55,7 +61,7 @@ export function resolveModel(
     ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
     : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
-  return { ...resolved, label, fingerprints };
+  return { ...resolved, label, fingerprints, judgeFingerprint };
 }
 
 /** A provider's fingerprint with any user:password in a URL masked. */

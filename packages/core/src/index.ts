@@ -51,4 +51,5 @@ export {
   type ModelFromEnvOptions,
   type ResolvedModel,
   type OpenAIProviderSettings,
+  type GuidedDecoding,
 } from './model/config';

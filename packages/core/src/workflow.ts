@@ -212,7 +212,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
           const shown = options.traceMessages ? { messages: result.messages ?? renderedMessages(request), text: result.text } : {};
           const durableData = key ? { callKey: key, ...(recorded ? { replayed: true } : {}) } : {};
           // A reply the repair round mended was paid for too: its raw text and issues stay in the trace.
-          const repaired = result.repaired ? { repaired: result.repaired } : {};
+          const repaired = { ...(result.repaired ? { repaired: result.repaired } : {}), ...(result.raw !== undefined ? { raw: result.raw } : {}) };
           trace.emit(node, 'llm', { promptId: request.prompt.id, ...result.usage, output: result.output, ...repaired, ...shown, ...durableData });
         }
         return result;

@@ -26,6 +26,8 @@ export interface XStateWorkflowDefinition<TMachine extends AnyStateMachine> {
   implementations?(ctx: RunContext): MachineImplementations<TMachine>;
   /** See MachineRunOptions.failedStates. */
   failedStates?: readonly string[];
+  /** See MachineRunOptions.maxTransitions: a method whose settings allow long loops raises it with them. */
+  maxTransitions?: number;
   /** See MachineRunOptions.pauseWhen. */
   pauseWhen?(state: string, context: ContextFrom<TMachine>): boolean;
   /**
@@ -62,6 +64,7 @@ export function defineXStateWorkflow<TMachine extends AnyStateMachine>(definitio
           ...(snapshot !== undefined ? { snapshot } : {}),
           ...(definition.pauseWhen ? { pauseWhen: definition.pauseWhen } : {}),
           ...(definition.failedStates ? { failedStates: definition.failedStates } : {}),
+          ...(definition.maxTransitions !== undefined ? { maxTransitions: definition.maxTransitions } : {}),
         });
         const output = definition.output(result, ctx);
         if (result.status !== 'paused') return output;

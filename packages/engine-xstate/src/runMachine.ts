@@ -144,7 +144,7 @@ async function runActor<TMachine extends AnyStateMachine>(
         reject(
           new MultihopError(
             'STEP_LIMIT',
-            `machine "${machine.id}" took ${limit} transitions without reaching a final state (last: ${t.state}): a loop needs its own bound, a setting kept in the machine's context that a guard checks`,
+            `machine "${machine.id}" took more than ${limit} transitions without reaching a final state (last: ${t.state}): a loop needs its own bound, a setting kept in the machine's context that a guard checks`,
           ),
         );
       });

@@ -70,7 +70,7 @@ const selectorReply: ReplyFormat<z.infer<typeof selectorSchema>> = {
   format: (value) => value.selection,
   // For servers with constrained decoding (provider-openai's `guidedDecoding`): only the paper's
   // vocabulary can be produced. The after-the-fact check stays, for every other provider.
-  pattern: '(Document[0-9]+,)*Document[0-9]+',
+  pattern: '(Document(0|[1-9][0-9]*),)*Document(0|[1-9][0-9]*)',
 };
 
 /** Selector (S): the IDs of the candidates that help answer the question, and nothing else. */

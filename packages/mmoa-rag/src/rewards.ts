@@ -31,8 +31,8 @@ export function rewriterViolation(subQuestions: readonly string[], limits: Penal
   return undefined;
 }
 
-/** The Selector's whole reply must be `Document<i>` items joined by commas (the paper's vocabulary: "Document", digits, ","). */
-export const SELECTOR_REPLY_PATTERN = /^(?:Document\d+,)*Document\d+$/;
+/** The Selector's whole reply must be `Document<i>` items joined by commas (the paper's vocabulary: "Document", digits, ","), each ID written as listed (no leading zero). */
+export const SELECTOR_REPLY_PATTERN = /^(?:Document(?:0|[1-9]\d*),)*Document(?:0|[1-9]\d*)$/;
 
 /**
  * A GBNF grammar (llama.cpp's `grammar`, vLLM's `structured_outputs.grammar`) that admits exactly the replies

@@ -1,5 +1,5 @@
 import { withDefaults } from '@multihop/core';
-import { defineXStateWorkflow, type XStateWorkflow } from '@multihop/engine-xstate';
+import { defineXStateWorkflow, MAX_TRANSITIONS, type XStateWorkflow } from '@multihop/engine-xstate';
 import { OPERA_PAPER, OPERA_VARIANTS } from './variants';
 import { createOperaMachine, operaActors, type OperaContext, type OperaRuntime, type OperaSettings, type OperaVariant } from './machine';
 import { OPERA_DEFAULTS, OPERA_SETTINGS } from './settings';
@@ -70,6 +70,9 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
     implementations: (ctx) => ({ actors: operaActors.bind({ ctx, ...(varsFor ? { varsFor } : {}) }) }),
     // An agent's failure reaches the run as thrown: a budget stop is a partial result, a malformed reply keeps its raw text.
     failedStates: ['failed'],
+    // The engine's guard against a bug's loop, kept above what the settings allow: each sub-goal
+    // takes at most a handful of transitions per retrieval, and rewrites add retrievals.
+    maxTransitions: Math.max(MAX_TRANSITIONS, 20 * settings.maxSteps * (settings.maxRewrites + 2) + 50),
     ...(pauseWhen ? { pauseWhen } : {}),
     output: ({ context: final }) => ({
       answer: final.answer || lastAnswer(final),

@@ -109,6 +109,14 @@ describe('OpenAIEmbedder against a scripted server: replies, retries, deadline a
     expect(s.requests[0]?.path).toBe('/v1/embeddings');
   });
 
+  it('sends a failed batch again alone, not with the batches that came back', async () => {
+    // Three batches of two; the second request fails once.
+    const s = await serve(['ok', { status: 500, content: 'embedding backend error' }, 'ok']);
+    const vectors = await embedder(s, { batchSize: 2 }).embed(['a', 'bb', 'ccc', 'dddd', 'eeeee']);
+    expect(vectors.map((v) => Math.round(v[0]! * 100))).toEqual([1, 2, 3, 4, 5]);
+    expect(s.requests.map((r) => r.body['input'])).toEqual([['a', 'bb'], ['ccc', 'dddd'], ['ccc', 'dddd'], ['eeeee']]);
+  });
+
   it('retries a 500, telling onRetry, and gives up with one line naming the endpoint, model and attempts', async () => {
     const s = await serve([{ status: 500, content: 'embedding backend error' }, 'ok']);
     const notices: RetryNotice[] = [];

@@ -71,7 +71,14 @@ export class OpenAIEmbedder implements Embedder {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const site = { provider: this.provider, url: this.url, where: `embedder ${this.provider} at ${this.url}`, role: 'embedder', promptId: 'embeddings', signal };
-    const vectors = await withRetries(this.policy, site, (attemptSignal) => this.client(attemptSignal).embedDocuments(texts));
+    // One request per batch, each with its own attempts and deadline: a failed batch is sent again
+    // alone, not with every batch of the call (an ingest embeds thousands of texts per call).
+    const size = Math.max(1, this.options.batchSize ?? 256);
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += size) {
+      const batch = texts.slice(start, start + size);
+      vectors.push(...(await withRetries(this.policy, site, (attemptSignal) => this.client(attemptSignal).embedDocuments(batch))));
+    }
     for (const v of vectors) {
       if (v.length !== this.dimensions) {
         throw new ConfigError(`embedder ${this.id} returned ${v.length} dimensions, configured for ${this.dimensions}`);

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAICompletions } from '@langchain/openai';
-import { ConfigError, isHttpUrl, type ChatMessage, type Provider, type ProviderRequest, type ProviderResponse } from '@multihop/core';
+import { ConfigError, isHttpUrl, type ChatMessage, type GuidedDecoding, type Provider, type ProviderRequest, type ProviderResponse } from '@multihop/core';
 import { chatCompletionShape, checkedFetch, withRetries, type RetryNotice, type RetryPolicy } from './transport';
 
 export type { RetryNotice } from './transport';
@@ -48,8 +48,8 @@ export interface OpenAIProviderOptions {
   guidedDecoding?: GuidedDecoding;
 }
 
-/** How a reply pattern is sent to the server, by server (see `guidedDecoding`). */
-export type GuidedDecoding = 'vllm' | 'vllm-legacy' | 'sglang';
+/** How a reply pattern is sent to the server, by server (see `guidedDecoding`): core's, which the config file's field is checked against. */
+export type { GuidedDecoding };
 
 function guidedKwargs(kind: GuidedDecoding, pattern: string): Record<string, unknown> {
   return kind === 'vllm' ? { structured_outputs: { regex: pattern } } : kind === 'vllm-legacy' ? { guided_regex: pattern } : { regex: pattern };

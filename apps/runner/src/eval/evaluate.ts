@@ -211,7 +211,7 @@ export async function evaluate(
       const rows = results.rows
         .filter((r) => questionIndex.has(r.questionId) && workflowIndex.has(r.workflow))
         .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
-      const judgements = new JudgeLog(out, judge.key);
+      const judgements = new JudgeLog(out, judge.key, judge.key !== judge.id ? judge.id : undefined);
       // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
       const answered = rows.filter((r) => r.status !== 'error');
       const toJudge = judgements.pending(answered);
@@ -344,7 +344,7 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   // The judge's verdicts are kept under its id, and under its set-up when that says more (another
   // endpoint or temperature under the same model name judges afresh instead of reusing verdicts).
-  const fingerprint = model.fingerprints.roles['judge'] ?? model.fingerprints.default;
+  const fingerprint = model.judgeFingerprint;
   const key = fingerprint === id ? id : `${id}@${shortHash(fingerprint)}`;
   return { id, key, label, model };
 }

@@ -54,6 +54,11 @@ export class JudgeLog {
   constructor(
     dir: string,
     readonly judge: string,
+    /**
+     * The judge's bare model id when `judge` adds its set-up to it: the verdicts an eval written
+     * before judges were told apart by set-up kept under that id are its own, as its runs are.
+     */
+    private readonly legacy?: string,
   ) {
     this.file = join(dir, 'judgements.jsonl');
     for (const j of readJsonlLog<Judgement>(this.file, ['workflow', 'questionId', 'judge', 'key'])) this.byKey.set(this.id(j.workflow, j.questionId, j.key, j.judge), j);
@@ -65,7 +70,8 @@ export class JudgeLog {
 
   /** This judge's verdict on the row's current answer, if it has one. */
   verdict(row: ResultRow): Judgement | undefined {
-    return this.byKey.get(this.id(row.workflow, row.questionId, judgeKey(row)));
+    const key = judgeKey(row);
+    return this.byKey.get(this.id(row.workflow, row.questionId, key)) ?? (this.legacy ? this.byKey.get(this.id(row.workflow, row.questionId, key, this.legacy)) : undefined);
   }
 
   /**

@@ -38,9 +38,11 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   }
   // The verdicts the eval's own summary counted: its judge's, on each row's current answer (as JudgeLog matches them).
   const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge', 'key'], { repair: false });
-  const judge = summary?.judge?.key ?? summary?.judge?.model ?? judgements.at(-1)?.judge;
+  // Its judge's key, and its bare model id, under which an eval written before keys were told apart by set-up kept them (newest wins).
+  const judge = summary?.judge?.model ?? judgements.at(-1)?.judge;
+  const judges = new Set([summary?.judge?.key, judge].filter((j): j is string => j !== undefined));
   const verdict = new Map<string, Judgement>();
-  for (const j of judgements) if (j.judge === judge) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+  for (const j of judgements) if (judges.has(j.judge)) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
   const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({
     dataset: config.dataset,
     questionId: row.questionId,

@@ -27,8 +27,8 @@ export interface PairContext {
   /**
    * Where the pairs' runs checkpoint (the eval directory's checkpoints.sqlite, or the shared
    * Postgres of queue workers): a pair cut short by a crash resumes mid-run when it runs again,
-   * without repeating a completed model call. Each pair's thread is dropped once its result is
-   * recorded (forgetPair).
+   * without repeating a completed model call. Once its result is recorded, settlePair drops the
+   * pair's thread, or its engine checkpoints only.
    */
   checkpoints?: CheckpointStore;
   /** Each run's budget (--max-llm-calls, --max-tokens, --timeout). */
@@ -40,14 +40,9 @@ export function pairThread(workflowId: string, questionId: string, evalId = ''):
   return `${evalId ? `${evalId}/` : ''}${workflowId}/${questionId}`;
 }
 
-/** Drops a recorded pair's checkpoints and journal: call after its result is safely recorded. */
-export async function forgetPair(context: PairContext, workflowId: string, questionId: string, evalId?: string): Promise<void> {
-  await context.checkpoints?.deleteThread(pairThread(workflowId, questionId, evalId));
-}
-
 /**
  * After a pair's result is recorded: a result to keep (an answer, a partial one, or a failure a
- * re-run would repeat) drops the pair's thread (forgetPair). A failure that may pass on a re-run
+ * re-run would repeat) drops the pair's thread, checkpoints and journal. A failure that may pass on a re-run
  * (provider outage, abort, a full disk: isRetryable) keeps the thread's journal of completed
  * model calls, so the re-run gets each of them back instead of paying for it again; only its
  * engine checkpoints go, so the re-run starts the run over (a machine checkpointed in its failure

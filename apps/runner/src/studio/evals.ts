@@ -59,9 +59,10 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   }
   const rows = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false });
   const verdicts: Record<string, 0 | 1> = {};
-  const judge = summary.judge?.key ?? summary.judge?.model;
+  // The summary's judge: its key, or its bare model id (an eval written before keys carried the judge's set-up).
+  const judges = new Set([summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined));
   for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
-    if (judge && j.judge !== judge) continue;
+    if (judges.size && !judges.has(j.judge)) continue;
     if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
   }
   return { dir: roots.display(dir), summary, rows, verdicts };

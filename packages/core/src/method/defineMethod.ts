@@ -145,10 +145,11 @@ export class MethodCatalog {
         const defaults = entry.settings?.safeParse({});
         if (defaults && !defaults.success) {
           const issue = defaults.error.issues[0]!;
-          const at = issue.path.length ? issue.path.join('.') : '(the settings object)';
           throw new MultihopError(
             'MANIFEST',
-            `method ${method.id}, workflow ${entry.id}: setting ${at} has no default (${issue.message}); every setting in a workflow's settings schema needs one (.default(...))`,
+            issue.path.length
+              ? `method ${method.id}, workflow ${entry.id}: setting ${issue.path.join('.')} has no default (${issue.message}); every setting in a workflow's settings schema needs one (.default(...))`
+              : `method ${method.id}, workflow ${entry.id}: its settings schema refuses its own defaults (${issue.message}); the defaults must pass every check the schema makes`,
           );
         }
         this.byWorkflow.set(entry.id, { method, entry });

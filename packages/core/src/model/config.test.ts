@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,8 +146,27 @@ describe('model selection', () => {
     const path = configFile({ model: { provider: 'openai', model: 'm', timeoutMs: 900 } });
     createModelFromEnv({ env: { OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2500' }, configPath: path, offline, openai });
     expect(built.map((b) => [b.timeoutMs, b.maxRetries])).toEqual([[2500, 0], [900, undefined]]);
-    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2s' }, offline, openai })).toThrow(/MULTIHOP_TIMEOUT_MS must be an integer above 0 .*got "2s"/);
-    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_MAX_RETRIES: '11' }, offline, openai })).toThrow(/MULTIHOP_MAX_RETRIES must be an integer from 0 to 10 .*got "11"/);
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2s' }, offline, openai })).toThrow(/MULTIHOP_TIMEOUT_MS must be a positive integer .*got "2s"/);
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_MAX_RETRIES: '11' }, offline, openai })).toThrow('MULTIHOP_MAX_RETRIES must be an integer from 0 to 10 (retries after a failed attempt), got "11"');
+  });
+
+  it('bounds requests in flight by the smaller of a caller\'s and the config file\'s concurrency', async () => {
+    const path = configFile({ concurrency: 1 });
+    let inFlight = 0;
+    let most = 0;
+    const slow = (): Provider => ({
+      id: 'offline',
+      generate: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight -= 1;
+        return { text: '{}', model: 'offline' };
+      },
+    });
+    const { port } = createModelFromEnv({ env: {}, configPath: path, offline: slow, concurrency: 4 });
+    const prompt = { id: 't', role: 'r', version: '1', schema: z.object({}), render: () => [{ role: 'user' as const, content: 'x' }] };
+    await Promise.all([1, 2, 3].map((i) => port.call({ prompt, vars: { i } })));
+    expect(most).toBe(1);
   });
 
   it('refuses an OPENAI_BASE_URL that is not http(s), naming the variable', () => {

@@ -234,23 +234,16 @@ function checkBaseURL(value: string, where: string): string {
   throw new ConfigError(`${where}: "${value}" is not an http(s) URL${hint}`);
 }
 
-/** MULTIHOP_CALL_DEADLINE_MS: a positive integer of milliseconds, or unset. */
-function positiveIntegerFromEnv(env: Record<string, string | undefined>, name: string, what: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
+/** An integer setting from the environment, checked: `what` says what it is in the error. */
+function integerFromEnv(env: Record<string, string | undefined>, name: string, what: string, min = 1, max?: number): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min === 1 ? ' above 0' : ''} (${what}), got "${raw}"`);
-  return n;
-}
-
-function deadlineFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const raw = env['MULTIHOP_CALL_DEADLINE_MS'];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) {
-    throw new ConfigError(`MULTIHOP_CALL_DEADLINE_MS must be a positive integer (milliseconds: one model call's whole time, all attempts and waits), got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+    const range = max !== undefined ? `an integer from ${min} to ${max}` : min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+    throw new ConfigError(`${name} must be ${range} (${what}), got "${raw}"`);
   }
-  return ms;
+  return n;
 }
 
 export interface ModelFromEnvOptions {
@@ -272,7 +265,7 @@ export interface ModelFromEnvOptions {
   openai?: (settings: OpenAIProviderSettings) => Provider;
   /** Overrides the config file's cache directory. */
   cacheDir?: string;
-  /** Requests in flight at once; wins over the config file's `concurrency`. */
+  /** Requests in flight at once; with the config file's `concurrency` too, the smaller holds. */
   concurrency?: number;
   /** Used when neither `concurrency` nor the config file sets one (default 4). */
   defaultConcurrency?: number;
@@ -333,9 +326,9 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       );
     }
   }
-  const callDeadlineMs = deadlineFromEnv(env);
-  const timeoutMs = positiveIntegerFromEnv(env, 'MULTIHOP_TIMEOUT_MS', "one attempt's timeout, in milliseconds");
-  const maxRetries = positiveIntegerFromEnv(env, 'MULTIHOP_MAX_RETRIES', 'retries after a failed attempt, 0 to 10', 0, 10);
+  const callDeadlineMs = integerFromEnv(env, 'MULTIHOP_CALL_DEADLINE_MS', "milliseconds: one model call's whole time, all attempts and waits");
+  const timeoutMs = integerFromEnv(env, 'MULTIHOP_TIMEOUT_MS', "milliseconds: one attempt's timeout");
+  const maxRetries = integerFromEnv(env, 'MULTIHOP_MAX_RETRIES', 'retries after a failed attempt', 0, 10);
 
   const chosen: ModelSpec | undefined = options.model
     ? parseModelSpec(options.model, options.modelFlag ?? '--model')
@@ -398,7 +391,11 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const port = createModel({
     provider,
     roles,
-    concurrency: options.concurrency ?? config.concurrency ?? options.defaultConcurrency,
+    // A caller's limit never raises the config file's (set for a server with few slots).
+    concurrency:
+      options.concurrency !== undefined && config.concurrency !== undefined
+        ? Math.min(options.concurrency, config.concurrency)
+        : (options.concurrency ?? config.concurrency ?? options.defaultConcurrency),
     cache: options.cacheDir ?? config.cache,
   });
   const roleIds = Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, p.id]));

@@ -102,9 +102,17 @@ describe('createModel', () => {
     const model = createModel({ provider });
     const first = await model.call({ prompt: answerPrompt, vars: { question: 'capital of France?' } });
     expect([first.output.answer, first.text]).toEqual(['Paris', '{"answer":"Paris","confidence":0.9}']);
+    expect(first.raw).toContain('First draft');
     const second = await model.call({ prompt: answerPrompt, vars: { question: 'second city?' } });
     expect(second.output.answer).toBe('Lyon');
     expect(second.repaired).toEqual({ raw: '<think>still thinking about {"answer":"Lyon","confidence":0.2}', issues: 'the reply was empty' });
+  });
+
+  it('reads only what follows a </think> whose <think> the chat template put in the prompt (R1, QwQ)', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['Draft: {"answer":"WRONG","confidence":0.1}\n</think>\n\n{"answer":"Paris","confidence":0.9}'] } });
+    const result = await createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'capital of France?' } });
+    expect(result.output.answer).toBe('Paris');
+    expect(result.usage.attempts).toBe(1);
   });
 
   it('refuses a reply cut off at the token limit at once, naming it, and says when a reply was empty', async () => {

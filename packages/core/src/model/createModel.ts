@@ -121,7 +121,7 @@ export function createModel(options: ModelOptions): ModelPort {
           // pass), and a repair round, a longer prompt, would be cut off again.
           usage.latencyMs = Date.now() - started;
           throw new ModelOutputError(
-            `the ${role} model's reply to prompt ${request.prompt.id} was cut off at the token limit (finish_reason "length"); raise the model's maxTokens in multihop.config.json, or use a model with a longer output limit`,
+            `the ${role} model's reply to prompt ${request.prompt.id} was cut off at the token limit (finish_reason "length"); raise the model's maxTokens in multihop.config.json (a reply's limit; --max-tokens is the run's budget), or use a model with a longer output limit`,
             { role, promptId: request.prompt.id, raw: raws, issues: 'the reply was cut off at the token limit', usage },
           );
         }
@@ -134,7 +134,14 @@ export function createModel(options: ModelOptions): ModelPort {
             await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) }), response);
           }
           usage.latencyMs = Date.now() - started;
-          return { output: parsed.value, text, usage, messages, ...(raws.length > 1 ? { repaired: { raw: raws[0]!, issues } } : {}) };
+          return {
+            output: parsed.value,
+            text,
+            usage,
+            messages,
+            ...(text !== response.text ? { raw: response.text } : {}),
+            ...(raws.length > 1 ? { repaired: { raw: raws[0]!, issues } } : {}),
+          };
         }
         issues = parsed.issues;
         messages = [
@@ -169,13 +176,19 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; issues: string };
 
 /**
  * The reply a schema reads: the text without the `<think>…</think>` drafts reasoning models
- * (DeepSeek-R1, QwQ, Qwen3 on servers without a reasoning parser) write before it; a draft left
- * open runs to the end, so nothing after it is a reply. Text without a `<think>` is unchanged.
- * The raw reply, drafts included, stays in the trace.
+ * (DeepSeek-R1, QwQ, Qwen3 on servers without a reasoning parser) write before it. A draft left
+ * open runs to the end, so nothing after it is a reply; a `</think>` with no `<think>` before it
+ * closes a draft the chat template opened in the prompt (R1's and QwQ's do), so only what follows
+ * it is the reply. Text with neither tag is unchanged. The raw reply, drafts included, is the
+ * call's `raw` (and the trace's) when it differs.
  */
 export function visibleReply(text: string): string {
-  if (!/<think>/i.test(text)) return text;
-  const closed = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  if (!/<\/?think>/i.test(text)) return text;
+  const firstClose = text.search(/<\/think>/i);
+  const firstOpen = text.search(/<think>/i);
+  // The template opened the draft: everything up to the first </think> is the draft.
+  const rest = firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) ? text.slice(firstClose + '</think>'.length) : text;
+  const closed = rest.replace(/<think>[\s\S]*?<\/think>/gi, '');
   const open = closed.search(/<think>/i);
   return (open >= 0 ? closed.slice(0, open) : closed).trim();
 }

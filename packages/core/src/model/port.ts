@@ -62,6 +62,8 @@ export interface ModelCallResult<T> {
   usage: CallUsage;
   /** The messages the reply answered (with the repair round's, when one was needed); absent from ports that do not say. */
   messages?: ChatMessage[];
+  /** The reply as the server sent it, when `text` is less (a reasoning model's `<think>` draft dropped). */
+  raw?: string;
   /** When the first reply broke the schema and the repair round mended it: that reply (paid for) and what was wrong with it. */
   repaired?: { raw: string; issues: string };
 }
