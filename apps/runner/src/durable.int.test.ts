@@ -195,13 +195,14 @@ function finished(child: ReturnType<typeof spawn>): Promise<{ code: number | nul
 
 it('two processes on one thread: the second is refused while the first runs, naming it; the first ends undisturbed', async () => {
   const args = [...runArgs('par2-rag'), '--thread', 'both'];
-  const first = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '1000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its calls take 2.5 s each, so the two processes below, slow to start under a loaded CI, still find it running.
+  const first = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '2500' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   first.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
   for (let i = 0; i < 600 && journalled('both') < 1; i++) await new Promise((r) => setTimeout(r, 50));
   expect(journalled('both')).toBeGreaterThanOrEqual(1);
-  // A second `run --thread` and a `resume` of it, both while the first still runs (its calls take a second each).
+  // A second `run --thread` and a `resume` of it, both while the first still runs.
   const [second, resumed] = await Promise.all([args, ['resume', 'both']].map((a) => finished(spawn(process.execPath, ['-r', register, bin, ...a], { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] }))));
   expect(second!.code).toBe(2);
   expect(second!.stderr).toContain(`thread "both" in ${store} is being run by another process (${hostname()}:${first.pid}:`);
