@@ -162,17 +162,18 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
       failing
         ? index === 0
           ? { content: firstStep }
-          : { status: 400, content: 'the server refused this request' }
+          : { status: 503, content: 'the server is overloaded' }
         : { content: '{"thought":"Shirley Temple served as Chief of Protocol.","reasoning":"She was Chief of Protocol.","answer":"Chief of Protocol"}' };
     server = await startOpenAICompatibleServer(script);
     const out = join(dir, 'resume');
     const args = ['eval', '--workflows', 'ircot', ...base, '--model', 'openai:m', '--judge', 'offline', '--out', out];
     const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL };
 
-    const failed = await withEnv(env, () => cli(...args));
+    // Few retries, soon: the outage outlasts them.
+    const failed = await withEnv({ ...env, MULTIHOP_MAX_RETRIES: '0' }, () => cli(...args));
     expect(failed.code).toBe(1);
     const [row] = rowsOf(out);
-    expect(row).toMatchObject({ status: 'error', errorCode: 'PROVIDER' });
+    expect(row).toMatchObject({ status: 'error', errorCode: 'PROVIDER', errorStatus: 503 });
     expect(server.requests).toHaveLength(2);
     const summary = read<Summary>(join(out, 'summary.json'));
     expect(summary.failed).toMatchObject({ runs: 1, retryable: 1, tokens: rowTokens(row!) });
@@ -194,5 +195,21 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
     const trace = read<{ trace: Array<{ kind: string; data: Record<string, unknown> }> }>(join(out, rows[1]!.trace));
     expect(trace.trace.filter((e) => e.kind === 'llm').map((e) => e.data['replayed'] === true)).toEqual([true, false]);
     expect(read<Summary>(join(out, 'summary.json')).failed).toMatchObject({ runs: 0, tokens: 0 });
+  });
+
+  it('does not send again a request the server rejected (400: a prompt over the context length), and says so', async () => {
+    server = await startOpenAICompatibleServer(() => ({ status: 400, raw: JSON.stringify({ object: 'error', message: "This model's maximum context length is 4096 tokens.", code: 400 }) }));
+    const out = join(dir, 'rejected');
+    const args = ['eval', '--workflows', 'direct', ...base, '--model', 'openai:m', '--judge', 'offline', '--out', out];
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL };
+    const first = await withEnv(env, () => cli(...args));
+    expect(first.code).toBe(1);
+    expect(first.err).toContain('none of them is retryable: see their error in results.jsonl');
+    expect(rowsOf(out)).toEqual([expect.objectContaining({ status: 'error', errorCode: 'PROVIDER', errorStatus: 400 })]);
+    expect(read<Summary>(join(out, 'summary.json')).failed).toMatchObject({ runs: 1, retryable: 0 });
+    const sent = server.requests.length;
+    const again = await withEnv(env, () => cli(...args));
+    expect(again.err).toContain('1 of 1 pairs already in');
+    expect(server.requests).toHaveLength(sent);
   });
 });

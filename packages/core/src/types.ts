@@ -126,8 +126,11 @@ export interface RunResult {
   /** `ok`: finished; `partial`: stopped by a budget, labelled in `stopReason`; `error`: failed, see `error`. */
   status: RunStatus;
   stopReason?: string;
-  /** Why the run failed; `stack` only for an UNEXPECTED error (a bug, not a failure the project names). */
-  error?: { code: string; message: string; raw?: string[]; stack?: string };
+  /**
+   * Why the run failed; `stack` only for an UNEXPECTED error (a bug, not a failure the project
+   * names), `status` the HTTP status of a PROVIDER error when the server answered with one.
+   */
+  error?: { code: string; message: string; raw?: string[]; stack?: string; status?: number };
   /** Ids of the passages the run used, in the order they were gathered, deduplicated. */
   evidenceIds: string[];
   evidence: Evidence[];

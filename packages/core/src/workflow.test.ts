@@ -171,7 +171,7 @@ describe('defineWorkflow / runWorkflow', () => {
     const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
     expect(result.status).toBe('error');
     // Still the provider's failure (a re-run may pass), with the first reply kept beside it.
-    expect(result.error).toMatchObject({ code: 'PROVIDER', raw: ['The answer is Chief of Protocol.'] });
+    expect(result.error).toMatchObject({ code: 'PROVIDER', status: 500, raw: ['The answer is Chief of Protocol.'] });
     expect(result.usage).toMatchObject({ llmCalls: 1, promptTokens: 40, completionTokens: 7 });
     const errorEvent = result.trace.find((e) => e.kind === 'error');
     expect(errorEvent).toMatchObject({ node: 'reason', data: { code: 'PROVIDER', role: 'reasoner', raw: ['The answer is Chief of Protocol.'], issues: 'the reply contains no JSON object' } });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { BudgetTracker, type Budget } from './budget';
 import type { Chart } from './chart';
 import { callKeyOf, checkThreadRun, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta, type ThreadRun } from './durable';
-import { BudgetExceededError, ModelOutputError, MultihopError, RunAbortedError, spentOf } from './errors';
+import { BudgetExceededError, ModelOutputError, MultihopError, ProviderError, RunAbortedError, spentOf } from './errors';
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
@@ -350,7 +350,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       answer: draft,
       status: 'error',
       ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
-      error: { code, message, ...(raw ? { raw } : {}), ...stack },
+      error: { code, message, ...(raw ? { raw } : {}), ...stack, ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}) },
     });
   }
 }

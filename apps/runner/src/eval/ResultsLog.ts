@@ -31,6 +31,8 @@ export interface ResultRow {
   error?: string;
   /** The error's code (PROVIDER, MODEL_OUTPUT, ...), so a resume can tell a passing outage from a result. */
   errorCode?: string;
+  /** A PROVIDER error's HTTP status, when the server answered with one. */
+  errorStatus?: number;
   metrics: RowMetrics;
   usage: Usage;
   evidenceIds: string[];
@@ -69,9 +71,18 @@ export interface RunConfig {
  */
 export const RETRYABLE = new Set(['PROVIDER', 'ABORTED', 'SEARCH', 'ENVIRONMENT']);
 
+/**
+ * HTTP statuses with which a server rejects the request itself (400 bad request, such as a
+ * prompt over the context length; 413 too large; 422 unprocessable): a re-run sends the same
+ * request and fails the same way. Other provider failures (an outage, a 429, and a 401 or 404 a
+ * corrected key or model name mends) are retried.
+ */
+export const REQUEST_REJECTED = new Set([400, 413, 422]);
+
 /** True when a failed row may pass on a re-run: its code is retryable, or (a row written before ENVIRONMENT existed) an UNEXPECTED system error. */
-export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error'>): boolean {
+export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
   if (row.status !== 'error') return false;
+  if (row.errorCode === 'PROVIDER' && row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus)) return false;
   if (RETRYABLE.has(row.errorCode ?? '')) return true;
   return row.errorCode === 'UNEXPECTED' && ENVIRONMENT_ERRNO.test((row.error ?? '').replace(/^UNEXPECTED: /, ''));
 }
