@@ -1,4 +1,5 @@
 import { ConfigError, type Embedder } from '@multihop/core';
+import { announceRetry } from './model';
 
 const SPEC_HELP = 'hashing, hashing:<dimensions> or openai:<model>:<dimensions>';
 
@@ -39,8 +40,7 @@ function build(spec: string): Embedder {
       model: rest.slice(0, cut),
       dimensions: dimensionsOf(rest.slice(cut + 1)),
       ...(baseURL ? { baseURL } : {}),
-      // As the chat provider's retries are announced (model.ts): one line per failed attempt.
-      onRetry: (r) => process.stderr.write(`multihop: embedder ${r.provider} at ${r.url}: ${r.reason}; attempt ${r.attempt} of ${r.maxAttempts} failed, retrying in ${r.waitMs} ms\n`),
+      onRetry: (r) => announceRetry(`embedder ${r.provider}`, r),
     });
   }
   throw new ConfigError(`"${spec}" is not an embedder spec; expected ${SPEC_HELP}`);

@@ -10,13 +10,12 @@ import { methodCatalog, methodOfflineHandlers } from './methods';
  */
 function openaiProvider(settings: OpenAIProviderSettings): Provider {
   const { createOpenAIProvider } = require('@multihop/provider-openai') as typeof import('@multihop/provider-openai');
-  return createOpenAIProvider({
-    ...settings,
-    onRetry: (r) =>
-      process.stderr.write(
-        `multihop: ${r.provider} (role ${r.role}, prompt ${r.promptId}) at ${r.url}: ${r.reason}; attempt ${r.attempt} of ${r.maxAttempts} failed, retrying in ${r.waitMs} ms\n`,
-      ),
-  });
+  return createOpenAIProvider({ ...settings, onRetry: (r) => announceRetry(`${r.provider} (role ${r.role}, prompt ${r.promptId})`, r) });
+}
+
+/** One stderr line per failed attempt of an endpoint call (the model's, the embedder's) that is retried. */
+export function announceRetry(who: string, r: { url: string; reason: string; attempt: number; maxAttempts: number; waitMs: number }): void {
+  process.stderr.write(`multihop: ${who} at ${r.url}: ${r.reason}; attempt ${r.attempt} of ${r.maxAttempts} failed, retrying in ${r.waitMs} ms\n`);
 }
 
 /** Every role a workflow or the judge calls: a config file's `roles` may name only these. */

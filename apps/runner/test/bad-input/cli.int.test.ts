@@ -521,6 +521,7 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   it.concurrent(kind('eval/budget-not-positive'), async () => {
     answered(await runCli(['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--max-llm-calls', '0']), 2, '--max-llm-calls must be a positive integer, got 0');
     answered(await runCli(['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--timeout', '30s']), 2, '--timeout must be a positive number of seconds, got "30s"');
+    answered(await runCli(['rollouts', '--workflow', 'opera', '--dataset', 'hotpotqa-train', '--group', '2', '--temperature', '3', '--out', join(scratch(), 'r.jsonl')]), 2, '--temperature must be a number from 0 to 2, got 3');
   });
 
   it.concurrent(kind('eval/malformed-results-line'), async () => {

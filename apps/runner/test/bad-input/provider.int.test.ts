@@ -130,6 +130,9 @@ describe('bad input: provider and model configuration', () => {
     const bare = s.baseURL.replace(/^http:\/\//, '');
     const result = await againstEndpoint(bare);
     expectOneLine(result, `multihop: OPENAI_BASE_URL: "${bare}" is not an http(s) URL; write it with its scheme, e.g. http://${bare}`);
+    // The other variables of the environment-only recipe: refused the same way, before any call.
+    expectOneLine(await againstEndpoint(s.baseURL, undefined, { MULTIHOP_TIMEOUT_MS: '2s' }), "multihop: MULTIHOP_TIMEOUT_MS must be a positive integer (milliseconds: one attempt's timeout), got \"2s\"");
+    expectOneLine(await againstEndpoint(s.baseURL, undefined, { MULTIHOP_MAX_RETRIES: '11' }), 'multihop: MULTIHOP_MAX_RETRIES must be an integer from 0 to 10 (retries after a failed attempt), got "11"');
     expect(s.requests).toHaveLength(0);
   });
 

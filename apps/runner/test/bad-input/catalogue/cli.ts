@@ -53,7 +53,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'eval/unknown-workflow', before: 'clear', what: 'eval --workflows naming an unknown workflow' },
   { id: 'eval/unknown-set-key', before: 'clear', what: 'eval --set naming a setting the workflow does not have' },
   { id: 'eval/concurrency-zero', before: 'clear', what: 'eval --concurrency 0' },
-  { id: 'eval/budget-not-positive', before: 'new', what: 'eval --max-llm-calls 0, run --timeout 30s (run budgets, options added after the audit)' },
+  { id: 'eval/budget-not-positive', before: 'new', what: 'eval --max-llm-calls 0, run --timeout 30s, rollouts --temperature 3 (options added after the audit)' },
   { id: 'eval/malformed-results-line', before: 'clear', what: 'a results.jsonl line that is not JSON' },
   { id: 'eval/refused-dir-written', before: 'silent-wrong', what: 'eval --out a new directory refused for its results.jsonl: run.json was written anyway, and then refused the next eval of another dataset' },
   { id: 'eval/judge-unknown', before: 'unclear', what: 'eval --judge gpt4: refused only after every pair had run, naming --model' },

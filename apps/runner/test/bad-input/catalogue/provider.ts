@@ -18,7 +18,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'provider/missing-api-key', before: 'clear', what: 'an openai: model with OPENAI_API_KEY unset' },
   { id: 'provider/bad-model-string', before: 'clear', what: '--model openai: with no model name' },
   { id: 'provider/unknown-provider', before: 'clear', what: '--model naming a provider that does not exist (anthropic:claude)' },
-  { id: 'provider/base-url-no-scheme', before: 'unclear', what: 'OPENAI_BASE_URL without its http:// (127.0.0.1:8000/v1)' },
+  { id: 'provider/base-url-no-scheme', before: 'unclear', what: 'OPENAI_BASE_URL without its http:// (127.0.0.1:8000/v1); MULTIHOP_TIMEOUT_MS=2s, MULTIHOP_MAX_RETRIES=11 (variables added after the audit)' },
   // The endpoint.
   { id: 'provider/html-reply', before: 'unclear', what: 'an endpoint that answers 200 with an HTML page (a proxy error page)' },
   { id: 'provider/no-choices', before: 'unclear', what: 'an endpoint that answers 200 JSON with no `choices`' },
