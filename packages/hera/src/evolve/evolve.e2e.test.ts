@@ -86,7 +86,7 @@ describe('HERA learning loop on real HotpotQA train questions over LanceDB', () 
     expect(JSON.parse(read(join(out, 'rounds', '1'), 'experience-library.json'))).toMatchObject({ format: 'hera-experience-library/1', entries: [{ id: 'x1' }] });
   }, 30_000);
 
-  it('samples 1…G−1 call the orchestrator at the sampling temperature (default 0.9); sample 0 is greedy (no temperature)', async () => {
+  it('samples 1…G−1 call the orchestrator at the sampling temperature (default 0.9); sample 0 sends none (the role keeps its configured temperature)', async () => {
     const orchestrations = async (settings: EvolveOptions['settings']) => {
       const provider = mixed({ 'hera-orchestrator': [json(DIRECT)], 'hera-answerer': [json({ answer: 'nobody' })] });
       await evolveHera(base(provider, [film], tmp(), { rounds: 1, groupSize: 3, rope: false, mutation: false, ...settings }));

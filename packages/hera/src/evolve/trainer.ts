@@ -14,7 +14,7 @@ export const heraEvolveSettingsSchema = z.object({
   epochs: int(1, 3, 'rounds over the training questions (a resumed run continues up to this many)'),
   seed: int(0, 1, 'seed of the visiting order and of the sampled topologies'),
   groupSize: int(2, 4, 'G: topologies per question (Algorithm 2)'),
-  temperature: z.number().min(0).max(2).default(0.9).describe("sampling temperature of the orchestrator's topology call in samples 1…G−1 (the paper: 0.9); sample 0 is greedy"),
+  temperature: z.number().min(0).max(2).default(0.9).describe("sampling temperature of the orchestrator's topology call in samples 1…G−1 (the paper: 0.9); sample 0 keeps the role's configured temperature"),
   successF1: z.number().min(0).max(1).default(0.5).describe('a run succeeds at F1 ≥ this (mixed groups, utility, blame)'),
   axes: z
     .string()
