@@ -10,8 +10,11 @@ export interface JudgeDecision {
 export interface JudgeInput {
   question: string;
   prediction: string;
-  /** The ground-truth answer as the judge should read it (join aliases yourself if you want them shown). */
-  gold: string;
+  /**
+   * The ground-truth answer, or the answer and its accepted aliases (the first is the answer):
+   * the judge prompt shows the others as alternatives, any one of which suffices.
+   */
+  gold: string | readonly string[];
 }
 
 export interface JudgeOptions {

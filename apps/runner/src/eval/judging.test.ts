@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, createScriptedProvider, emptyUsage } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { JudgeLog } from './judging';
+import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { judgeCorrectnessPrompt } from '@multihop/prompts';
+import { JudgeLog, judgeKey } from './judging';
 import type { ResultRow } from './ResultsLog';
 
 // Answers to HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7).
@@ -49,5 +52,32 @@ describe('JudgeLog', () => {
     expect(log.verdict(rows[0]!)).toMatchObject({ correct: null, error: expect.stringMatching(/^MODEL_OUTPUT: /), raw: ['Correct.', 'It is right.'] });
     // A reply in the wrong form is the judge's answer, not an outage: it is not asked again.
     expect(await new JudgeLog(dir, 'scripted').judgeAll(rows.slice(0, 1), createModel({ provider }), { concurrency: 1 })).toBe(0);
+  });
+
+  // MuSiQue train 2hop__150763_14904: "Who was the first president of the association which
+  // published Journal of Psychotherapy Integration?", gold "G. Stanley Hall", alias "Stanley Hall".
+  const hall = row('a', '2hop__150763_14904', 'Who was the first president of the association which published Journal of Psychotherapy Integration?', 'Stanley Hall', ['G. Stanley Hall', 'Stanley Hall']);
+
+  it('takes any accepted alias as the gold: the judge is shown the answer and its aliases as alternatives, not one run-together answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-judge-'));
+    const log = new JudgeLog(dir, 'offline');
+    await log.judgeAll([hall, { ...hall, workflow: 'b', prediction: 'G. Stanley Hall' }, { ...hall, workflow: 'c', prediction: 'William James' }], offlineModel(), { concurrency: 1 });
+    expect(log.verdict(hall)).toMatchObject({ correct: 1 });
+    expect(log.verdict({ ...hall, workflow: 'b', prediction: 'G. Stanley Hall' })).toMatchObject({ correct: 1 });
+    expect(log.verdict({ ...hall, workflow: 'c', prediction: 'William James' })).toMatchObject({ correct: 0 });
+    const user = judgeCorrectnessPrompt.render({ question: hall.question, prediction: hall.prediction, gold: hall.gold }).at(-1)?.content ?? '';
+    expect(user).toContain('Ground-truth answer: G. Stanley Hall (also accepted: Stanley Hall)');
+  });
+
+  it('does not reuse a verdict given under another version of the judge prompt: the answer is judged again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-judge-'));
+    // As an eval judged under version 3 (which ran the aliases together) left it: key without the prompt's version.
+    const oldKey = createHash('sha1').update(JSON.stringify([hall.question, hall.prediction, hall.gold])).digest('hex').slice(0, 16);
+    appendFileSync(join(dir, 'judgements.jsonl'), `${JSON.stringify({ workflow: 'a', questionId: hall.questionId, judge: 'offline', key: oldKey, correct: 0, decision: 'no' })}\n`);
+    expect(judgeKey(hall)).not.toBe(oldKey);
+    const log = new JudgeLog(dir, 'offline');
+    expect(log.verdict(hall)).toBeUndefined();
+    expect(await log.judgeAll([hall], offlineModel(), { concurrency: 1 })).toBe(1);
+    expect(log.verdict(hall)).toMatchObject({ correct: 1 });
   });
 });

@@ -14,7 +14,7 @@ export interface Judgement {
   questionId: string;
   /** The judge model (`offline`, `openai:gpt-4o`): verdicts of another judge are not reused. */
   judge: string;
-  /** sha1 of question, prediction and gold: a re-run whose answer changed is judged again. */
+  /** sha1 of question, prediction, gold and the judge prompt's version: a re-run whose answer (or judge prompt) changed is judged again. */
   key: string;
   /** 1 or 0 by PAR² A.2's rule; null when the judge failed (see `error`). */
   correct: 0 | 1 | null;
@@ -36,9 +36,13 @@ const judgeErrorCode = (j: Judgement): string => j.error?.split(':')[0] ?? 'ERRO
 /** Whether a re-run asks the judge again about a failure with this code. */
 export const judgeRetries = (code: string): boolean => RETRY_JUDGE.has(code);
 
-/** What a verdict is on: the question, the answer and the gold (a changed answer is judged again). */
+/**
+ * What a verdict is on: the question, the answer, the gold and the judge prompt's id and version
+ * (a changed answer is judged again, and so is every answer once the judge prompt changes: a
+ * verdict of the prompt before is not this prompt's).
+ */
 export function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
-  return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold])).digest('hex').slice(0, 16);
+  return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold, `${judgeCorrectnessPrompt.id}@${judgeCorrectnessPrompt.version}`])).digest('hex').slice(0, 16);
 }
 
 /**
@@ -116,7 +120,7 @@ export class JudgeLog {
           this.add({ ...base, correct: 0, decision: '(no answer)', explanation: 'The run gave no answer; scored 0 without asking the judge.' });
         } else {
           try {
-            const verdict = await judgeCorrectness(model, { question: row.question, prediction: row.prediction, gold: row.gold.join(' | ') }, { prompt: judgeCorrectnessPrompt });
+            const verdict = await judgeCorrectness(model, { question: row.question, prediction: row.prediction, gold: row.gold }, { prompt: judgeCorrectnessPrompt });
             this.add({ ...base, correct: verdict.correct, decision: verdict.decision, explanation: verdict.explanation, raw: [verdict.text], usage: verdict.usage });
           } catch (error) {
             const code = (error as { code?: string }).code ?? 'ERROR';

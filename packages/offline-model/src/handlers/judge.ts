@@ -1,15 +1,25 @@
 import { scoreAnswer } from '@multihop/metrics';
 import { defineOfflineHandler } from '../OfflineHandler';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
+import { MultihopError } from '@multihop/core';
 import { text } from './vars';
 
+/** The gold answer, or the answer and its aliases: any one of them, as the prompt tells a real judge. */
+function golds(vars: Record<string, unknown>): string[] {
+  const value = vars['gold'];
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as string[];
+  if (Array.isArray(value)) throw new MultihopError('OFFLINE_VARS', 'offline model, role judge: variable "gold" must be a string or a non-empty list of strings');
+  return [text(vars, 'gold', 'judge')];
+}
+
 /**
- * The offline judge: yes when the normalised gold answer appears in the prediction as whole
- * tokens (metrics' accuracy), or when their token F1 reaches 0.6; otherwise no. A lexical
+ * The offline judge: yes when the normalised gold answer (or one of its aliases) appears in the
+ * prediction as whole tokens (metrics' accuracy), or when their token F1 reaches 0.6 (the best
+ * over the aliases); otherwise no. A lexical
  * stand-in for PAR² A.2's LLM judge, stricter than a real judge on paraphrases.
  */
 export const judge = defineOfflineHandler(judgeCorrectnessPrompt, (vars) => {
-  const score = scoreAnswer(text(vars, 'prediction', 'judge'), text(vars, 'gold', 'judge'));
+  const score = scoreAnswer(text(vars, 'prediction', 'judge'), golds(vars));
   const yes = score.accuracy === 1 || score.f1 >= 0.6;
   return {
     explanation:

@@ -45,6 +45,17 @@ const judgeReply: ReplyFormat<JudgeVerdict> = {
 };
 
 /**
+ * The ground truth as the judge reads it: one answer as it is; a list (the answer and its
+ * aliases, as MuSiQue gives them) as the first, then the others as accepted alternatives.
+ */
+export function formatGold(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const golds = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+  if (golds.length <= 1) return golds[0] ?? '';
+  return `${golds[0]} (also accepted: ${golds.slice(1).join('; ')})`;
+}
+
+/**
  * PAR² appendix A.2 (Figure 3): an LLM judges whether the vital facts of the ground-truth answer
  * are in the prediction, by meaning rather than wording. It answers in plain text, an
  * `Explanation:` line then a `Decision:` line, as the paper's judge does; the paper scores a
@@ -53,7 +64,7 @@ const judgeReply: ReplyFormat<JudgeVerdict> = {
 export const judgeCorrectnessPrompt = definePrompt({
   id: 'judge.correctness',
   role: 'judge',
-  version: '3',
+  version: '4',
   description: 'LLM-judge correctness (PAR² A.2, Fig. 3): are the vital facts of the ground truth in the predicted answer? Explanation: / Decision: yes|no lines.',
   system: 'You are a careful research assistant who checks answers against a reference answer.',
   template: [
@@ -63,6 +74,7 @@ export const judgeCorrectnessPrompt = definePrompt({
     '1. Read the predicted answer and the ground-truth answer side by side.',
     '2. Judge what they mean, not how they are worded; different wording of the same fact is fine unless the wording changes the meaning.',
     '3. Decide yes or no: are the vital facts of the ground truth contained in the predicted answer?',
+    '4. When the ground truth names other accepted answers, the prediction needs to carry only one of them.',
     '',
     'Question: {{question}}',
     'Predicted answer: {{prediction}}',
@@ -70,4 +82,5 @@ export const judgeCorrectnessPrompt = definePrompt({
   ].join('\n'),
   schema: judgeVerdictSchema,
   reply: judgeReply,
+  formatters: { gold: formatGold },
 });
