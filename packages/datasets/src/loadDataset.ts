@@ -122,6 +122,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[] }> = [];
   const contexts: Record<string, string[]> = {};
   const ids = new Set<string>();
+  const unanswerable: number[] = [];
   // Questions whose context is empty, and paragraphs of a context that have no text.
   const bare: Array<{ id: string; line: number }> = [];
   const empty: Array<{ id: string; line: number; title: string }> = [];
@@ -134,6 +135,14 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     try {
       if (record.broken) throw record.broken;
       const result = loader(record, ctx);
+      if (result.unanswerable) {
+        // MuSiQue-Full's twin, which shares its answerable question's id: scored on nothing
+        // (MuSiQue's evaluator scores answers and support on answerable questions only), so left
+        // out with its paragraphs, and counted.
+        corpus.rollback(mark);
+        unanswerable.push(record.line);
+        return;
+      }
       const id = result.question.id;
       if (ids.has(id)) throw new InputError(`${file}:${record.line}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
       ids.add(id);
@@ -167,6 +176,12 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   if (problems.length > 0) warnings.push(`${file}: skipped ${problems.length} invalid record${problems.length === 1 ? '' : 's'} of ${records.length}${quote(problems)}`);
 
   const contentWarnings = emptyContentWarnings(file, setting, bare, empty);
+  if (unanswerable.length > 0) {
+    const lines = unanswerable.slice(0, 3).map((l) => `line ${l}`).join(', ') + (unanswerable.length > 3 ? ', ...' : '');
+    const left = `${file}: left out ${unanswerable.length} unanswerable question${unanswerable.length === 1 ? '' : 's'} (\`answerable: false\`: ${lines}), as MuSiQue's evaluator scores answers only on answerable ones; ${loaded.length} answerable question${loaded.length === 1 ? '' : 's'} loaded`;
+    warnings.push(left);
+    contentWarnings.push(left);
+  }
   if (corpusFile) contentWarnings.unshift(...corpusFileWarnings);
   warnings.push(...contentWarnings);
   const unresolvedGold = resolveGoldTitles(loaded, corpus, file, warnings);

@@ -137,10 +137,21 @@ describe('an empty gold answer', () => {
     expect((await loadDataset(musiqueFile)).questions[0]).toMatchObject({ answer: 'x', aliases: ['x2'] });
   });
 
-  it('leaves MuSiQue-Full unanswerable questions (answerable: false) as they were', async () => {
-    const file = await write('musique-full.jsonl', lines([musique('a', 'x'), musique('b', '', { answerable: false })]));
-    const ds = await loadDataset(file);
+  it('leaves out MuSiQue-Full unanswerable twins (answerable: false, the same id as their answerable question), counting them in a warning', async () => {
+    // MuSiQue-Full gives each question twice under one id: answerable, and a twin whose supporting
+    // paragraph is replaced, which MuSiQue's evaluator scores on no answer.
+    const twin = (id: string) => musique(id, 'x', { answerable: false, paragraphs: [{ idx: 0, title: `U${id}`, paragraph_text: `Q ${id}.`, is_supporting: false }] });
+    const file = await write('musique-full.jsonl', lines([musique('a', 'x'), twin('a'), twin('b'), musique('b', '')]));
+    const error = (await loadDataset(file).catch((e: unknown) => e)) as InputError;
+    // The answerable b has an empty answer: still refused; the twins are not what is wrong.
+    expect(error.message).toContain(`${file}:4: field \`answer\`: is empty\n1 of 4 records`);
+    const good = await write('musique-full-good.jsonl', lines([musique('a', 'x'), twin('a'), twin('b'), musique('b', 'y')]));
+    const ds = await loadDataset(good, { setting: 'open' });
     expect(ds.skipped).toEqual([]);
-    expect(ds.questions.map((q) => [q.id, q.answer])).toEqual([['2hop__a', 'x'], ['2hop__b', '']]);
+    expect(ds.questions.map((q) => [q.id, q.answer])).toEqual([['2hop__a', 'x'], ['2hop__b', 'y']]);
+    // Their paragraphs are not in the pool either.
+    expect(ds.passages.map((p) => p.title)).toEqual(['Ta', 'Tb']);
+    const warning = `${good}: left out 2 unanswerable questions (\`answerable: false\`: line 2, line 3), as MuSiQue's evaluator scores answers only on answerable ones; 2 answerable questions loaded`;
+    expect(ds.contentWarnings).toContain(warning);
   });
 });

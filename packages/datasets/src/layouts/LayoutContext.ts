@@ -27,6 +27,11 @@ export interface GoldTitle {
 /** One record's question, its own paragraphs (where the layout has them) and gold still to resolve. */
 export interface LoadedQuestion {
   question: Question;
+  /**
+   * The record says the question cannot be answered from its paragraphs (MuSiQue-Full's
+   * `answerable: false` twins): left out of the dataset, counted in a warning.
+   */
+  unanswerable?: true;
   context?: string[];
   goldTitles?: GoldTitle[];
 }

@@ -32,7 +32,7 @@ const MusiqueRecord = z.object({
 /** MuSiQue official JSONL/JSON: `paragraphs[].is_supporting`, hop order from `question_decomposition`. */
 export function musiqueRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const r = validateRecord(MusiqueRecord, record, ctx.file);
-  // An unanswerable question (`answerable: false`) loads as it always has, whatever its answer.
+  // An unanswerable twin (`answerable: false`) is left out by the loader, whatever its answer.
   if (r.answerable !== false && !r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   const ids: string[] = [];
   const byIdx = new Map<number, string>();
@@ -73,5 +73,6 @@ export function musiqueRecord(record: SourceRecord, ctx: LayoutContext): LoadedQ
       ...(decomposition && decomposition.length > 0 ? { decomposition } : {}),
     },
     context: ids,
+    ...(r.answerable === false ? { unanswerable: true as const } : {}),
   };
 }
