@@ -2,9 +2,16 @@ import type { CorpusPassage } from './Dataset';
 import { passageId } from './passageId';
 import { joinSentences, splitSentences } from '@multihop/lexical';
 
-/** Pools paragraphs across questions, deduplicated by their stable id. */
+/**
+ * Pools paragraphs across questions, deduplicated by their stable id, and by content: a paragraph
+ * whose title and text a passage of the pool already has (a corpus file's, under the file's own
+ * id) is that passage, so the pool holds it once and gold points at the copy retrieval finds.
+ */
 export class CorpusBuilder {
   private readonly byId = new Map<string, CorpusPassage>();
+  /** passageId(title, text) → the id the pool holds that content under (itself, or a corpus file's own id). */
+  private readonly byContent = new Map<string, string>();
+
   /** Ids in insertion order, so a record that turns out invalid can take back what it added. */
   private readonly order: string[] = [];
   private titles?: Map<string, CorpusPassage[]>;
@@ -13,7 +20,7 @@ export class CorpusBuilder {
   /** Adds a paragraph given as the dataset's own sentence list; returns its id. */
   addSentences(title: string, sentences: string[]): string {
     const clean = sentences.map((s) => s.trim());
-    return this.put(title, joinSentences(sentences), clean);
+    return this.put(title, joinSentences(sentences), clean, undefined, true);
   }
 
   /** Adds a paragraph given as prose; sentences come from splitSentences. */
@@ -48,9 +55,14 @@ export class CorpusBuilder {
   }
 
   rollback(mark: number): void {
-    for (const id of this.order.splice(mark)) this.byId.delete(id);
+    for (const id of this.order.splice(mark)) {
+      const passage = this.byId.get(id);
+      this.byId.delete(id);
+      if (passage && this.byContent.get(passageId(passage.title, passage.text)) === id) this.byContent.delete(passageId(passage.title, passage.text));
+    }
     this.titles = this.foldedTitles = undefined;
   }
+
 
   /**
    * The passages of the pool with this title: exact matches, else matches ignoring case (links and
@@ -68,12 +80,22 @@ export class CorpusBuilder {
     return this.titles.get(title) ?? this.foldedTitles.get(fold(title)) ?? [];
   }
 
-  private put(title: string, text: string, sentences: string[], ownId?: string): string {
-    const id = ownId ?? passageId(title, text);
-    if (!this.byId.has(id)) {
+  /**
+   * `ownSentences`: the sentences are the dataset's own list, which its supporting facts index; a
+   * passage already pooled with the same text (a corpus file's, split by splitSentences) takes
+   * them, so a fact's sentence index points at the sentence the dataset means.
+   */
+  private put(title: string, text: string, sentences: string[], ownId?: string, ownSentences = false): string {
+    const content = passageId(title, text);
+    const id = ownId ?? this.byContent.get(content) ?? content;
+    const pooled = this.byId.get(id);
+    if (!pooled) {
       this.byId.set(id, { id, title, text, sentences: sentences.length ? sentences : [text] });
       this.order.push(id);
+      if (!this.byContent.has(content)) this.byContent.set(content, id);
       this.titles = this.foldedTitles = undefined;
+    } else if (ownSentences && sentences.length > 0 && pooled.sentences.join('\u0000') !== sentences.join('\u0000') && passageId(pooled.title, pooled.text) === content) {
+      pooled.sentences = sentences;
     }
     return id;
   }

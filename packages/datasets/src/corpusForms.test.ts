@@ -2,7 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@multihop/core';
+import { readFileSync } from 'node:fs';
+import { loadDataset } from './loadDataset';
 import { corpusAsDataset, loadCorpus, loadCorpusFile } from './loadCorpus';
+import { resolveDatasetsDir } from './resolveDatasetsDir';
 import { passageId } from './passageId';
 
 async function write(name: string, lines: unknown[]): Promise<string> {
@@ -56,5 +59,27 @@ describe('corpus file forms', () => {
     const ds = await corpusAsDataset(file);
     expect(ds).toMatchObject({ name: 'wiki', source: file, questions: [], contexts: {}, corpusFile: { path: file, passages: 2 } });
     expect(ds.passages.map((p) => p.title)).toEqual(['T', 'U']);
+  });
+
+  it("holds a question's paragraph once when a corpus file with its own ids has it: gold points at the corpus file's id, with the dataset's sentences", async () => {
+    // HotpotQA train 5a77ec115542992a6e59dff7 ("If Gallu is a demon Lilu is what?"), its ten
+    // paragraphs also given as a corpus file whose passages carry ids of their own (doc0 ... doc9),
+    // as a corpus built from the questions' paragraphs has.
+    const [record] = (JSON.parse(readFileSync(join(resolveDatasetsDir(), 'hotpotqa/train-100.json'), 'utf8')) as Array<{ _id: string; context: Array<[string, string[]]> }>).filter((r) => r._id === '5a77ec115542992a6e59dff7');
+    const dir = await mkdtemp(join(tmpdir(), 'multihop-corpus-'));
+    const questions = join(dir, 'gallu.json');
+    await writeFile(questions, JSON.stringify([record]));
+    const corpus = await write('wiki.jsonl', record!.context.map(([title, sentences], i) => ({ id: `doc${i}`, title, text: sentences.join('') })));
+    const alone = await loadDataset(questions, { setting: 'open' });
+    const ds = await loadDataset(questions, { setting: 'open', corpus });
+    expect(ds.passages).toHaveLength(10);
+    const [q] = ds.questions;
+    // Alû and Lilu (mythology) are paragraphs 9 and 5 of the record.
+    expect(q!.supportingIds).toEqual(['doc9', 'doc5']);
+    expect(ds.contexts[q!.id]).toEqual(record!.context.map((_, i) => `doc${i}`));
+    // The supporting facts index the dataset's sentence list, which the pooled passage now has.
+    expect(q!.supportingSentences).toEqual([{ passageId: 'doc9', sentence: 3 }, { passageId: 'doc5', sentence: 0 }]);
+    const alu = ds.passages.find((p) => p.id === 'doc9')!;
+    expect(alu.sentences[3]).toBe(alone.passages.find((p) => p.title === 'Alû')!.sentences[3]);
   });
 });
