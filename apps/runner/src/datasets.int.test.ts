@@ -91,6 +91,18 @@ describe('datasets a user brings (issue 9)', () => {
     expect(await cli('ingest', '--dataset', bamboogle, '--layout', 'frames', '--db', db)).toMatchObject({ code: 2, err: expect.stringContaining('bamboogle.csv:2: field `Prompt`') });
   });
 
+  it('eval says in summary.json and summary.md when gold is missing from the corpus, as retrieval metrics then count only the gold it holds', async () => {
+    // Question b alone: its gold "Ilse Varga" is in no paragraph of the file (HotpotQA's fullwiki form).
+    const missing = file('fullwiki-missing.jsonl', readFileSync(fullwiki, 'utf8').split('\n')[1]!);
+    const out = join(dir, 'eval-missing-gold');
+    const done = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', missing, '--model', 'offline', '--db', db, '--out', out);
+    expect(done.code).toBe(0);
+    expect(done.err).toContain('warning: 1 gold title of 1 question match no passage of the corpus (e.g. b: "Ilse Varga")');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { corpus: { unresolved_gold?: unknown }; workflows: Record<string, { recall_at_5: number }> };
+    expect(summary.corpus.unresolved_gold).toEqual({ questions: 1, titles: 1 });
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Gold the corpus does not hold**: 1 gold title of 1 of these questions match no passage');
+  });
+
   it('keeps fullwiki questions in the open setting, and offers --skip-invalid in the closed one', async () => {
     const open = await openCorpus({ dataset: fullwiki, setting: 'open', db });
     expect(open.dataset.questions.map((q) => q.supportingIds.length)).toEqual([2, 2]);

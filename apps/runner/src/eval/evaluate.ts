@@ -243,7 +243,7 @@ export async function evaluate(
       const summary = summarize(rows, {
         dataset: corpus.dataset.name,
         setting: described.setting,
-        corpus: described,
+        corpus: { ...described, ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions) },
         model: model.label,
         offline: model.offline,
         judge: { model: judge.id, key: judge.key, label: judge.label, offline: judge.id === 'offline', verdicts },
@@ -384,6 +384,20 @@ async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: read
 function corpusSummary(corpus: OpenedCorpus): CorpusSummary {
   const d = corpus.describe;
   return { setting: d.setting, name: d.corpus, passages: d.corpusSize, ...(d.source ? { source: d.source } : {}) };
+}
+
+/** The evaluated questions' gold titles that match no passage of the corpus, counted; nothing when there are none. */
+function unresolvedGoldOf(unresolved: Record<string, string[]>, questions: ReadonlyArray<{ id: string }>): Pick<CorpusSummary, 'unresolved_gold'> {
+  let count = 0;
+  let titles = 0;
+  for (const q of questions) {
+    const missing = unresolved[q.id];
+    if (missing?.length) {
+      count++;
+      titles += missing.length;
+    }
+  }
+  return count ? { unresolved_gold: { questions: count, titles } } : {};
 }
 
 function describeRetrieval(c: CorpusSummary): string {

@@ -108,6 +108,11 @@ export interface CorpusSummary {
   passages: number;
   /** A corpus file given with --corpus. */
   source?: string;
+  /**
+   * Gold the corpus does not hold, over the evaluated questions (HotpotQA's fullwiki file, a title
+   * no passage has): retrieval metrics count only the gold it holds, so they read high.
+   */
+  unresolved_gold?: { questions: number; titles: number };
 }
 
 export interface Summary {
@@ -482,6 +487,12 @@ export function renderSummary(summary: Summary): string {
           ? `Retrieval: **closed** — each question searches only its own paragraphs (${corpus.passages} passages in the pool, table \`${corpus.name}\`).`
           : `Retrieval: **open** — every question searches one shared corpus of ${corpus.passages} passages (table \`${corpus.name}\`${corpus.source ? `, from ${corpus.source}` : ', the pooled paragraphs of the dataset'}).`
       : `Retrieval: ${summary.setting} setting.`,
+    ...(corpus?.unresolved_gold
+      ? [
+          '',
+          `**Gold the corpus does not hold**: ${corpus.unresolved_gold.titles} gold title${corpus.unresolved_gold.titles === 1 ? '' : 's'} of ${corpus.unresolved_gold.questions} of these questions match no passage; Recall@5, NDCG@5 and All-Pass count only the gold the corpus holds (a question with none has no retrieval scores), so they read higher than over all the gold.`,
+        ]
+      : []),
     '',
     `Model: **${summary.model}**${summary.offline ? ' — these are the offline model’s figures, not a language model’s.' : ''}`,
     ...(summary.budget
