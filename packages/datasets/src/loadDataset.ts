@@ -17,6 +17,7 @@ import { loadCorpusFile } from './loadCorpus';
 import { isDatasetName, NAMED_DATASETS } from './namedDatasets';
 import { readRecords } from './readRecords';
 import { resolveDatasetsDir } from './resolveDatasetsDir';
+import { where } from './validateRecord';
 
 export interface LoadDatasetOptions {
   /** Override layout detection (validated: an unknown name is an error listing the layouts). */
@@ -144,7 +145,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
         return;
       }
       const id = result.question.id;
-      if (ids.has(id)) throw new InputError(`${file}:${record.line}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
+      if (ids.has(id)) throw new InputError(`${where(record, file)}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
       ids.add(id);
       result.question.dataset = name;
       loaded.push({ question: result.question, line: record.line, goldTitles: result.goldTitles });

@@ -154,4 +154,14 @@ describe('an empty gold answer', () => {
     const warning = `${good}: left out 2 unanswerable questions (\`answerable: false\`: line 2, line 3), as MuSiQue's evaluator scores answers only on answerable ones; 2 answerable questions loaded`;
     expect(ds.contentWarnings).toContain(warning);
   });
+
+  it('names the record and its id where the whole file is one line of JSON, as HotpotQA and 2Wiki ship theirs', async () => {
+    const oneLine = (records: unknown[]) => JSON.stringify(records);
+    const file = await write('2wiki-dev.json', oneLine([twoWiki('a', 'x'), twoWiki('b', 'y'), { ...twoWiki('c', 'z'), supporting_facts: [['Tc', '0']] }]));
+    const error = (await loadDataset(file).catch((e: unknown) => e)) as InputError;
+    expect(error.message.split('\n')[0]).toBe(`${file}:1 (record 3, id "c"): field \`supporting_facts[0][1]\`: Invalid input: expected number, received string`);
+    expect(error.location).toEqual({ file, line: 1, field: 'supporting_facts[0][1]' });
+    const twice = await write('2wiki-twice.json', oneLine([twoWiki('a', 'x'), twoWiki('a', 'y')]));
+    expect(((await loadDataset(twice).catch((e: unknown) => e)) as InputError).message.split('\n')[0]).toBe(`${twice}:1 (record 2, id "a"): field \`id\`: question id "a" appears twice`);
+  });
 });

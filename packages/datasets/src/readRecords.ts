@@ -14,6 +14,11 @@ export interface SourceRecord {
   table?: TableFormat;
   /** Set for a JSONL line that is not JSON, read with `keepBrokenLines`: why (`value` is undefined). */
   broken?: InputError;
+  /**
+   * Set when other records start on the same line (HotpotQA's and 2Wiki's files are one line of
+   * JSON): the record's 1-based position in the file, which errors name beside the line.
+   */
+  position?: number;
 }
 
 export interface ReadRecordsOptions {
@@ -197,7 +202,15 @@ function failingElementLine(text: string): number | undefined {
 /** Finds where each top-level element (array) or member (object) starts, to give records their lines. */
 function splitTopLevel(text: string, value: unknown, file: string): SourceRecord[] {
   const lines = lineNumbers(text, topLevelStarts(text));
-  if (Array.isArray(value)) return value.map((v, i) => ({ value: v, line: lines[i] ?? 1 }));
+  if (Array.isArray(value)) {
+    const records: SourceRecord[] = value.map((v, i) => ({ value: v, line: lines[i] ?? 1 }));
+    const perLine = new Map<number, number>();
+    for (const r of records) perLine.set(r.line, (perLine.get(r.line) ?? 0) + 1);
+    records.forEach((r, i) => {
+      if ((perLine.get(r.line) ?? 0) > 1) r.position = i + 1;
+    });
+    return records;
+  }
   if (value && typeof value === 'object') {
     // One object whose members are not all lists is a single record, not a `{title: [sentences]}` corpus.
     if (!Object.values(value).every(Array.isArray)) return [{ value, line: lineAt(text, text.indexOf('{')) }];

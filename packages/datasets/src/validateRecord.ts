@@ -9,7 +9,18 @@ export function validateRecord<T>(schema: ZodType<T>, record: SourceRecord, file
   const issue = result.error.issues[0];
   const field = issue ? formatPath(issue.path) : undefined;
   const what = issue?.message ?? 'invalid record';
-  throw new InputError(`${file}:${record.line}: ${field ? `field \`${field}\`: ` : ''}${what}`, { file, line: record.line, field });
+  throw new InputError(`${where(record, file)}: ${field ? `field \`${field}\`: ` : ''}${what}`, { file, line: record.line, field });
+}
+
+/**
+ * `file:line`, and where other records share the line (a one-line JSON file), the record's
+ * position and id: `dev.json:1 (record 4, id "d347b650…")`.
+ */
+export function where(record: SourceRecord, file: string): string {
+  if (record.position === undefined) return `${file}:${record.line}`;
+  const value = record.value as { _id?: unknown; id?: unknown } | undefined;
+  const id = value && typeof value === 'object' ? (value._id ?? value.id) : undefined;
+  return `${file}:${record.line} (record ${record.position}${typeof id === 'string' || typeof id === 'number' ? `, id "${id}"` : ''})`;
 }
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -20,5 +31,5 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 
 /** For checks a schema cannot express (a supporting title missing from the context). */
 export function recordError(record: SourceRecord, file: string, field: string, message: string): InputError {
-  return new InputError(`${file}:${record.line}: field \`${field}\`: ${message}`, { file, line: record.line, field });
+  return new InputError(`${where(record, file)}: field \`${field}\`: ${message}`, { file, line: record.line, field });
 }

@@ -1,6 +1,6 @@
 import type { Question } from '@multihop/core';
 import type { SourceRecord } from '../readRecords';
-import { recordError } from '../validateRecord';
+import { recordError, where } from '../validateRecord';
 import type { GoldTitle, LayoutContext, LoadedQuestion } from './LayoutContext';
 
 export interface SentenceContextQuestion {
@@ -44,7 +44,7 @@ export function mapSentenceContexts(q: SentenceContextQuestion, record: SourceRe
     if (!gold.includes(paragraph.id)) gold.push(paragraph.id);
     // 2Wiki dev has a fact pointing one past the paragraph's last sentence; the paragraph is still gold.
     if (fact.sentence >= 0 && fact.sentence < paragraph.sentences) sentences.push({ passageId: paragraph.id, sentence: fact.sentence });
-    else ctx.warnings.push(`${ctx.file}:${record.line}: question ${q.id}: supporting sentence ${fact.sentence} of "${fact.title}" is out of range (${paragraph.sentences} sentences); kept the paragraph only`);
+    else ctx.warnings.push(`${where(record, ctx.file)}: question ${q.id}: supporting sentence ${fact.sentence} of "${fact.title}" is out of range (${paragraph.sentences} sentences); kept the paragraph only`);
   });
   const hops = new Set(q.supportingFacts.map((f) => f.title)).size;
   const question: Question = {
