@@ -503,7 +503,7 @@ export function renderSummary(summary: Summary): string {
     const j = summary.judge;
     lines.push(
       '',
-      `Judge: **${j.label}**${j.offline ? ' — correctness here is the offline model’s lexical judgement, not a language model’s.' : ''} ${j.calls} judge calls (${j.cached} from cache), ${j.prompt_tokens + j.completion_tokens}${j.tokens_estimated ? '*' : ''} tokens, counted apart from the workflows’ own${j.errors ? `; ${j.errors} answers have no verdict (the judge's call failed or its reply could not be read: each error in judgements.jsonl), left out of correctness` : ''}.`,
+      `Judge: **${j.label}**${j.offline ? ' — correctness here is the offline model’s lexical judgement, not a language model’s.' : ''} the verdicts came from ${j.calls} judge calls over every run of this directory (${j.cached} answered from the response cache; a re-run reuses the verdicts in judgements.jsonl and calls the judge only for new answers), ${j.prompt_tokens + j.completion_tokens}${j.tokens_estimated ? '*' : ''} tokens, counted apart from the workflows’ own${j.errors ? `; ${j.errors} answers have no verdict (the judge's call failed or its reply could not be read: each error in judgements.jsonl), left out of correctness` : ''}.`,
     );
   }
   if (summary.sweep) {
