@@ -37,8 +37,12 @@ export function chooseRow(grid: readonly LambdaRow[], lambda?: number): LambdaRo
   return rows.reduce((a, b) => (preferred(b, a) ? b : a));
 }
 
-/** Failures of the infrastructure, not of the workflow: such outcomes say nothing about the question and are left out. */
-const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error';
+/**
+ * Failures of the infrastructure, not of the workflow: such outcomes say nothing about the
+ * question and are left out. A failure that is the workflow's own (`retryable: false`) is a wrong
+ * answer at the tokens it spent, and is learnt from.
+ */
+const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error' && o.retryable !== false;
 
 interface Example {
   key: string;

@@ -88,6 +88,17 @@ export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error
 }
 
 /**
+ * A failed run whose failure is the workflow's own (its reply broke the schema past the repair
+ * round, its plan was invalid, it hit its step limit, the server refused its request as too long):
+ * it answered nothing, and scores as a wrong answer in every figure, with the tokens it spent. A
+ * failure that may pass on a re-run (isRetryable: an outage) says nothing about the question and is
+ * left out of the figures instead, counted apart.
+ */
+export function scoredAsWrong(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
+  return row.status === 'error' && !isRetryable(row);
+}
+
+/**
  * results.jsonl, append-only. Opening it repairs a line torn by a kill mid-write (the tail after
  * the last newline is dropped: that pair simply runs again), so a resumed evaluation neither
  * loses nor duplicates finished pairs. A pair that failed for a passing reason (provider down,

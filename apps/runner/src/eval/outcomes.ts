@@ -4,7 +4,7 @@ import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@mul
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
 import { judgeKey, type Judgement } from './judging';
-import { rowTokens, type ResultRow, type RunConfig } from './ResultsLog';
+import { isRetryable, rowTokens, scoredAsWrong, type ResultRow, type RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
 /**
@@ -48,13 +48,14 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
     questionId: row.questionId,
     question: row.question,
     workflow: row.workflow,
-    correct: verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null,
+    correct: scoredAsWrong(row) ? 0 : (verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null),
     em: row.metrics.em,
     f1: row.metrics.f1,
     tokens: rowTokens(row),
     llmCalls: row.usage.llmCalls,
     latencyMs: row.latencyMs,
     status: row.status,
+    ...(row.status === 'error' ? { retryable: isRetryable(row) } : {}),
   }));
   const questionIds = [...new Set(outcomes.map((o) => o.questionId))];
   return {

@@ -57,7 +57,7 @@ describe('scoreRun and summarize', () => {
     expect(summary.incomplete).toEqual({ stopped: false, questions_run: 4, runs: { w: 4, absent: 0 } });
   });
 
-  it('leaves failed runs out of every metric, counts them by code, and marks a stopped evaluation incomplete', () => {
+  it('scores a workflow\'s own failures as wrong, leaves failures a re-run retries out of every metric, counts them by code, and marks a stopped evaluation incomplete', () => {
     const ids = sample.map((s) => s.question.id);
     const rowOf = (workflow: string, questionId: string, em: number, errorCode?: string): ResultRow => ({
       workflow, questionId, question: 'q', prediction: errorCode ? '' : 'p', gold: ['g'], status: errorCode ? 'error' : 'ok',
@@ -71,23 +71,31 @@ describe('scoreRun and summarize', () => {
       ...ids.map((q) => rowOf('down', q, 0, 'PROVIDER')),
     ];
     const summary = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b', 'down'], questionIds: ids });
-    // a's EM is over its two scored runs (1, 1), not 2 of 4.
-    expect(summary.workflows['a']).toMatchObject({ n: 2, failed: 2, failed_codes: { MODEL_OUTPUT: 1, PROVIDER: 1 }, em: 1, tokens: 50, status: { ok: 2, partial: 0, error: 2 } });
+    // a's EM is over its two answered runs (1, 1) and its MODEL_OUTPUT failure, its own, scored as
+    // wrong (3 runs, EM 2/3, its 7 tokens in its mean); its PROVIDER failure, an outage, is left out.
+    expect(summary.workflows['a']).toMatchObject({ n: 3, failed: 2, failed_codes: { MODEL_OUTPUT: 1, PROVIDER: 1 }, em: 2 / 3, tokens: (50 + 50 + 7) / 3, status: { ok: 2, partial: 0, error: 2 } });
     expect(summary.workflows['b']).toMatchObject({ n: 3, failed: 1, failed_codes: { ENVIRONMENT: 1 }, em: 1 / 3 });
-    // A workflow whose every run failed has no figures at all, and no comparison is made with it.
+    // A workflow whose every run failed for a passing reason has no figures at all, and no comparison is made with it.
     expect(summary.workflows['down']).toBeUndefined();
-    // The failed runs' tokens (7 each) are in no workflow's figures: the summary counts them apart.
-    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 }, tokens: 49 });
+    // The retried runs' tokens (7 each) are in no workflow's figures: the summary counts them apart.
+    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 }, tokens: 42 });
     // Compared on the questions both scored: ids[0] and ids[1].
     expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
     expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
     expect(summary.incomplete).toBeUndefined();
     const md = renderSummary(summary);
-    expect(md).toContain('| a | 2 | 2 (MODEL_OUTPUT 1, PROVIDER 1) |');
+    expect(md).toContain('| a | 3 | 2 (MODEL_OUTPUT 1, PROVIDER 1) |');
     expect(md).toContain('| down | 0 | 4 (every run failed) |');
-    expect(md).toContain('7 runs failed (PROVIDER 5, ENVIRONMENT 1, MODEL_OUTPUT 1) and are left out of every figure here');
+    expect(md).toContain("7 runs failed (PROVIDER 5, ENVIRONMENT 1, MODEL_OUTPUT 1). 1 failed on its workflow's own account");
+    expect(md).toContain('and scores as a wrong answer in every figure, with the tokens it spent.');
     expect(md).toContain('6 may pass on a re-run of the same command');
-    expect(md).toContain('The failed runs spent 49 tokens (prompt + completion), counted in no figure above.');
+    expect(md).toContain('they spent 42 tokens (prompt + completion), counted in no figure above.');
+    // Judged, the workflow's own failure is judged wrong without a verdict; the outage has none.
+    const judged = summarize(rows, {
+      dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
+    });
+    expect(judged.workflows['a']).toMatchObject({ correctness: 2 / 3, judged: 3 });
 
     const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
     expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });
@@ -215,11 +223,12 @@ describe('scoreRun and summarize', () => {
     const ids = sample.map((s) => s.question.id);
     const rowOf = (workflow: string, questionId: string, answer: string, tokens: number, status: ResultRow['status'] = 'ok'): ResultRow => ({
       workflow, questionId, question: 'q', prediction: answer, gold: ['g'], status,
+      ...(status === 'error' ? { error: 'PROVIDER: down', errorCode: 'PROVIDER' } : {}),
       metrics: { em: 0, f1: 0, acc: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null },
       usage: { ...emptyUsage(), promptTokens: tokens, llmCalls: 1 }, evidenceIds: [], latencyMs: 1, trace: 't',
     });
     // a and b cost the same and are predicted the same: a tie, which goes to the earlier candidate (a).
-    // b failed on the last question, so the curve leaves it out (n = 3).
+    // b's endpoint was down on the last question, so the curve leaves it out (n = 3).
     const rows = [
       ...ids.map((q, i) => rowOf('a', q, i === 0 ? 'right' : 'wrong', 200)),
       ...ids.map((q, i) => rowOf('b', q, i === 0 ? 'wrong' : 'right', 200, i === 3 ? 'error' : 'ok')),

@@ -1,7 +1,7 @@
 import type { Budget } from '@multihop/core';
 import { bootstrapMean, comparePaired, formatPValue, mean, percentile } from '@multihop/metrics';
 import { countBy } from './countBy';
-import { describeBudget, isRetryable, rowTokens, type ResultRow } from './ResultsLog';
+import { describeBudget, isRetryable, rowTokens, scoredAsWrong, type ResultRow } from './ResultsLog';
 import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
 
 /** The judge's verdict on one row, as the summary needs it. */
@@ -17,7 +17,7 @@ export interface RowVerdict {
 export interface WorkflowSummary {
   /** Runs scored: every metric here is over these (failed runs are left out and counted in `failed`). */
   n: number;
-  /** Runs that failed (status error: provider, environment, ...), left out of every metric here. */
+  /** Runs that failed (status error); those a re-run retries (provider, environment, ...) are left out of every metric here, the others score as wrong. */
   failed: number;
   /** The failed runs by error code (PROVIDER, ENVIRONMENT, UNEXPECTED, ...). */
   failed_codes: Record<string, number>;
@@ -145,7 +145,7 @@ export interface Summary {
   oracle?: OracleSummary;
   /** When a router with a policy is evaluated beside every candidate: its choice replayed at each λ of the policy. */
   router_curve?: RouterCurve;
-  /** Failed runs (status error), left out of every metric: how many, by code and workflow, and how many a re-run retries. */
+  /** Failed runs (status error): how many, by code and workflow, and how many a re-run retries (those are left out of every metric, and `tokens` are theirs; the others score as wrong answers, their tokens in their workflow's). */
   failed: FailureSummary;
   /** Present when not every planned run is here (Ctrl-C, or pairs that never ran): the figures are over what ran. */
   incomplete?: IncompleteSummary;
@@ -238,11 +238,13 @@ const verdictKey = (workflow: string, questionId: string) => `${workflow}\u0000$
 export function summarize(allRows: readonly ResultRow[], context: SummaryContext): Summary {
   const wanted = new Set(context.questionIds);
   const asked = allRows.filter((r) => wanted.has(r.questionId) && context.workflows.includes(r.workflow));
-  // A failed run (status error) has no answer to score: it is left out of every metric and counted apart.
-  const rows = asked.filter((r) => r.status !== 'error');
+  // A failed run (status error) whose failure is the workflow's own answered nothing: it scores as
+  // wrong, with its tokens (scoredAsWrong). One that failed for a passing reason (an outage) says
+  // nothing about the question: it is left out of every metric and counted apart.
+  const rows = asked.filter((r) => !isRetryable(r));
   const failedRows = asked.filter((r) => r.status === 'error');
   const verdicts = context.judge?.verdicts;
-  const correctOf = (r: ResultRow): number | null => verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null;
+  const correctOf = (r: ResultRow): number | null => (scoredAsWrong(r) ? 0 : (verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null));
   const workflows: Record<string, WorkflowSummary> = {};
   for (const id of context.workflows) {
     const mine = rows.filter((r) => r.workflow === id && wanted.has(r.questionId));
@@ -331,10 +333,25 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       retryable: failedRows.filter(isRetryable).length,
       codes: countBy(failedRows.map((r) => r.errorCode ?? 'UNKNOWN')),
       workflows: countBy(failedRows.map((r) => r.workflow)),
-      tokens: failedRows.reduce((n, r) => n + rowTokens(r), 0),
+      tokens: failedRows.filter(isRetryable).reduce((n, r) => n + rowTokens(r), 0),
     },
     ...incompleteOf(asked, context),
   };
+}
+
+/** What summary.md says of the failed runs: which score as wrong, which are left out and retried. */
+function failedRunsLine(failed: Summary['failed']): string {
+  const { runs, retryable } = failed;
+  const own = runs - retryable;
+  const codes = Object.entries(failed.codes).map(([c, k]) => `${c} ${k}`).join(', ');
+  const parts = [`${runs} run${runs === 1 ? '' : 's'} failed (${codes}).`];
+  if (own) parts.push(`${own} failed on ${own === 1 ? 'its' : 'their'} workflow's own account (a reply past its repair round, an invalid plan, a step limit, a request the server refused) and score${own === 1 ? 's' : ''} as ${own === 1 ? 'a wrong answer' : 'wrong answers'} in every figure, with the tokens ${own === 1 ? 'it' : 'they'} spent.`);
+  if (retryable) {
+    parts.push(
+      `${retryable} may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again (each getting back the model calls it completed, not paying for them twice); until then ${retryable === 1 ? 'it is' : 'they are'} left out of every figure here (n counts the runs scored), and ${retryable === 1 ? 'it' : 'they'} spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above.`,
+    );
+  }
+  return parts.join(' ');
 }
 
 function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf: (r: ResultRow) => number | null): { router_curve?: RouterCurve } {
@@ -541,7 +558,7 @@ export function renderSummary(summary: Summary): string {
   if (summary.failed.runs) {
     lines.push(
       '',
-      `${summary.failed.runs} run${summary.failed.runs === 1 ? '' : 's'} failed (${Object.entries(summary.failed.codes).map(([c, k]) => `${c} ${k}`).join(', ')}) and ${summary.failed.runs === 1 ? 'is' : 'are'} left out of every figure here (n counts the scored runs only); ${summary.failed.retryable} may pass on a re-run of the same command, which runs ${summary.failed.retryable === 1 ? 'it' : 'them'} again${summary.failed.retryable ? ' (each getting back the model calls it completed, not paying for them twice)' : ''}. The failed runs spent ${summary.failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above.`,
+      failedRunsLine(summary.failed),
     );
   }
   if (summary.oracle) {

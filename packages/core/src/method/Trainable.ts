@@ -172,6 +172,12 @@ export interface EvalOutcome {
   llmCalls: number;
   latencyMs: number;
   status: 'ok' | 'partial' | 'error';
+  /**
+   * For a failed run (status error): whether a re-run may pass (an outage; it says nothing about
+   * the question, and trainers leave it out) or the failure is the workflow's own (false: it
+   * answered nothing, a wrong answer, `correct` 0). Absent on an outcome written without it: treated as an outage.
+   */
+  retryable?: boolean;
 }
 
 /** One eval directory a trainer learned from: what the training record keeps about it. */
