@@ -74,7 +74,7 @@ const corpus: OptionSpec = { type: 'string', arg: 'FILE', help: "a corpus file, 
 const layout: OptionSpec = { type: 'string', arg: 'L', defaultText: "detected from the file", help: 'the layout of a dataset file' };
 const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a question file with invalid ones, and report the rest (a --corpus file must be valid throughout)' };
 const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 'at most N questions' };
-const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file' };
+const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file (with --skip-invalid: of the valid ones)' };
 const part: OptionSpec = { type: 'string', arg: 'K/N', help: 'only the questions whose id falls in part K of N (a split by a hash of the id, after --offset and --limit): e.g. train on 1/2, report on 2/2' };
 const workflow: OptionSpec = { type: 'string', arg: '<id>', required: true, help: 'a workflow id (multihop workflows lists them)' };
 // A run's budget (SPEC §3): a run that reaches one stops at the next step and is reported partial, its stop reason `budget:<limit>`.

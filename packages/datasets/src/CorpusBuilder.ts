@@ -101,7 +101,9 @@ export class CorpusBuilder {
   }
 }
 
-const fold = (title: string) => title.replace(/_/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+/** A title as titles are compared loosely: Unicode NFC, underscores as spaces, spaces collapsed, lower case. */
+export const foldTitle = (title: string) => title.normalize('NFC').replace(/_/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+const fold = foldTitle;
 
 function push(map: Map<string, CorpusPassage[]>, key: string, passage: CorpusPassage): void {
   const list = map.get(key);

@@ -124,6 +124,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const contexts: Record<string, string[]> = {};
   const ids = new Set<string>();
   const unanswerable: number[] = [];
+  const factWarnings: string[] = [];
   // Questions whose context is empty, and paragraphs of a context that have no text.
   const bare: Array<{ id: string; line: number }> = [];
   const empty: Array<{ id: string; line: number; title: string }> = [];
@@ -158,6 +159,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
         }
       }
       warnings.push(...recordWarnings);
+      factWarnings.push(...recordWarnings);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       // What the invalid record added to the pool goes with it.
@@ -182,6 +184,11 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     const left = `${file}: left out ${unanswerable.length} unanswerable question${unanswerable.length === 1 ? '' : 's'} (\`answerable: false\`: ${lines}), as MuSiQue's evaluator scores answers only on answerable ones; ${loaded.length} answerable question${loaded.length === 1 ? '' : 's'} loaded`;
     warnings.push(left);
     contentWarnings.push(left);
+  }
+  // The records' own warnings (a supporting fact whose sentence is out of range), summed up in
+  // one content warning with the first few, so a command shows them; `warnings` keeps each.
+  if (factWarnings.length > 0) {
+    contentWarnings.push(`${file}: ${factWarnings.length} supporting fact${factWarnings.length === 1 ? '' : 's'} could not be mapped to a sentence (their paragraphs are still gold): ${factWarnings.slice(0, 2).map((w) => w.replace(`${file}:`, 'line ')).join('; ')}${factWarnings.length > 2 ? '; ...' : ''}`);
   }
   if (corpusFile) contentWarnings.unshift(...corpusFileWarnings);
   warnings.push(...contentWarnings);

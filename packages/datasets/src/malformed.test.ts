@@ -164,4 +164,17 @@ describe('an empty gold answer', () => {
     const twice = await write('2wiki-twice.json', oneLine([twoWiki('a', 'x'), twoWiki('a', 'y')]));
     expect(((await loadDataset(twice).catch((e: unknown) => e)) as InputError).message.split('\n')[0]).toBe(`${twice}:1 (record 2, id "a"): field \`id\`: question id "a" appears twice`);
   });
+
+  it('finds a supporting fact whose title is spelt otherwise than its context: another Unicode form, another case', async () => {
+    const nfc = 'Éric Rohmer';
+    const nfd = nfc.normalize('NFD');
+    expect(nfd).not.toBe(nfc);
+    const record = (id: string, factTitle: string) => ({ _id: id, question: `${id}?`, answer: 'x', type: 'bridge', context: [[nfc, ['He was a director.', ' He was born in Tulle.']]], supporting_facts: [[factTitle, 1]] });
+    const file = await write('titles.json', array([record('a', nfd), record('b', 'éric rohmer')]));
+    for (const setting of ['closed', 'open'] as const) {
+      const ds = await loadDataset(file, { setting });
+      expect(ds.questions.map((q) => q.supportingIds)).toEqual([[`${nfc}#${ds.passages[0]!.id.split('#')[1]}`], [ds.passages[0]!.id]]);
+      expect(ds.questions.map((q) => q.supportingSentences)).toEqual([[{ passageId: ds.passages[0]!.id, sentence: 1 }], [{ passageId: ds.passages[0]!.id, sentence: 1 }]]);
+    }
+  });
 });

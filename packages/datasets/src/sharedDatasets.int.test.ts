@@ -55,8 +55,10 @@ describe('the shared datasets', () => {
         expect(q.supportingIds).toContain(s.passageId);
       }
     }
-    expect(ds.warnings).toHaveLength(1);
+    expect(ds.warnings).toHaveLength(2);
     expect(ds.warnings[0]).toMatch(/out of range/);
+    // Summed up where a command shows it.
+    expect(ds.contentWarnings).toEqual([expect.stringMatching(/dev-500\.json: 1 supporting fact could not be mapped to a sentence \(their paragraphs are still gold\): line 11475: question 77f5a3dc0bb011ebab90acde48001122: supporting sentence 1 of/)]);
   });
 
   it('gives a paragraph the same id whether a subset or the whole file is loaded', async () => {

@@ -1,5 +1,6 @@
 import type { Question } from '@multihop/core';
 import type { SourceRecord } from '../readRecords';
+import { foldTitle } from '../CorpusBuilder';
 import { recordError, where } from '../validateRecord';
 import type { GoldTitle, LayoutContext, LoadedQuestion } from './LayoutContext';
 
@@ -23,17 +24,21 @@ export interface SentenceContextQuestion {
  */
 export function mapSentenceContexts(q: SentenceContextQuestion, record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const ids: string[] = [];
+  // By title, and by the title folded (Unicode NFC, case, underscores and spaces), as the official
+  // evaluators compare titles: a fact may spell its title otherwise than the context does.
   const byTitle = new Map<string, { id: string; sentences: number }>();
+  const byFolded = new Map<string, { id: string; sentences: number }>();
   for (const c of q.context) {
     const id = ctx.corpus.addSentences(c.title, c.sentences);
     if (!ids.includes(id)) ids.push(id);
     if (!byTitle.has(c.title)) byTitle.set(c.title, { id, sentences: c.sentences.length });
+    if (!byFolded.has(foldTitle(c.title))) byFolded.set(foldTitle(c.title), { id, sentences: c.sentences.length });
   }
   const gold: string[] = [];
   const sentences: Array<{ passageId: string; sentence: number }> = [];
   const elsewhere: GoldTitle[] = [];
   q.supportingFacts.forEach((fact, i) => {
-    const paragraph = byTitle.get(fact.title);
+    const paragraph = byTitle.get(fact.title) ?? byFolded.get(foldTitle(fact.title));
     if (!paragraph) {
       if (ctx.setting === 'closed') {
         throw recordError(record, ctx.file, q.fields.supportingTitle(i), `title "${fact.title}" is not in the question's context (the closed setting searches only a question's own paragraphs; the open setting looks gold up in the whole pool)`);
