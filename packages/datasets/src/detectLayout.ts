@@ -1,6 +1,7 @@
 import { InputError } from '@multihop/core';
 import { describeLayouts, type Layout } from './Dataset';
 import type { SourceRecord } from './readRecords';
+import { NO_GOLD } from './validateRecord';
 
 /** Tells the layout from the first record's fields; the caller can override it. */
 export function detectLayout(records: SourceRecord[], file: string): Layout {
@@ -23,6 +24,9 @@ export function detectLayout(records: SourceRecord[], file: string): Layout {
   if (has('Prompt') && has('Answer')) return 'frames';
   if (has('question') && Array.isArray(fields.answers)) return 'plain';
   if (hasAny('question', 'query') && hasAny('answer', 'answers', 'golden_answers', 'gold_answer', 'gold_answers')) return 'qa';
+  if (hasAny('question', 'query') && !has('context') && !has('paragraphs')) {
+    throw new InputError(`${file}:${first.line}: the records have a question but no answer field (fields [${Object.keys(fields).join(', ')}]): ${NO_GOLD}`, { file, line: first.line, field: 'answer' });
+  }
   const corpusLike = (has('title') && (has('text') || has('passage'))) || has('contents');
   throw new InputError(
     `${file}:${first.line}: cannot detect the layout from fields [${Object.keys(fields).join(', ')}]` +

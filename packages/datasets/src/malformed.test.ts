@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@multihop/core';
+import { NO_GOLD } from './validateRecord';
 import { loadDataset } from './loadDataset';
 import { loadCorpus } from './loadCorpus';
 
@@ -176,5 +177,15 @@ describe('an empty gold answer', () => {
       expect(ds.questions.map((q) => q.supportingIds)).toEqual([[`${nfc}#${ds.passages[0]!.id.split('#')[1]}`], [ds.passages[0]!.id]]);
       expect(ds.questions.map((q) => q.supportingSentences)).toEqual([[{ passageId: ds.passages[0]!.id, sentence: 1 }], [{ passageId: ds.passages[0]!.id, sentence: 1 }]]);
     }
+  });
+
+  it('says a question set without gold answers (a test split) is not a dataset, and what answers a question without gold', async () => {
+    const { _id, question, context, type } = hotpot('a', 'x');
+    const test = await write('hotpot_test_fullwiki_v1.json', array([{ _id, question, context, type }]));
+    const error = (await loadDataset(test).catch((e: unknown) => e)) as InputError;
+    expect(error.message.split('\n')[0]).toBe(`${test}:2: field \`answer\`: missing: ${NO_GOLD}`);
+    const list = await write('questions.jsonl', lines([{ id: 'q1', question: 'Who directed Moonfall Harbor?' }]));
+    expect(((await loadDataset(list).catch((e: unknown) => e)) as InputError).message).toBe(`${list}:1: the records have a question but no answer field (fields [id, question]): ${NO_GOLD}`);
+    expect(((await loadDataset(list, { layout: 'qa' }).catch((e: unknown) => e)) as InputError).message.split('\n')[0]).toContain(`field \`answer\`: required (answer, answers or golden_answers); ${NO_GOLD}`);
   });
 });

@@ -33,3 +33,10 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 export function recordError(record: SourceRecord, file: string, field: string, message: string): InputError {
   return new InputError(`${where(record, file)}: field \`${field}\`: ${message}`, { file, line: record.line, field });
 }
+
+/**
+ * What a question without a gold answer is told (a test split: HotpotQA's test file, a list of
+ * questions): the commands that read a dataset score against gold, and `run --question` needs none.
+ */
+export const NO_GOLD =
+  'a question set without gold answers (a test split?) cannot be loaded as a dataset: eval and run --id score against the gold; `run --question "..." --corpus FILE` answers one question without gold';

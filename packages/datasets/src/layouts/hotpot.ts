@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceRecord } from '../readRecords';
-import { recordError, validateRecord } from '../validateRecord';
+import { NO_GOLD, recordError, validateRecord } from '../validateRecord';
 import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 import { mapSentenceContexts } from './sentenceContexts';
 
@@ -15,6 +15,8 @@ const HotpotRecord = z.object({
 
 /** Original HotpotQA and 2WikiMultiHopQA JSON: `context: [[title, [sentences]]]`, `supporting_facts: [[title, sent_id]]`. */
 export function hotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
+  const value = record.value as Record<string, unknown> | undefined;
+  if (value && typeof value === 'object' && !('answer' in value)) throw recordError(record, ctx.file, 'answer', `missing: ${NO_GOLD}`);
   const r = validateRecord(HotpotRecord, record, ctx.file);
   if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   return mapSentenceContexts(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceRecord } from '../readRecords';
-import { recordError } from '../validateRecord';
+import { NO_GOLD, recordError } from '../validateRecord';
 import type { LayoutContext, LoadedQuestion } from './LayoutContext';
 
 const QUESTION_KEYS = ['question', 'query'];
@@ -30,7 +30,7 @@ export function qaRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuesti
   const answerKey = key(ANSWER_KEYS);
   const parsed = Answer.safeParse(answerKey === undefined ? undefined : r[answerKey]);
   if (!parsed.success || answerKey === undefined) {
-    throw recordError(record, ctx.file, answerKey ?? 'answer', answerKey === undefined ? 'required (answer, answers or golden_answers)' : 'must be a string or a non-empty list of strings');
+    throw recordError(record, ctx.file, answerKey ?? 'answer', answerKey === undefined ? `required (answer, answers or golden_answers); ${NO_GOLD}` : 'must be a string or a non-empty list of strings');
   }
   const answers = answerList(parsed.data, record.table !== undefined);
   if (answers.length === 0) throw recordError(record, ctx.file, answerKey, 'is empty');
