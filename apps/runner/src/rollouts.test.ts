@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inPart, loadDataset } from '@multihop/datasets';
 import { sharedDatasetsDir } from '@multihop/testing';
 import { cli } from '../test/cli';
 
@@ -31,4 +32,15 @@ describe('multihop rollouts for a multi-agent method', () => {
     });
   });
 
+  it('takes --offset, --limit and --part as eval does, so rollouts can be drawn from a training part only', async () => {
+    const file = join(dir, 'parted.jsonl');
+    const { code } = await cli('rollouts', '--workflow', 'mmoa-rag', '--dataset', 'hotpotqa-train', '--group', '2', '--offset', '3', '--limit', '8', '--part', '1/2', '--out', file, '--db', db);
+    expect(code).toBe(0);
+    const written = new Set(readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { question_id: string }).question_id));
+    const { questions } = await loadDataset('hotpotqa-train');
+    const expected = questions.slice(3, 11).map((q) => q.id).filter((id) => inPart(id, { part: 1, of: 2 }));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(8);
+    expect([...written].sort()).toEqual([...expected].sort());
+  });
 });

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, makeDirectory } from '@multihop/core';
+import { inPart, parsePart } from '@multihop/datasets';
 import type { RolloutRecord } from '@multihop/core';
 import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
@@ -14,7 +15,10 @@ export interface RolloutsCommandOptions {
   group?: number;
   /** The sampling temperature of candidates 1…G−1 (core's ROLLOUT_TEMPERATURE when not given). */
   temperature?: number;
+  /** Skip the first questions of the file; then `limit`; then keep part K of N by id (`--part`). */
+  offset?: number;
   limit?: number;
+  part?: string;
   out?: string;
   /** Append to an existing --out, skipping the questions already in it. */
   resume?: boolean;
@@ -47,6 +51,8 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
     throw new ConfigError(`--group must be an integer of at least 2 (GRPO compares candidates within a group), got ${options.group ?? 'nothing'}`);
   }
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ConfigError(`--limit must be a positive integer, got ${options.limit}`);
+  if (options.offset !== undefined && (!Number.isInteger(options.offset) || options.offset < 0)) throw new ConfigError(`--offset must be a non-negative integer, got ${options.offset}`);
+  const part = options.part !== undefined ? parsePart(options.part) : undefined;
   if (options.temperature !== undefined && !(options.temperature >= 0 && options.temperature <= 2)) throw new ConfigError(`--temperature must be a number from 0 to 2, got ${options.temperature}`);
   if (!options.out) throw new ConfigError('rollouts needs --out FILE.jsonl');
   if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
@@ -58,7 +64,9 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   let finished = 0;
   const quiet = sayOnInterrupt(io, () => `rollouts: interrupted; ${out} keeps the ${done.size + finished} question${done.size + finished === 1 ? '' : 's'} finished: the same command with --resume adds the rest`);
   try {
-    const all = corpus.dataset.questions.slice(0, options.limit ?? corpus.dataset.questions.length);
+    const offset = options.offset ?? 0;
+    const all = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
+    if (all.length === 0) throw new ConfigError(`no questions in ${corpus.dataset.name} from --offset ${offset}${part ? ` in part ${part.part}/${part.of}` : ''} (it has ${corpus.dataset.questions.length})`);
     const questions = all.filter((q) => !done.has(q.id));
     io.err(`rollouts: ${method.id} (${trainer.algorithm} stages ${trainer.stages.map((s) => s.role).join(' → ')}), G = ${options.group}, ${questions.length} ${corpus.dataset.name} questions, model: ${model.label}`);
     if (done.size) io.err(`rollouts: resuming ${out}: ${all.length - questions.length} of ${all.length} questions already in it`);
