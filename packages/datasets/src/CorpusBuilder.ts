@@ -11,6 +11,8 @@ export class CorpusBuilder {
   private readonly byId = new Map<string, CorpusPassage>();
   /** passageId(title, text) → the id the pool holds that content under (itself, or a corpus file's own id). */
   private readonly byContent = new Map<string, string>();
+  /** Passages whose sentences are a list the data gave (addSentences), not splitSentences' split. */
+  private readonly listed = new Set<string>();
 
   /** Ids in insertion order, so a record that turns out invalid can take back what it added. */
   private readonly order: string[] = [];
@@ -58,6 +60,7 @@ export class CorpusBuilder {
     for (const id of this.order.splice(mark)) {
       const passage = this.byId.get(id);
       this.byId.delete(id);
+      this.listed.delete(id);
       if (passage && this.byContent.get(passageId(passage.title, passage.text)) === id) this.byContent.delete(passageId(passage.title, passage.text));
     }
     this.titles = this.foldedTitles = undefined;
@@ -82,8 +85,9 @@ export class CorpusBuilder {
 
   /**
    * `ownSentences`: the sentences are the dataset's own list, which its supporting facts index; a
-   * passage already pooled with the same text (a corpus file's, split by splitSentences) takes
-   * them, so a fact's sentence index points at the sentence the dataset means.
+   * pooled passage with the same text whose sentences splitSentences made (a corpus file's) takes
+   * them, so a fact's sentence index points at the sentence the dataset means. A passage that
+   * already has a list of its own keeps it (two questions' copies of one paragraph: the first's).
    */
   private put(title: string, text: string, sentences: string[], ownId?: string, ownSentences = false): string {
     const content = passageId(title, text);
@@ -94,9 +98,10 @@ export class CorpusBuilder {
       this.order.push(id);
       if (!this.byContent.has(content)) this.byContent.set(content, id);
       this.titles = this.foldedTitles = undefined;
-    } else if (ownSentences && sentences.length > 0 && pooled.sentences.join('\u0000') !== sentences.join('\u0000') && passageId(pooled.title, pooled.text) === content) {
+    } else if (ownSentences && !this.listed.has(id) && sentences.length > 0 && passageId(pooled.title, pooled.text) === content) {
       pooled.sentences = sentences;
     }
+    if (ownSentences) this.listed.add(id);
     return id;
   }
 }

@@ -3,6 +3,9 @@ import { describeLayouts, type Layout } from './Dataset';
 import type { SourceRecord } from './readRecords';
 import { NO_GOLD } from './validateRecord';
 
+/** The fields of a record that has a question and nothing to score it against. */
+const QUESTION_ONLY = new Set(['id', '_id', 'qid', 'question_id', 'question', 'query', 'type', 'level', 'metadata']);
+
 /** Tells the layout from the first record's fields; the caller can override it. */
 export function detectLayout(records: SourceRecord[], file: string): Layout {
   const first = records[0];
@@ -24,7 +27,8 @@ export function detectLayout(records: SourceRecord[], file: string): Layout {
   if (has('Prompt') && has('Answer')) return 'frames';
   if (has('question') && Array.isArray(fields.answers)) return 'plain';
   if (hasAny('question', 'query') && hasAny('answer', 'answers', 'golden_answers', 'gold_answer', 'gold_answers')) return 'qa';
-  if (hasAny('question', 'query') && !has('context') && !has('paragraphs')) {
+  // Only a question and what names or sorts it: a question set without gold (a test split), not gold under a name of its own.
+  if (hasAny('question', 'query') && Object.keys(fields).every((k) => QUESTION_ONLY.has(k))) {
     throw new InputError(`${file}:${first.line}: the records have a question but no answer field (fields [${Object.keys(fields).join(', ')}]): ${NO_GOLD}`, { file, line: first.line, field: 'answer' });
   }
   const corpusLike = (has('title') && (has('text') || has('passage'))) || has('contents');

@@ -187,5 +187,8 @@ describe('an empty gold answer', () => {
     const list = await write('questions.jsonl', lines([{ id: 'q1', question: 'Who directed Moonfall Harbor?' }]));
     expect(((await loadDataset(list).catch((e: unknown) => e)) as InputError).message).toBe(`${list}:1: the records have a question but no answer field (fields [id, question]): ${NO_GOLD}`);
     expect(((await loadDataset(list, { layout: 'qa' }).catch((e: unknown) => e)) as InputError).message.split('\n')[0]).toContain(`field \`answer\`: required (answer, answers or golden_answers); ${NO_GOLD}`);
+    // Gold under a name of its own is not a set without gold: the layout is asked for.
+    const named = await write('named.jsonl', lines([{ id: 'q1', question: 'Who directed Moonfall Harbor?', ground_truth: 'Ilse Varga' }]));
+    expect(((await loadDataset(named).catch((e: unknown) => e)) as InputError).message).toContain(`${named}:1: cannot detect the layout from fields [id, question, ground_truth]; pass \`layout\` (--layout)`);
   });
 });

@@ -88,14 +88,29 @@ export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error
 }
 
 /**
- * A failed run whose failure is the workflow's own (its reply broke the schema past the repair
- * round, its plan was invalid, it hit its step limit, the server refused its request as too long):
- * it answered nothing, and scores as a wrong answer in every figure, with the tokens it spent. A
- * failure that may pass on a re-run (isRetryable: an outage) says nothing about the question and is
- * left out of the figures instead, counted apart.
+ * The failures that are the workflow's own: its model's reply broke the schema past the repair
+ * round (MODEL_OUTPUT), its plan was invalid (PLAN), it looped past its step limit (STEP_LIMIT), or
+ * (PROVIDER with a REQUEST_REJECTED status) the server refused its request, a prompt over the
+ * context length. Any other failure (an outage, a damaged store, a bad configuration, a bug) says
+ * nothing about how the workflow answers the question.
+ */
+export const WORKFLOW_OWN = new Set(['MODEL_OUTPUT', 'PLAN', 'STEP_LIMIT']);
+
+/**
+ * A failed run whose failure is the workflow's own (WORKFLOW_OWN): it answered nothing, and scores
+ * as a wrong answer in every figure (answer metrics and Correct 0: scoredMetrics), with the tokens it
+ * spent. Other failures are left out of the figures, counted apart; those that may pass
+ * (isRetryable) run again on a re-run.
  */
 export function scoredAsWrong(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
-  return row.status === 'error' && !isRetryable(row);
+  if (row.status !== 'error') return false;
+  if (row.errorCode === 'PROVIDER') return row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus);
+  return WORKFLOW_OWN.has(row.errorCode ?? '');
+}
+
+/** A row as the figures score it: a failure of the workflow's own answered nothing (EM, F1 and Acc 0; its retrieval as it was). */
+export function scoredMetrics<T extends Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus' | 'metrics'>>(row: T): T {
+  return scoredAsWrong(row) ? { ...row, metrics: { ...row.metrics, em: 0, f1: 0, acc: 0 } } : row;
 }
 
 /**

@@ -212,7 +212,7 @@ export async function evaluate(
         .filter((r) => questionIndex.has(r.questionId) && workflowIndex.has(r.workflow))
         .sort((a, b) => questionIndex.get(a.questionId)! - questionIndex.get(b.questionId)! || workflowIndex.get(a.workflow)! - workflowIndex.get(b.workflow)!);
       const judgements = new JudgeLog(out, judge.key, judge.key !== judge.id ? judge.id : undefined);
-      // A failed run has no answer to judge: it is left out of the metrics (summarize counts it apart).
+      // A failed run has no answer to judge: summarize scores a failure of the workflow's own as wrong and leaves the others out.
       const answered = rows.filter((r) => r.status !== 'error');
       const toJudge = judgements.pending(answered);
       if (toJudge.length && !stopping) {
@@ -272,11 +272,16 @@ export async function evaluate(
       if (replaced) {
         io.err(`${command}: the summary replaced was of another selection (${replaced}); its pairs are kept here, so re-running that command writes it again at no cost, and --out keeps evals apart`);
       }
-      const scored = rows.length - summary.failed.runs;
+      const own = summary.failed.scored_as_wrong ?? 0;
+      const succeeded = rows.length - summary.failed.runs;
       if (summary.failed.runs) {
         const codes = Object.entries(summary.failed.codes).map(([c, n]) => `${c} ${n}`).join(', ');
+        const out = summary.failed.runs - own;
         io.err(
-          `${command}: ${summary.failed.runs} of ${rows.length} runs FAILED (${codes}) and are left out of the metrics (the failed column); ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}`,
+          `${command}: ${summary.failed.runs} of ${rows.length} runs FAILED (${codes})` +
+            (own ? `; ${own} failed on the workflow's own account and score${own === 1 ? 's' : ''} as wrong` : '') +
+            (out ? `; ${out} ${out === 1 ? 'is' : 'are'} left out of the metrics (the failed column)` : '') +
+            `; ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}`,
         );
       }
       const judgeFailures = [...judgements.failures(answered)];
@@ -293,8 +298,8 @@ export async function evaluate(
         io.err(`${command}: INCOMPLETE: ${summary.incomplete.questions_run} of ${questions.length} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
       }
       if (stopping) return 130;
-      if (scored === 0) {
-        io.err(`${command}: no pair succeeded${rows.length ? '' : ' (none ran)'}: the summary has no figures`);
+      if (succeeded === 0) {
+        io.err(`${command}: no pair succeeded${rows.length ? '' : ' (none ran)'}${own ? `: the summary scores the ${own} failed on the workflows' own account as wrong, and has no other figures` : ': the summary has no figures'}`);
         return 1;
       }
       // As with the runs: exit 1 when the judge judged none of the answers.

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModel, createScriptedProvider, emptyUsage } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
-import { JudgeLog, judgeKey } from './judging';
+import { JudgeLog, judgeKey, legacyJudgeKey } from './judging';
 import type { ResultRow } from './ResultsLog';
 
 // Answers to HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7).
@@ -72,7 +71,7 @@ describe('JudgeLog', () => {
   it('does not reuse a verdict given under another version of the judge prompt: the answer is judged again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'multihop-judge-'));
     // As an eval judged under version 3 (which ran the aliases together) left it: key without the prompt's version.
-    const oldKey = createHash('sha1').update(JSON.stringify([hall.question, hall.prediction, hall.gold])).digest('hex').slice(0, 16);
+    const oldKey = legacyJudgeKey(hall);
     appendFileSync(join(dir, 'judgements.jsonl'), `${JSON.stringify({ workflow: 'a', questionId: hall.questionId, judge: 'offline', key: oldKey, correct: 0, decision: 'no' })}\n`);
     expect(judgeKey(hall)).not.toBe(oldKey);
     const log = new JudgeLog(dir, 'offline');

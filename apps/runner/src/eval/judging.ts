@@ -42,7 +42,16 @@ export const judgeRetries = (code: string): boolean => RETRY_JUDGE.has(code);
  * verdict of the prompt before is not this prompt's).
  */
 export function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
-  return createHash('sha1').update(JSON.stringify([row.question, row.prediction, row.gold, `${judgeCorrectnessPrompt.id}@${judgeCorrectnessPrompt.version}`])).digest('hex').slice(0, 16);
+  return keyOf(row, `${judgeCorrectnessPrompt.id}@${judgeCorrectnessPrompt.version}`);
+}
+
+/** The key verdicts were kept under before it named the judge prompt's version (judge prompt version 3 and earlier). */
+export function legacyJudgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
+  return keyOf(row);
+}
+
+function keyOf(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>, prompt?: string): string {
+  return createHash('sha1').update(JSON.stringify(prompt === undefined ? [row.question, row.prediction, row.gold] : [row.question, row.prediction, row.gold, prompt])).digest('hex').slice(0, 16);
 }
 
 /**

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@multihop/core';
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
-import { judgeKey, type Judgement } from './judging';
-import { isRetryable, rowTokens, scoredAsWrong, type ResultRow, type RunConfig } from './ResultsLog';
+import { judgeKey, legacyJudgeKey, type Judgement } from './judging';
+import { rowTokens, scoredAsWrong, scoredMetrics, type ResultRow, type RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
 /**
@@ -43,19 +43,29 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   const judges = new Set([summary?.judge?.key, judge].filter((j): j is string => j !== undefined));
   const verdict = new Map<string, Judgement>();
   for (const j of judgements) if (judges.has(j.judge)) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+  // Verdicts of an earlier judge prompt are not this one's (judgeKey): an eval judged before version 4
+  // is judged again by re-running it, not trained on as if it had no verdicts (the trainer would fall back to F1).
+  const current = [...latest.values()].filter((row) => verdict.has(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)).length;
+  const older = [...latest.values()].filter((row) => verdict.has(`${row.workflow}\u0000${row.questionId}\u0000${legacyJudgeKey(row)}`)).length;
+  if (older > current) {
+    throw new ConfigError(
+      `--from ${dir}: ${older} of its answers were judged with an earlier version of the judge prompt (before judge.correctness version 4, which shows a gold answer's aliases as alternatives); re-run the eval that wrote it with the same --out to judge them again (no pair runs again), then train`,
+    );
+  }
   const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({
     dataset: config.dataset,
     questionId: row.questionId,
     question: row.question,
     workflow: row.workflow,
     correct: scoredAsWrong(row) ? 0 : (verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null),
-    em: row.metrics.em,
-    f1: row.metrics.f1,
+    em: scoredMetrics(row).metrics.em,
+    f1: scoredMetrics(row).metrics.f1,
     tokens: rowTokens(row),
     llmCalls: row.usage.llmCalls,
     latencyMs: row.latencyMs,
     status: row.status,
-    ...(row.status === 'error' ? { retryable: isRetryable(row) } : {}),
+    // A failure of the workflow's own is a wrong answer to learn from; any other says nothing about the question.
+    ...(row.status === 'error' ? { retryable: scoredAsWrong(row) ? false : true } : {}),
   }));
   const questionIds = [...new Set(outcomes.map((o) => o.questionId))];
   return {

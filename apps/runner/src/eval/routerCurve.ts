@@ -1,7 +1,7 @@
 import { routeChoice, type RoutePrediction } from '@multihop/core';
 import { comparePaired, formatPValue, mean } from '@multihop/metrics';
 import { countBy } from './countBy';
-import { isRetryable, rowTokens, type ResultRow } from './ResultsLog';
+import { rowTokens, scoredAsWrong, type ResultRow } from './ResultsLog';
 
 /** A single candidate's quality and tokens per question over the curve's questions. */
 export interface CurveSingle {
@@ -82,7 +82,7 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
   const qualityOf = (r: ResultRow) => (judged ? correctOf(r) : r.metrics.em);
   const runs = new Map<string, Map<string, ResultRow>>();
   for (const r of rows) {
-    if (!router.candidates.includes(r.workflow) || isRetryable(r) || qualityOf(r) === null) continue;
+    if (!router.candidates.includes(r.workflow) || (r.status === 'error' && !scoredAsWrong(r)) || qualityOf(r) === null) continue;
     (runs.get(r.questionId) ?? runs.set(r.questionId, new Map()).get(r.questionId)!).set(r.workflow, r);
   }
   const questions = questionIds.filter((q) => router.predictions.has(q) && router.candidates.every((c) => runs.get(q)?.has(c)));
@@ -129,7 +129,7 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
     };
   });
   // The router's own scored runs beside the replay at its λ, question by question.
-  const mine = new Map(rows.filter((r) => r.workflow === router.id && !isRetryable(r) && qualityOf(r) !== null).map((r) => [r.questionId, r]));
+  const mine = new Map(rows.filter((r) => r.workflow === router.id && (r.status !== 'error' || scoredAsWrong(r)) && qualityOf(r) !== null).map((r) => [r.questionId, r]));
   const pairs = questions.flatMap((q, i) => (mine.has(q) ? [{ ran: mine.get(q)!, replayed: chosenAt.get(router.lambda)![i]! }] : []));
   const own: RouterOwnRuns | null = pairs.length
     ? {

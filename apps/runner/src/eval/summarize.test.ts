@@ -66,19 +66,20 @@ describe('scoreRun and summarize', () => {
       usage: { ...emptyUsage(), promptTokens: errorCode ? 7 : 50 }, evidenceIds: [], latencyMs: 1, trace: 't',
     });
     const rows = [
-      rowOf('a', ids[0]!, 1), rowOf('a', ids[1]!, 1), rowOf('a', ids[2]!, 0, 'PROVIDER'), rowOf('a', ids[3]!, 0, 'MODEL_OUTPUT'),
+      rowOf('a', ids[0]!, 1), rowOf('a', ids[1]!, 1), rowOf('a', ids[2]!, 0, 'PROVIDER'), rowOf('a', ids[3]!, 1, 'MODEL_OUTPUT'),
       rowOf('b', ids[0]!, 0), rowOf('b', ids[1]!, 1), rowOf('b', ids[2]!, 0), rowOf('b', ids[3]!, 0, 'ENVIRONMENT'),
       ...ids.map((q) => rowOf('down', q, 0, 'PROVIDER')),
     ];
     const summary = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b', 'down'], questionIds: ids });
     // a's EM is over its two answered runs (1, 1) and its MODEL_OUTPUT failure, its own, scored as
-    // wrong (3 runs, EM 2/3, its 7 tokens in its mean); its PROVIDER failure, an outage, is left out.
+    // wrong although its draft scored EM 1 (3 runs, EM 2/3, its 7 tokens in its mean); its PROVIDER
+    // failure, an outage, is left out.
     expect(summary.workflows['a']).toMatchObject({ n: 3, failed: 2, failed_codes: { MODEL_OUTPUT: 1, PROVIDER: 1 }, em: 2 / 3, tokens: (50 + 50 + 7) / 3, status: { ok: 2, partial: 0, error: 2 } });
     expect(summary.workflows['b']).toMatchObject({ n: 3, failed: 1, failed_codes: { ENVIRONMENT: 1 }, em: 1 / 3 });
     // A workflow whose every run failed for a passing reason has no figures at all, and no comparison is made with it.
     expect(summary.workflows['down']).toBeUndefined();
     // The retried runs' tokens (7 each) are in no workflow's figures: the summary counts them apart.
-    expect(summary.failed).toEqual({ runs: 7, retryable: 6, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 }, tokens: 42 });
+    expect(summary.failed).toEqual({ runs: 7, retryable: 6, scored_as_wrong: 1, codes: { PROVIDER: 5, ENVIRONMENT: 1, MODEL_OUTPUT: 1 }, workflows: { down: 4, a: 2, b: 1 }, tokens: 42 });
     // Compared on the questions both scored: ids[0] and ids[1].
     expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
     expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
@@ -88,14 +89,18 @@ describe('scoreRun and summarize', () => {
     expect(md).toContain('| down | 0 | 4 (every run failed) |');
     expect(md).toContain("7 runs failed (PROVIDER 5, ENVIRONMENT 1, MODEL_OUTPUT 1). 1 failed on its workflow's own account");
     expect(md).toContain('and scores as a wrong answer in every figure, with the tokens it spent.');
-    expect(md).toContain('6 may pass on a re-run of the same command');
-    expect(md).toContain('they spent 42 tokens (prompt + completion), counted in no figure above.');
+    expect(md).toContain('6 are left out of every figure here (n counts the runs scored) and spent 42 tokens (prompt + completion), counted in no figure above; 6 of them may pass on a re-run of the same command');
     // Judged, the workflow's own failure is judged wrong without a verdict; the outage has none.
     const judged = summarize(rows, {
       dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids,
       judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
     });
     expect(judged.workflows['a']).toMatchObject({ correctness: 2 / 3, judged: 3 });
+    // A failure that is not the workflow's own (a damaged checkpoint store) is left out, not scored.
+    const store = summarize([rowOf('c', ids[0]!, 1), rowOf('c', ids[1]!, 1, 'CHECKPOINT')], { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['c'], questionIds: ids });
+    expect(store.workflows['c']).toMatchObject({ n: 1, failed: 1, em: 1 });
+    expect(store.failed).toMatchObject({ runs: 1, retryable: 0, tokens: 7 });
+    expect(store.failed.scored_as_wrong).toBeUndefined();
 
     const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
     expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });

@@ -1,7 +1,7 @@
 import type { Budget } from '@multihop/core';
 import { bootstrapMean, comparePaired, formatPValue, mean, percentile } from '@multihop/metrics';
 import { countBy } from './countBy';
-import { describeBudget, isRetryable, rowTokens, scoredAsWrong, type ResultRow } from './ResultsLog';
+import { describeBudget, isRetryable, rowTokens, scoredAsWrong, scoredMetrics, type ResultRow } from './ResultsLog';
 import { renderRouterCurve, routerCurve, type RouterCurve, type RouterCurveInput } from './routerCurve';
 
 /** The judge's verdict on one row, as the summary needs it. */
@@ -15,9 +15,9 @@ export interface RowVerdict {
 }
 
 export interface WorkflowSummary {
-  /** Runs scored: every metric here is over these (failed runs are left out and counted in `failed`). */
+  /** Runs scored: every metric here is over these (a failure of the workflow's own is scored as wrong; other failures are left out, counted in `failed`). */
   n: number;
-  /** Runs that failed (status error); those a re-run retries (provider, environment, ...) are left out of every metric here, the others score as wrong. */
+  /** Runs that failed (status error): those of the workflow's own (MODEL_OUTPUT, PLAN, STEP_LIMIT, a request the server refused) score as wrong; the others are left out of every metric here. */
   failed: number;
   /** The failed runs by error code (PROVIDER, ENVIRONMENT, UNEXPECTED, ...). */
   failed_codes: Record<string, number>;
@@ -145,7 +145,7 @@ export interface Summary {
   oracle?: OracleSummary;
   /** When a router with a policy is evaluated beside every candidate: its choice replayed at each λ of the policy. */
   router_curve?: RouterCurve;
-  /** Failed runs (status error): how many, by code and workflow, and how many a re-run retries (those are left out of every metric, and `tokens` are theirs; the others score as wrong answers, their tokens in their workflow's). */
+  /** Failed runs (status error): how many, by code and workflow, how many score as wrong answers (the workflow's own failures, their tokens in their workflow's figures), and how many a re-run retries; the runs left out of every metric spent `tokens`. */
   failed: FailureSummary;
   /** Present when not every planned run is here (Ctrl-C, or pairs that never ran): the figures are over what ran. */
   incomplete?: IncompleteSummary;
@@ -155,9 +155,11 @@ export interface FailureSummary {
   runs: number;
   /** Failed runs whose cause may pass (provider, environment, search, aborted): a re-run of the command runs them again. */
   retryable: number;
+  /** Failed runs whose failure is the workflow's own: scored as wrong answers (absent when none). */
+  scored_as_wrong?: number;
   codes: Record<string, number>;
   workflows: Record<string, number>;
-  /** Tokens (prompt + completion) the failed runs spent before they failed: in no workflow's figures, so counted here. */
+  /** Tokens (prompt + completion) the failed runs left out of the figures spent before they failed: in no workflow's figures, so counted here. */
   tokens: number;
 }
 
@@ -237,12 +239,13 @@ const verdictKey = (workflow: string, questionId: string) => `${workflow}\u0000$
 /** Aggregates the rows of the given workflows over the given questions (all rows from a real run). */
 export function summarize(allRows: readonly ResultRow[], context: SummaryContext): Summary {
   const wanted = new Set(context.questionIds);
-  const asked = allRows.filter((r) => wanted.has(r.questionId) && context.workflows.includes(r.workflow));
+  const asked = allRows.filter((r) => wanted.has(r.questionId) && context.workflows.includes(r.workflow)).map(scoredMetrics);
   // A failed run (status error) whose failure is the workflow's own answered nothing: it scores as
-  // wrong, with its tokens (scoredAsWrong). One that failed for a passing reason (an outage) says
-  // nothing about the question: it is left out of every metric and counted apart.
-  const rows = asked.filter((r) => !isRetryable(r));
+  // wrong, with its tokens (scoredAsWrong, scoredMetrics). Any other failure (an outage, a damaged
+  // store, a bug) says nothing about the question: it is left out of every metric and counted apart.
+  const rows = asked.filter((r) => r.status !== 'error' || scoredAsWrong(r));
   const failedRows = asked.filter((r) => r.status === 'error');
+  const leftOut = failedRows.filter((r) => !scoredAsWrong(r));
   const verdicts = context.judge?.verdicts;
   const correctOf = (r: ResultRow): number | null => (scoredAsWrong(r) ? 0 : (verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null));
   const workflows: Record<string, WorkflowSummary> = {};
@@ -333,22 +336,24 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       retryable: failedRows.filter(isRetryable).length,
       codes: countBy(failedRows.map((r) => r.errorCode ?? 'UNKNOWN')),
       workflows: countBy(failedRows.map((r) => r.workflow)),
-      tokens: failedRows.filter(isRetryable).reduce((n, r) => n + rowTokens(r), 0),
+      ...(leftOut.length < failedRows.length ? { scored_as_wrong: failedRows.length - leftOut.length } : {}),
+      tokens: leftOut.reduce((n, r) => n + rowTokens(r), 0),
     },
     ...incompleteOf(asked, context),
   };
 }
 
-/** What summary.md says of the failed runs: which score as wrong, which are left out and retried. */
+/** What summary.md says of the failed runs: which score as wrong, which are left out, which a re-run retries. */
 function failedRunsLine(failed: Summary['failed']): string {
   const { runs, retryable } = failed;
-  const own = runs - retryable;
+  const own = failed.scored_as_wrong ?? 0;
+  const out = runs - own;
   const codes = Object.entries(failed.codes).map(([c, k]) => `${c} ${k}`).join(', ');
   const parts = [`${runs} run${runs === 1 ? '' : 's'} failed (${codes}).`];
   if (own) parts.push(`${own} failed on ${own === 1 ? 'its' : 'their'} workflow's own account (a reply past its repair round, an invalid plan, a step limit, a request the server refused) and score${own === 1 ? 's' : ''} as ${own === 1 ? 'a wrong answer' : 'wrong answers'} in every figure, with the tokens ${own === 1 ? 'it' : 'they'} spent.`);
-  if (retryable) {
+  if (out) {
     parts.push(
-      `${retryable} may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again (each getting back the model calls it completed, not paying for them twice); until then ${retryable === 1 ? 'it is' : 'they are'} left out of every figure here (n counts the runs scored), and ${retryable === 1 ? 'it' : 'they'} spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above.`,
+      `${out} ${out === 1 ? 'is' : 'are'} left out of every figure here (n counts the runs scored) and spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above; ${retryable} of them may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again${retryable ? ' (each getting back the model calls it completed, not paying for them twice)' : ''}.`,
     );
   }
   return parts.join(' ');
@@ -520,7 +525,7 @@ export function renderSummary(summary: Summary): string {
     const j = summary.judge;
     lines.push(
       '',
-      `Judge: **${j.label}**${j.offline ? ' — correctness here is the offline model’s lexical judgement, not a language model’s.' : ''} the verdicts came from ${j.calls} judge calls over every run of this directory (${j.cached} answered from the response cache; a re-run reuses the verdicts in judgements.jsonl and calls the judge only for new answers), ${j.prompt_tokens + j.completion_tokens}${j.tokens_estimated ? '*' : ''} tokens, counted apart from the workflows’ own${j.errors ? `; ${j.errors} answers have no verdict (the judge's call failed or its reply could not be read: each error in judgements.jsonl), left out of correctness` : ''}.`,
+      `Judge: **${j.label}**${j.offline ? ' — correctness here is the offline model’s lexical judgement, not a language model’s.' : '.'} Its verdicts on these answers came from ${j.calls} judge calls, made by this or an earlier run of the same directory (${j.cached} answered from the response cache; a re-run reuses the verdicts in judgements.jsonl and calls the judge only for new answers), ${j.prompt_tokens + j.completion_tokens}${j.tokens_estimated ? '*' : ''} tokens, counted apart from the workflows’ own${j.errors ? `; ${j.errors} answers have no verdict (the judge's call failed or its reply could not be read: each error in judgements.jsonl), left out of correctness` : ''}.`,
     );
   }
   if (summary.sweep) {

@@ -173,9 +173,10 @@ export interface EvalOutcome {
   latencyMs: number;
   status: 'ok' | 'partial' | 'error';
   /**
-   * For a failed run (status error): whether a re-run may pass (an outage; it says nothing about
-   * the question, and trainers leave it out) or the failure is the workflow's own (false: it
-   * answered nothing, a wrong answer, `correct` 0). Absent on an outcome written without it: treated as an outage.
+   * For a failed run (status error): false when the failure is the workflow's own (a reply past
+   * its repair round, an invalid plan, a step limit: it answered nothing, a wrong answer with
+   * `correct` 0, to learn from); true or absent when it says nothing about the question (an
+   * outage, a damaged store), which trainers leave out.
    */
   retryable?: boolean;
 }

@@ -51,7 +51,7 @@ export function mapSentenceContexts(q: SentenceContextQuestion, record: SourceRe
     if (fact.sentence >= 0 && fact.sentence < paragraph.sentences) sentences.push({ passageId: paragraph.id, sentence: fact.sentence });
     else ctx.warnings.push(`${where(record, ctx.file)}: question ${q.id}: supporting sentence ${fact.sentence} of "${fact.title}" is out of range (${paragraph.sentences} sentences); kept the paragraph only`);
   });
-  const hops = new Set(q.supportingFacts.map((f) => f.title)).size;
+  const hops = new Set(q.supportingFacts.map((f) => foldTitle(f.title))).size;
   const question: Question = {
     id: q.id,
     text: q.question,
