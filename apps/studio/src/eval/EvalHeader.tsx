@@ -26,6 +26,13 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
                 {summary.corpus.source ? `, from ${summary.corpus.source}` : ''})
               </span>
             )}
+            {summary.corpus?.unresolved_gold && (
+              <span className="eval-sub" data-field="unresolved-gold">
+                {' '}
+                · {whole(summary.corpus.unresolved_gold.titles)} gold titles of {whole(summary.corpus.unresolved_gold.questions)} questions are not in the corpus: the retrieval
+                metrics count only the gold it holds
+              </span>
+            )}
           </dd>
         </div>
         <div>

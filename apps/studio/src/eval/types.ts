@@ -9,7 +9,7 @@ export type WorkflowStats = StudioEvalSummary['workflows'][string] & {
 
 /** summary.json as the runner writes it (its Summary): the studio's type plus the fields the page also shows. */
 export type EvalSummary = Omit<StudioEvalSummary, 'judge' | 'workflows'> & {
-  corpus?: { setting: string; name: string; passages: number; source?: string };
+  corpus?: { setting: string; name: string; passages: number; source?: string; unresolved_gold?: { questions: number; titles: number } };
   judge?: NonNullable<StudioEvalSummary['judge']> & {
     calls?: number;
     cached?: number;
