@@ -218,15 +218,18 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     const out = join(scratch(), 'out');
     answered(await evalInto(out, 3), 0);
     const file = join(out, 'results.jsonl');
-    // One pair failed for a reason of the method (its reply broke the schema): kept, not retried, left out of the metrics.
+    // One pair failed for a reason of the method (its reply broke the schema): kept, not retried,
+    // scored as a wrong answer (whatever its draft scored), and said so.
     const all = rows(file);
-    all[0] = { ...all[0]!, status: 'error', prediction: '', error: 'MODEL_OUTPUT: no answer field', errorCode: 'MODEL_OUTPUT' };
+    all[0] = { ...all[0]!, status: 'error', prediction: '', error: 'MODEL_OUTPUT: no answer field', errorCode: 'MODEL_OUTPUT', metrics: { ...all[0]!.metrics, em: 1, f1: 1, acc: 1 } };
     writeFileSync(file, all.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const r = await evalInto(out, 3);
-    answered(r, 0, '1 of 3 runs FAILED (MODEL_OUTPUT 1)', 'left out of the metrics', 'none of them is retryable');
+    answered(r, 0, "1 of 3 runs FAILED (MODEL_OUTPUT 1); 1 failed on the workflow's own account and scores as wrong; none of them is retryable");
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
-    expect(summary.workflows['direct']).toMatchObject({ n: 2, failed: 1, failed_codes: { MODEL_OUTPUT: 1 } });
-    expect(r.stdout).toContain('| direct | 2 | 1 (MODEL_OUTPUT 1) |');
+    const ems = all.slice(1).map((row) => row.metrics.em);
+    expect(summary.workflows['direct']).toMatchObject({ n: 3, failed: 1, failed_codes: { MODEL_OUTPUT: 1 }, em: (ems[0]! + ems[1]!) / 3 });
+    expect(summary.failed).toMatchObject({ runs: 1, retryable: 0, scored_as_wrong: 1, tokens: 0 });
+    expect(r.stdout).toContain('| direct | 3 | 1 (MODEL_OUTPUT 1) |');
     expect(lineCount(file)).toBe(3);
   });
 
