@@ -120,7 +120,7 @@ export function trainRouter(
     ? sources.map((s) => ({ where: s.dir, n: unrun.filter((e) => e.dataset === s.dataset && s.questionIds.includes(e.id)).length }))
     : [...byDataset.keys()].map((d) => ({ where: d, n: unrun.filter((e) => e.dataset === d).length }));
   if (complete.length < 20) {
-    throw new ConfigError(`the router needs at least 20 questions every candidate ran without a failure that says nothing about the question (an outage); the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${dropped.size ? `; ${dropped.size} left out for a candidate's outage` : ''}${unrun.length ? `; ${unrun.length} for a candidate that has no run on them` : ''}`);
+    throw new ConfigError(`the router needs at least 20 questions every candidate ran without an outage; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${dropped.size ? `; ${dropped.size} left out for a candidate's outage` : ''}${unrun.length ? `; ${unrun.length} for a candidate that has no run on them` : ''}`);
   }
   if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer)`);
   if (unrun.length) log(`left out ${unrun.length} questions some candidate has no run on (an eval stopped before it finished?): ${unrunIn.filter((u) => u.n > 0).map((u) => `${u.n} of ${u.where}`).join(', ')}`);

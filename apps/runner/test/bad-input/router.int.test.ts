@@ -71,7 +71,7 @@ describe('the router', () => {
     const evaluated = await runCli(['eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '3', '--setting', 'closed', '--db', db, '--out', out], { cwd });
     expect(evaluated.code).toBe(0);
     const r = await runCli(['train', 'router', '--from', out, '--out', join(cwd, 'r.json')], { cwd });
-    expectOneLine(r, 2, `the router needs at least 20 questions every candidate ran without error; the evals given (${out}) have 3`);
+    expectOneLine(r, 2, `the router needs at least 20 questions every candidate ran without an outage; the evals given (${out}) have 3`);
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
     // A part that none of the three questions falls in.
     const none = await runCli(['train', 'router', '--from', out, '--part', '7/100', '--out', join(cwd, 'r.json')], { cwd });
