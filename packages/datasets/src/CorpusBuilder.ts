@@ -61,7 +61,8 @@ export class CorpusBuilder {
       const passage = this.byId.get(id);
       this.byId.delete(id);
       this.listed.delete(id);
-      if (passage && this.byContent.get(passageId(passage.title, passage.text)) === id) this.byContent.delete(passageId(passage.title, passage.text));
+      const content = passage && passageId(passage.title, passage.text);
+      if (content && this.byContent.get(content) === id) this.byContent.delete(content);
     }
     this.titles = this.foldedTitles = undefined;
   }
@@ -77,10 +78,10 @@ export class CorpusBuilder {
       this.foldedTitles = new Map();
       for (const p of this.byId.values()) {
         push(this.titles, p.title, p);
-        push(this.foldedTitles, fold(p.title), p);
+        push(this.foldedTitles, foldTitle(p.title), p);
       }
     }
-    return this.titles.get(title) ?? this.foldedTitles.get(fold(title)) ?? [];
+    return this.titles.get(title) ?? this.foldedTitles.get(foldTitle(title)) ?? [];
   }
 
   /**
@@ -98,7 +99,7 @@ export class CorpusBuilder {
       this.order.push(id);
       if (!this.byContent.has(content)) this.byContent.set(content, id);
       this.titles = this.foldedTitles = undefined;
-    } else if (ownSentences && !this.listed.has(id) && sentences.length > 0 && passageId(pooled.title, pooled.text) === content) {
+    } else if (ownSentences && !this.listed.has(id) && sentences.length > 0) {
       pooled.sentences = sentences;
     }
     if (ownSentences) this.listed.add(id);
@@ -108,7 +109,6 @@ export class CorpusBuilder {
 
 /** A title as titles are compared loosely: Unicode NFC, underscores as spaces, spaces collapsed, lower case. */
 export const foldTitle = (title: string) => title.normalize('NFC').replace(/_/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
-const fold = foldTitle;
 
 function push(map: Map<string, CorpusPassage[]>, key: string, passage: CorpusPassage): void {
   const list = map.get(key);

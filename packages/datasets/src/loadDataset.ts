@@ -182,7 +182,6 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   if (unanswerable.length > 0) {
     const lines = unanswerable.slice(0, 3).map((l) => `line ${l}`).join(', ') + (unanswerable.length > 3 ? ', ...' : '');
     const left = `${file}: left out ${unanswerable.length} unanswerable question${unanswerable.length === 1 ? '' : 's'} (\`answerable: false\`: ${lines}), as MuSiQue's evaluator scores answers only on answerable ones; ${loaded.length} answerable question${loaded.length === 1 ? '' : 's'} loaded`;
-    warnings.push(left);
     contentWarnings.push(left);
   }
   // The records' own warnings (a supporting fact whose sentence is out of range), summed up in

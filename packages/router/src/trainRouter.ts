@@ -39,10 +39,10 @@ export function chooseRow(grid: readonly LambdaRow[], lambda?: number): LambdaRo
 
 /**
  * Failures of the infrastructure, not of the workflow: such outcomes say nothing about the
- * question and are left out. A failure that is the workflow's own (`retryable: false`) is a wrong
+ * question and are left out. A failure that is the workflow's own (`ownFailure`) is a wrong
  * answer at the tokens it spent, and is learnt from.
  */
-const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error' && o.retryable !== false;
+const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error' && !o.ownFailure;
 
 interface Example {
   key: string;

@@ -82,7 +82,7 @@ export const REQUEST_REJECTED = new Set([400, 413, 422]);
 /** True when a failed row may pass on a re-run: its code is retryable, or (a row written before ENVIRONMENT existed) an UNEXPECTED system error. */
 export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
   if (row.status !== 'error') return false;
-  if (row.errorCode === 'PROVIDER' && row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus)) return false;
+  if (rejectedRequest(row)) return false;
   if (RETRYABLE.has(row.errorCode ?? '')) return true;
   return row.errorCode === 'UNEXPECTED' && ENVIRONMENT_ERRNO.test((row.error ?? '').replace(/^UNEXPECTED: /, ''));
 }
@@ -104,8 +104,12 @@ export const WORKFLOW_OWN = new Set(['MODEL_OUTPUT', 'PLAN', 'STEP_LIMIT']);
  */
 export function scoredAsWrong(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
   if (row.status !== 'error') return false;
-  if (row.errorCode === 'PROVIDER') return row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus);
-  return WORKFLOW_OWN.has(row.errorCode ?? '');
+  return rejectedRequest(row) || WORKFLOW_OWN.has(row.errorCode ?? '');
+}
+
+/** A provider failure whose server refused the request itself (REQUEST_REJECTED): the same request fails the same way. */
+function rejectedRequest(row: Pick<ResultRow, 'errorCode' | 'errorStatus'>): boolean {
+  return row.errorCode === 'PROVIDER' && row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus);
 }
 
 /** A row as the figures score it: a failure of the workflow's own answered nothing (EM, F1 and Acc 0; its retrieval as it was). */

@@ -37,8 +37,9 @@ describe('readEvalOutcomes', () => {
       row('down', { status: 'error', errorCode: 'PROVIDER', error: 'PROVIDER: 503' }),
     ]);
     expect(readEvalOutcomes(dir).outcomes).toMatchObject([
-      { workflow: 'own', correct: 0, em: 0, f1: 0, tokens: 40, retryable: false },
-      { workflow: 'down', retryable: true },
+      { workflow: 'own', correct: 0, em: 0, f1: 0, tokens: 40, ownFailure: true },
+      { workflow: 'down', status: 'error' },
     ]);
+    expect(readEvalOutcomes(dir).outcomes[1]).not.toHaveProperty('ownFailure');
   });
 });

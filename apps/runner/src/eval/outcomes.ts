@@ -45,28 +45,34 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   for (const j of judgements) if (judges.has(j.judge)) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
   // Verdicts of an earlier judge prompt are not this one's (judgeKey): an eval judged before version 4
   // is judged again by re-running it, not trained on as if it had no verdicts (the trainer would fall back to F1).
-  const current = [...latest.values()].filter((row) => verdict.has(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)).length;
-  const older = [...latest.values()].filter((row) => verdict.has(`${row.workflow}\u0000${row.questionId}\u0000${legacyJudgeKey(row)}`)).length;
+  const verdictOn = (row: ResultRow, key: string) => verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${key}`);
+  const judged = new Map([...latest.values()].map((row) => [row, verdictOn(row, judgeKey(row))]));
+  const current = [...judged.values()].filter((v) => v !== undefined).length;
+  const older = [...latest.values()].filter((row) => verdictOn(row, legacyJudgeKey(row)) !== undefined).length;
   if (older > current) {
     throw new ConfigError(
       `--from ${dir}: ${older} of its answers were judged with an earlier version of the judge prompt (before judge.correctness version 4, which shows a gold answer's aliases as alternatives); re-run the eval that wrote it with the same --out to judge them again (no pair runs again), then train`,
     );
   }
-  const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => ({
-    dataset: config.dataset,
-    questionId: row.questionId,
-    question: row.question,
-    workflow: row.workflow,
-    correct: scoredAsWrong(row) ? 0 : (verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${judgeKey(row)}`)?.correct ?? null),
-    em: scoredMetrics(row).metrics.em,
-    f1: scoredMetrics(row).metrics.f1,
-    tokens: rowTokens(row),
-    llmCalls: row.usage.llmCalls,
-    latencyMs: row.latencyMs,
-    status: row.status,
+  const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => {
     // A failure of the workflow's own is a wrong answer to learn from; any other says nothing about the question.
-    ...(row.status === 'error' ? { retryable: scoredAsWrong(row) ? false : true } : {}),
-  }));
+    const own = scoredAsWrong(row);
+    const { em, f1 } = scoredMetrics(row).metrics;
+    return {
+      dataset: config.dataset,
+      questionId: row.questionId,
+      question: row.question,
+      workflow: row.workflow,
+      correct: own ? 0 : (judged.get(row)?.correct ?? null),
+      em,
+      f1,
+      tokens: rowTokens(row),
+      llmCalls: row.usage.llmCalls,
+      latencyMs: row.latencyMs,
+      status: row.status,
+      ...(own ? { ownFailure: true as const } : {}),
+    };
+  });
   const questionIds = [...new Set(outcomes.map((o) => o.questionId))];
   return {
     outcomes,

@@ -1,7 +1,7 @@
 import { routeChoice, type RoutePrediction } from '@multihop/core';
 import { comparePaired, formatPValue, mean } from '@multihop/metrics';
 import { countBy } from './countBy';
-import { rowTokens, scoredAsWrong, type ResultRow } from './ResultsLog';
+import { rowTokens, type ResultRow } from './ResultsLog';
 
 /** A single candidate's quality and tokens per question over the curve's questions. */
 export interface CurveSingle {
@@ -76,13 +76,17 @@ export interface RouterCurveInput {
   predictions: ReadonlyMap<string, readonly RoutePrediction[]>;
 }
 
-/** The curve, or undefined when a candidate did not run here or no question has every candidate's run. */
+/**
+ * The curve, or undefined when a candidate did not run here or no question has every candidate's run.
+ * `rows` are the runs as summarize scores them (a failure of the workflow's own as a wrong answer,
+ * other failures left out).
+ */
 export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput, questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): RouterCurve | undefined {
   const judged = rows.some((r) => router.candidates.includes(r.workflow) && correctOf(r) !== null);
   const qualityOf = (r: ResultRow) => (judged ? correctOf(r) : r.metrics.em);
   const runs = new Map<string, Map<string, ResultRow>>();
   for (const r of rows) {
-    if (!router.candidates.includes(r.workflow) || (r.status === 'error' && !scoredAsWrong(r)) || qualityOf(r) === null) continue;
+    if (!router.candidates.includes(r.workflow) || qualityOf(r) === null) continue;
     (runs.get(r.questionId) ?? runs.set(r.questionId, new Map()).get(r.questionId)!).set(r.workflow, r);
   }
   const questions = questionIds.filter((q) => router.predictions.has(q) && router.candidates.every((c) => runs.get(q)?.has(c)));
@@ -129,7 +133,7 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
     };
   });
   // The router's own scored runs beside the replay at its λ, question by question.
-  const mine = new Map(rows.filter((r) => r.workflow === router.id && (r.status !== 'error' || scoredAsWrong(r)) && qualityOf(r) !== null).map((r) => [r.questionId, r]));
+  const mine = new Map(rows.filter((r) => r.workflow === router.id && qualityOf(r) !== null).map((r) => [r.questionId, r]));
   const pairs = questions.flatMap((q, i) => (mine.has(q) ? [{ ran: mine.get(q)!, replayed: chosenAt.get(router.lambda)![i]! }] : []));
   const own: RouterOwnRuns | null = pairs.length
     ? {

@@ -173,12 +173,12 @@ export interface EvalOutcome {
   latencyMs: number;
   status: 'ok' | 'partial' | 'error';
   /**
-   * For a failed run (status error): false when the failure is the workflow's own (a reply past
+   * For a failed run (status error): true when the failure is the workflow's own (a reply past
    * its repair round, an invalid plan, a step limit: it answered nothing, a wrong answer with
-   * `correct` 0, to learn from); true or absent when it says nothing about the question (an
-   * outage, a damaged store), which trainers leave out.
+   * `correct` 0, to learn from); absent when it says nothing about the question (an outage, a
+   * damaged store), which trainers leave out.
    */
-  retryable?: boolean;
+  ownFailure?: true;
 }
 
 /** One eval directory a trainer learned from: what the training record keeps about it. */
