@@ -103,6 +103,25 @@ describe('datasets a user brings (issue 9)', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Gold the corpus does not hold**: 1 gold title of 1 of these questions match no passage');
   });
 
+  it('eval on a question set without gold, or on MuSiQue-Full with its unanswerable twins, says what it did with them', async () => {
+    const noGold = file('questions.jsonl', jsonl([{ id: 'q1', question: 'Who directed Moonfall Harbor?' }]));
+    const refused = await cli('eval', '--workflows', 'direct', '--dataset', noGold, '--model', 'offline', '--db', db, '--out', join(dir, 'eval-no-gold'));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`${noGold}:1: the records have a question but no answer field (fields [id, question]): a question set without gold answers (a test split?) cannot be loaded as a dataset`);
+    expect(refused.err).toContain('`run --question "..." --corpus FILE` answers one question without gold');
+    // MuSiQue-Full: each question twice under one id, the second unanswerable (its supporting paragraph replaced).
+    const paragraph = (title: string, text: string, supporting: boolean) => ({ idx: 0, title, paragraph_text: text, is_supporting: supporting });
+    const full = file('musique_full.jsonl', jsonl([
+      { id: '2hop__m1', question: 'Who directed Moonfall Harbor?', answer: 'Ilse Varga', answer_aliases: [], answerable: true, paragraphs: [paragraph('Moonfall Harbor', MOONFALL[0]!, true)] },
+      { id: '2hop__m1', question: 'Who directed Moonfall Harbor?', answer: 'Ilse Varga', answer_aliases: [], answerable: false, paragraphs: [paragraph('Brittany', 'Brittany is a peninsula.', false)] },
+    ]));
+    const out = join(dir, 'eval-musique-full');
+    const done = await cli('eval', '--workflows', 'direct', '--dataset', full, '--model', 'offline', '--db', db, '--out', out);
+    expect(done.code).toBe(0);
+    expect(done.err).toContain(`warning: ${full}: left out 1 unanswerable question (\`answerable: false\`: line 2), as MuSiQue's evaluator scores answers only on answerable ones; 1 answerable question loaded`);
+    expect((JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { n: number }).n).toBe(1);
+  });
+
   it('keeps fullwiki questions in the open setting, and offers --skip-invalid in the closed one', async () => {
     const open = await openCorpus({ dataset: fullwiki, setting: 'open', db });
     expect(open.dataset.questions.map((q) => q.supportingIds.length)).toEqual([2, 2]);

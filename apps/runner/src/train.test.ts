@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inPart, loadDataset } from '@multihop/datasets';
 import { sharedDatasetsDir } from '@multihop/testing';
 import type { Summary } from './eval/summarize';
 import { cli } from '../test/cli';
@@ -31,6 +32,16 @@ describe('multihop train', () => {
     expect(summary.settings['mao-arag']).toMatchObject({ policy });
     expect(summary.settings['mao-arag-fixed:R+AG']).not.toHaveProperty('policy');
     expect(evaluated.out).toContain(`policy="${policy}"`);
+  });
+
+  it('evolves HERA on part K of N of its questions (--part), as train and eval take them', async () => {
+    const { questions } = await loadDataset('hotpotqa-train');
+    const kept = questions.slice(3, 9).filter((q) => inPart(q.id, { part: 2, of: 2 })).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(6);
+    const evolved = await cli('evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--offset', '3', '--limit', '6', '--part', '2/2', '--rounds', '1', '--out', join(dir, 'hera-part'), '--db', db);
+    expect(evolved).toMatchObject({ code: 0 });
+    expect(evolved.err).toContain(`: ${kept} questions of hotpotqa-train`);
   });
 
   it('evolves HERA\'s state on train questions (rounds as epochs) and the hera workflow loads it', async () => {
