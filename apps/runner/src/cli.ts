@@ -13,6 +13,7 @@ import type * as Train from './commands/train';
 import type * as Worker from './commands/worker';
 import type * as Workflows from './commands/workflows';
 import { describeSystemError, isSystemError, processIo, type Io } from './io';
+import { onMethodProblem } from './methods';
 import { DEFAULT_SETTING, parseSetting } from './setting';
 
 // Each command loads what it needs when it runs: listing workflows must not load LanceDB, and
@@ -387,6 +388,8 @@ function parseError(command: string, error: Error & { code?: string }): ConfigEr
 
 /** The CLI: returns the exit code; errors of the project's own kinds, and file-system errors, print as one clear line. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  // A method package that does not load is left out with a warning; the command goes on with the rest.
+  const stopWarnings = onMethodProblem((problem) => io.err(`multihop: warning: ${problem}`));
   try {
     return await dispatch(attachNegativeValues(argv), io);
   } catch (error) {
@@ -405,6 +408,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 1;
     }
     throw error;
+  } finally {
+    stopWarnings();
   }
 }
 

@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOfflineProvider } from '@multihop/offline-model';
 import { PromptRegistry } from '@multihop/prompts';
-import { findMethodPackages, loadManifest, methodCatalog, methodOfflineHandlers } from './methods';
+import { z } from 'zod';
+import { findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, methodCatalog, methodOfflineHandlers } from './methods';
 
 describe('methods found by their manifests', () => {
   it('finds every method package of the workspace by its "multihop" field, and only those', () => {
@@ -56,5 +58,61 @@ describe('methods found by their manifests', () => {
     expect(loaded).toContain('@multihop/core'); // the probe sees packages at all
     const heavy = ['@langchain/core', '@langchain/langgraph', 'xstate', '@lancedb/lancedb', 'apache-arrow', 'better-sqlite3', 'compromise', 'ml-matrix'];
     expect(loaded.filter((name) => heavy.includes(name))).toEqual([]);
+  });
+
+  describe('a method package that does not load', () => {
+    let dir: string;
+    const pkg = (name: string, exports: Record<string, string>, files: Record<string, string>, offline = false): void => {
+      const root = join(dir, 'node_modules', '@multihop', name);
+      mkdirSync(root, { recursive: true });
+      const fields = { manifest: './manifest', ...(offline ? { offline: './offline' } : {}) };
+      writeFileSync(join(root, 'package.json'), JSON.stringify({ name: `@multihop/${name}`, multihop: fields, exports: Object.fromEntries(Object.entries(exports).map(([k, v]) => [k, { default: v }])) }));
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(root, file), text);
+    };
+    // A plain manifest object (what defineMethod returns), one workflow and one prompt of the given ids.
+    const manifest = (id: string, workflow: string) =>
+      `module.exports.manifest = { id: '${id}', family: 'method', title: '${id}', paper: 'none', prompts: [{ id: '${id}.answer', role: '${id}-answerer' }], workflows: [{ id: '${workflow}', engine: 'langgraph', title: '${workflow}', create() { throw new Error('not built in this test'); } }] };`;
+
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'multihop-methods-'));
+      // Installed without its build; a module that throws as it loads; a workflow id the baselines already have;
+      // a good manifest whose ./offline export throws; a good one whose ./offline is fine.
+      pkg('aaa-unbuilt', { './manifest': './dist/manifest.js' }, {});
+      pkg('bbb-throws', { './manifest': './manifest.js' }, { 'manifest.js': "throw new TypeError('cannot read x of undefined\\n    at stack line');" });
+      pkg('ccc-clash', { './manifest': './manifest.js' }, { 'manifest.js': manifest('copycat', 'direct') });
+      pkg('ddd-offline', { './manifest': './manifest.js', './offline': './offline.js' }, { 'manifest.js': manifest('ddd', 'ddd-answer'), 'offline.js': "require('a-module-not-installed');" }, true);
+      pkg('eee-works', { './manifest': './manifest.js' }, { 'manifest.js': manifest('eee', 'eee-answer') });
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('is left out, named with why, and every other method still loads', () => {
+      const extra = findMethodPackages(join(dir, 'app'));
+      expect(extra.map((p) => p.name)).toEqual(['@multihop/aaa-unbuilt', '@multihop/bbb-throws', '@multihop/ccc-clash', '@multihop/ddd-offline', '@multihop/eee-works']);
+      const { catalog, problems } = loadMethods([...findMethodPackages(), ...extra]);
+      const installed = methodCatalog().workflows.map((w) => w.entry.id);
+      expect(catalog.workflows.map((w) => w.entry.id).sort()).toEqual([...installed, 'ddd-answer', 'eee-answer'].sort());
+      expect(catalog.find('direct')?.method.id).toBe('baselines');
+      expect(problems).toEqual([
+        expect.stringMatching(/^method package @multihop\/aaa-unbuilt \(.*aaa-unbuilt\) did not load, so its workflows are left out: @multihop\/aaa-unbuilt: .*dist[/\\]manifest\.js does not exist/),
+        expect.stringMatching(/^method package @multihop\/bbb-throws .* left out: TypeError: cannot read x of undefined$/),
+        expect.stringMatching(/^method package @multihop\/ccc-clash .* left out: workflow id "direct" is offered by both baselines and copycat$/),
+      ]);
+    });
+
+    it('whose offline handlers do not load fails its own roles\' calls naming it, and the other roles answer', async () => {
+      const extra = findMethodPackages(join(dir, 'app'));
+      const { loaded } = loadMethods([...findMethodPackages(), ...extra]);
+      const { handlers, problems } = loadOfflineHandlers(loaded);
+      expect(problems).toEqual([expect.stringMatching(/^the offline handlers of method package @multihop\/ddd-offline .* cannot run on the offline model: Error \[MODULE_NOT_FOUND\]: Cannot find module 'a-module-not-installed'/)]);
+      // Every installed method's roles are still answered by their own handlers.
+      const roles = new Set(handlers.map((h) => h.role));
+      for (const handler of methodOfflineHandlers()) expect(roles).toContain(handler.role);
+      const provider = createOfflineProvider({ handlers });
+      const request = (role: string, promptId: string, vars: Record<string, unknown>) => ({ role, promptId, vars, messages: [], schema: z.unknown(), jsonSchema: {}, attempt: 0 });
+      await expect(provider.generate(request('ddd-answerer', 'ddd.answer', {}))).rejects.toMatchObject({ code: 'OFFLINE_ROLE', message: problems[0] });
+      const judged = await provider.generate(request('judge', 'judge.correctness', { question: 'Who?', gold: 'Paris', prediction: 'Paris' }));
+      expect(judged.text).toMatch(/yes|true|correct/i);
+    });
+
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, MethodCatalog, type MethodManifest } from '@multihop/core';
+import { ConfigError, MethodCatalog, MultihopError, type MethodManifest } from '@multihop/core';
 import type { OfflineHandler } from '@multihop/offline-model';
 
 /** A package that declares itself a method: `"multihop": { "manifest": "./manifest", "offline": "./offline" }`. */
@@ -95,27 +95,122 @@ export function loadManifest(pkg: MethodPackage): MethodManifest {
   return manifest;
 }
 
-let catalog: MethodCatalog | undefined;
-let packages: MethodPackage[] | undefined;
-
-/** Every installed method's manifest in one catalogue: methods first, then the baselines. */
-export function methodCatalog(): MethodCatalog {
-  if (!catalog) {
-    packages = findMethodPackages();
-    const manifests = packages.map(loadManifest);
-    manifests.sort((a, b) => Number(a.family === 'baseline') - Number(b.family === 'baseline'));
-    catalog = new MethodCatalog(manifests);
-  }
-  return catalog;
+/** What one installed method package gave: its manifest, or why it did not load. */
+export interface LoadedMethods {
+  catalog: MethodCatalog;
+  /** The packages whose manifests loaded, with them. */
+  loaded: Array<{ pkg: MethodPackage; manifest: MethodManifest }>;
+  /** One line per package left out: its name and why (a missing file, a throwing module, a workflow id another package has). */
+  problems: string[];
 }
 
-/** The offline model's handlers for every installed method's roles (from each `./offline` export). */
+/** An error a package's code threw while loading, in one line (a project error's message is already one). */
+function describeLoadError(error: unknown): string {
+  if (error instanceof MultihopError) return error.message;
+  const e = error as { name?: string; message?: string; code?: string };
+  return `${e.name ?? 'Error'}${e.code ? ` [${e.code}]` : ''}: ${String(e.message ?? error).split('\n')[0]}`;
+}
+
+/**
+ * Loads each package's manifest on its own: a package that does not load (a file missing from
+ * its install, a module that throws, a workflow id or method id another package already has, a
+ * setting without a default) is left out and named in `problems`, and every other method still
+ * loads, so one broken install does not stop every command. Packages are taken in name order, so
+ * of two offering the same workflow id the second by name is the one left out.
+ */
+export function loadMethods(packages: readonly MethodPackage[]): LoadedMethods {
+  const loaded: LoadedMethods['loaded'] = [];
+  const problems: string[] = [];
+  for (const pkg of packages) {
+    try {
+      const manifest = loadManifest(pkg);
+      // Checked beside what loaded before it, so a clash is charged to this package alone.
+      new MethodCatalog([...loaded.map((l) => l.manifest), manifest]);
+      loaded.push({ pkg, manifest });
+    } catch (error) {
+      problems.push(`method package ${pkg.name} (${pkg.dir}) did not load, so its workflows are left out: ${describeLoadError(error)}`);
+    }
+  }
+  const manifests = loaded.map((l) => l.manifest);
+  manifests.sort((a, b) => Number(a.family === 'baseline') - Number(b.family === 'baseline'));
+  return { catalog: new MethodCatalog(manifests), loaded, problems };
+}
+
+let methods: LoadedMethods | undefined;
+let offlineHandlers: OfflineHandler[] | undefined;
+const listeners = new Set<(problem: string) => void>();
+const emitted: string[] = [];
+
+function emit(problem: string): void {
+  emitted.push(problem);
+  for (const listener of listeners) listener(problem);
+}
+
+/**
+ * Hands `listener` each loading problem of the installed methods: those already met at once, the
+ * rest as they are met (the manifests load on first use, the offline handlers on the first
+ * offline run). The CLI prints them as warnings. Returns the function that stops it.
+ */
+export function onMethodProblem(listener: (problem: string) => void): () => void {
+  for (const problem of emitted) listener(problem);
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function installedMethods(): LoadedMethods {
+  if (!methods) {
+    methods = loadMethods(findMethodPackages());
+    for (const problem of methods.problems) emit(problem);
+  }
+  return methods;
+}
+
+/** Every installed method's manifest in one catalogue: methods first, then the baselines (a package that does not load is left out: see `onMethodProblem`). */
+export function methodCatalog(): MethodCatalog {
+  return installedMethods().catalog;
+}
+
+/**
+ * The offline model's handlers for the roles of the methods that loaded (from each `./offline`
+ * export). A package whose `./offline` export does not load gets, for each of its prompts' roles,
+ * a handler that fails its call naming the package and why, so its own workflows fail clearly on
+ * the offline model while every other method's run on. Those come first: a role another package
+ * answers too keeps that package's real handler.
+ */
+export function loadOfflineHandlers(loaded: LoadedMethods['loaded']): { handlers: OfflineHandler[]; problems: string[] } {
+  const failing: OfflineHandler[] = [];
+  const working: OfflineHandler[] = [];
+  const problems: string[] = [];
+  for (const { pkg, manifest } of loaded) {
+    if (!pkg.offline) continue;
+    try {
+      const handlers = loadExport(pkg, pkg.offline)['offlineHandlers'];
+      if (!Array.isArray(handlers)) throw new ConfigError(`${pkg.name}: its "${pkg.offline}" export has no \`offlineHandlers\` list`);
+      working.push(...(handlers as OfflineHandler[]));
+    } catch (error) {
+      const problem = `the offline handlers of method package ${pkg.name} (${pkg.dir}) did not load, so its workflows cannot run on the offline model: ${describeLoadError(error)}`;
+      problems.push(problem);
+      for (const role of new Set(manifest.prompts.map((p) => p.role))) {
+        failing.push({
+          role,
+          promptIds: manifest.prompts.filter((p) => p.role === role).map((p) => p.id),
+          answer: () => {
+            throw new MultihopError('OFFLINE_ROLE', problem);
+          },
+          reply: () => '',
+        });
+      }
+    }
+  }
+  return { handlers: [...failing, ...working], problems };
+}
+
+/** The offline model's handlers for every installed method's roles (`loadOfflineHandlers` of the installed methods; loaded once). */
 export function methodOfflineHandlers(): OfflineHandler[] {
-  methodCatalog();
-  return (packages ?? []).flatMap((pkg) => {
-    if (!pkg.offline) return [];
-    const handlers = loadExport(pkg, pkg.offline)['offlineHandlers'];
-    if (!Array.isArray(handlers)) throw new ConfigError(`${pkg.name}: its "${pkg.offline}" export has no \`offlineHandlers\` list`);
-    return handlers as OfflineHandler[];
-  });
+  if (!offlineHandlers) {
+    const { handlers, problems } = loadOfflineHandlers(installedMethods().loaded);
+    offlineHandlers = handlers;
+    for (const problem of problems) emit(problem);
+  }
+  return offlineHandlers;
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -97,5 +97,31 @@ describe.each(['langgraph', 'xstate'] as const)('npx nx g @multihop/tools:method
     const failures = rules.stderr.split('\n').filter((line) => line.includes('●') || /^\s+[-+] /.test(line));
     expect(rules.stderr).toMatch(new RegExp(`@multihop/runner package.json\\s+✓ declares exactly what its sources import`));
     expect({ status: rules.status, summary: /Tests: +.*/.exec(rules.stderr)?.[0], failures }).toEqual({ status: 0, summary: expect.stringMatching(/^Tests: +\d+ skipped, \d+ passed/), failures: [] });
+  }, 300_000);
+
+  // Last: it breaks the copy's new package. A broken install of one method must not stop the others.
+  it('when its install breaks, is named in a warning and left out, and every other workflow still runs', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['apps/runner/bin/multihop.js', ...args], { cwd: copy, env, encoding: 'utf8', timeout: 300_000 });
+    const question = ['--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', join(copy, '.multihop', 'db')];
+    const breakModule = (file: string, message: string) => writeFileSync(file, `throw new Error('${message}');\n${readFileSync(file, 'utf8')}`);
+    // Its offline handlers: still listed; its run fails naming the package and why.
+    breakModule(join(copy, 'packages', name, 'src', 'offline', 'index.ts'), 'its offline module broke');
+    const failed = cli('run', '--workflow', name, ...question);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toContain(`multihop: warning: the offline handlers of method package @multihop/${name} (`);
+    expect(failed.stderr).toContain('did not load, so its workflows cannot run on the offline model: Error: its offline module broke');
+    // Its manifest: left out of the list with a warning; every other workflow is listed and runs.
+    breakModule(join(copy, 'packages', name, 'src', 'manifest.ts'), 'its manifest broke');
+    const listed = cli('workflows');
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).not.toMatch(new RegExp(`^${name}\\s`, 'm'));
+    expect(listed.stdout).toMatch(/^par2-rag\s+langgraph\s/m);
+    expect(listed.stderr).toMatch(new RegExp(`^multihop: warning: method package @multihop/${name} \\(.*\\) did not load, so its workflows are left out: Error: its manifest broke$`, 'm'));
+    const unknown = cli('run', '--workflow', name, ...question);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(`multihop: unknown workflow "${name}"`);
+    const answered = cli('run', '--workflow', 'single-turn-rag', ...question);
+    expect({ status: answered.status, warned: answered.stderr.includes(`@multihop/${name}`) }).toEqual({ status: 0, warned: true });
+    expect(answered.stdout).toMatch(/Answer: {3}\S/);
   }, 300_000);
 });
