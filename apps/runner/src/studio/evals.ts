@@ -4,10 +4,10 @@ import type { Chart } from '@multihop/core';
 import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
 import type { Judgement } from '../eval/judging';
-import type { ResultRow } from '../eval/ResultsLog';
+import { scoredAsWrong, scoredMetrics, type ResultRow } from '../eval/ResultsLog';
 import { findWorkflow } from '../workflows';
 import { PathRefused, type Roots } from './paths';
-import type { StudioEval, StudioEvalListing, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
+import type { StudioEval, StudioEvalListing, StudioEvalRow, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
 
 const SKIP = new Set(['node_modules', '.git', '.nx', 'traces', 'cache', 'dist']);
 const DEPTH = 4;
@@ -57,7 +57,11 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   } catch (error) {
     throw new PathRefused(404, `${join(shown, 'summary.json')}: not JSON (${(error as Error).message})`);
   }
-  const rows = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false });
+  // A failure of the workflow's own scores as a wrong answer, as every figure of the summary counts it:
+  // its answer metrics 0 (the draft's kept beside them) and, in a judged eval, the verdict wrong.
+  const rows: StudioEvalRow[] = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false }).map((row) =>
+    scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row,
+  );
   const verdicts: Record<string, 0 | 1> = {};
   // The summary's judge: its key, or its bare model id (an eval written before keys carried the judge's set-up).
   const judges = new Set([summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined));
@@ -65,6 +69,7 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
     if (judges.size && !judges.has(j.judge)) continue;
     if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
   }
+  if (judges.size) for (const row of rows) if (row.scoredAsWrong) verdicts[`${row.workflow}\u0000${row.questionId}`] = 0;
   return { dir: roots.display(dir), summary, rows, verdicts };
 }
 

@@ -193,8 +193,12 @@ export interface StudioReplay {
 /** summary.json as `multihop eval` writes it (see eval/summarize.ts). */
 export type StudioEvalSummary = Summary;
 
-/** One line of results.jsonl (see eval/ResultsLog.ts). */
-export type StudioEvalRow = ResultRow;
+/**
+ * One line of results.jsonl (see eval/ResultsLog.ts), as the summary scores it: a failure of the
+ * workflow's own (`scoredAsWrong`: a reply past its repair round, an invalid plan, a step limit, a
+ * request the server refused) has its answer metrics 0, the draft answer's in `draftMetrics`.
+ */
+export type StudioEvalRow = ResultRow & { scoredAsWrong?: true; draftMetrics?: ResultRow['metrics'] };
 
 /**
  * What `multihop report DIR` embeds in its single HTML file as `window.__MULTIHOP_REPORT__`:

@@ -3,7 +3,7 @@ import type { StudioReplay } from '../api/client';
 import { useLoaded } from '../data';
 import { TraceReplay } from '../replay/TraceReplay';
 import { rate, tokens, whole } from './format';
-import { rowTokens, verdictOf, type QuestionGroup } from './questions';
+import { rowTokens, scoredNote, verdictOf, type QuestionGroup } from './questions';
 import type { EvalData, EvalRow } from './types';
 
 /** Loads one run's trace (a row's `trace` path): from the server, or from the report's embedded traces. */
@@ -101,6 +101,7 @@ export function QuestionDetail({
                     {row.status}
                     {row.stopReason ? ` (${row.stopReason})` : ''}
                     {row.error ? `: ${row.error}` : ''}
+                    {row.status !== 'ok' && <div className="eval-id">{scoredNote(row)}</div>}
                   </td>
                 </tr>
               );

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
-import { filterQuestions, groupQuestions, rowTokens, verdictOf, type Outcome } from './questions';
+import { filterQuestions, groupQuestions, rowTokens, scoredNote, verdictOf, type Outcome } from './questions';
 import { Section } from './Section';
 import { workflowIds, type EvalData, type EvalRow } from './types';
 
@@ -30,7 +30,11 @@ function AnswerCell({ data, row }: { data: EvalData; row: EvalRow | undefined })
       </div>
       <div className="eval-answer-meta" title="judged correct · EM · F1 · tokens (≈ estimated)">
         <Verdict value={verdictOf(data, row)} /> EM {row.metrics.em} · F1 {row.metrics.f1.toFixed(2)} · {shortTokens(rowTokens(row), row.usage?.estimated === true)}
-        {row.status !== 'ok' && <span className="eval-badge">{row.stopReason ?? row.status}</span>}
+        {row.status !== 'ok' && (
+          <span className="eval-badge" title={scoredNote(row)}>
+            {row.scoredAsWrong ? `${row.errorCode ?? row.status}: scored wrong` : (row.stopReason ?? row.status)}
+          </span>
+        )}
       </div>
     </td>
   );

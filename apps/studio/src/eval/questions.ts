@@ -48,3 +48,18 @@ export function filterQuestions(data: EvalData, groups: readonly QuestionGroup[]
 }
 
 export const rowTokens = (row: EvalRow): number => (row.usage?.promptTokens ?? 0) + (row.usage?.completionTokens ?? 0);
+
+/**
+ * How the summary's figures count a run that did not end ok: one stopped early on the answer it had;
+ * a failure of the workflow's own as a wrong answer (its draft answer's EM and F1 named); other
+ * failures not at all.
+ */
+export function scoredNote(row: EvalRow): string | undefined {
+  if (row.status === 'ok') return undefined;
+  if (row.status === 'partial') return `stopped early${row.stopReason ? ` (${row.stopReason})` : ''}: scored on the answer it had`;
+  if (row.scoredAsWrong) {
+    const draft = row.draftMetrics ? ` (its draft answer: EM ${row.draftMetrics.em}, F1 ${row.draftMetrics.f1.toFixed(2)})` : '';
+    return `the workflow's own failure (${row.errorCode ?? 'error'}): scored as a wrong answer in every figure${draft}`;
+  }
+  return `${row.errorCode ?? row.status}: left out of the figures (not the workflow's own failure)`;
+}
