@@ -1,10 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
 import { HashingEmbedder } from '@multihop/retriever';
 import { sharedDatasetsDir, startOpenAICompatibleServer } from '@multihop/testing';
 import { cli } from '../test/cli';
+import { legacyJudgeKey } from './eval/judging';
 import { rowTokens, type ResultRow } from './eval/ResultsLog';
 import type { Summary } from './eval/summarize';
 
@@ -261,5 +262,23 @@ describe('the router from evals to a routed eval', () => {
     expect(missingFile.err).toContain('does not exist; train one with: multihop train router --from <eval dir>');
     const notTrainedOn = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${file}`, '--set', 'router.candidates=react');
     expect(notTrainedOn.err).toContain(`router.candidates: react not among the candidates ${file} was trained on`);
+  });
+
+  it('refuses an eval judged under an earlier judge prompt, and trains on it once a re-run of the eval has judged it again', async () => {
+    const old = join(work, 'hotpot-old-judge');
+    cpSync(hotpot, old, { recursive: true });
+    // What an eval judged before judge prompt version 4 holds: the same verdicts, under the key of then.
+    const rows = new Map(rowsOf(old).map((r) => [`${r.workflow}\u0000${r.questionId}`, r]));
+    const verdicts = readFileSync(join(old, 'judgements.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { workflow: string; questionId: string; key: string });
+    expect(verdicts.length).toBe(rows.size);
+    writeFileSync(join(old, 'judgements.jsonl'), verdicts.map((v) => JSON.stringify({ ...v, key: legacyJudgeKey(rows.get(`${v.workflow}\u0000${v.questionId}`)!) })).join('\n') + '\n');
+    const refused = await cli('train', 'router', '--from', old, '--from', musique, '--out', join(work, 'x.json'));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`--from ${old}: ${rows.size} of its answers were judged with an earlier version of the judge prompt`);
+    expect(refused.err).toContain('re-run the eval that wrote it with the same --out');
+    const rerun = await cli('eval', '--workflows', candidates, '--dataset', 'hotpotqa-train', '--limit', '30', '--setting', 'closed', '--db', db, '--out', old);
+    expect(rerun.code).toBe(0);
+    expect(rowsOf(old)).toEqual(rowsOf(hotpot)); // no pair ran again
+    expect((await cli('train', 'router', '--from', old, '--from', musique, '--out', join(work, 'rejudged.json'), '--seed', '3')).code).toBe(0);
   });
 });
