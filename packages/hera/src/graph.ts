@@ -81,8 +81,6 @@ export interface HeraRuntime {
   experiences: ExperienceSource;
   /** Group rollouts (Algorithm 2): the sample index given to the orchestrator (0 = greedy; k > 0 a sampled topology). */
   sample?: number;
-  /** Group rollouts: the sampling temperature of the orchestrator's topology call (absent: the role's own, greedy). */
-  temperature?: number;
   /** A topology to run instead of asking the orchestrator (TopologyMutation's candidates, RoPE's replays). */
   forcedTopology?: RawTopology;
 }
@@ -156,12 +154,12 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     return { experiences, librarySize };
   };
 
-  const orchestrate = async (state: State, { ctx, promptFor, sample, temperature, forcedTopology }: Runtime) => {
+  const orchestrate = async (state: State, { ctx, promptFor, sample, forcedTopology }: Runtime) => {
     if (forcedTopology) {
       ctx.decide('topology-forced', { proposed: { ...forcedTopology } });
       return { proposed: forcedTopology, proposedBy: 'orchestrator' as const };
     }
-    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, sample, temperature);
+    const proposed = await sampleTopology(ctx, promptFor, state.question, state.queryProfile!, state.experiences, sample);
     return { proposed, proposedBy: 'orchestrator' as const };
   };
 

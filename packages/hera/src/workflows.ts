@@ -26,8 +26,6 @@ export interface HeraOptions extends Partial<HeraSettings> {
   evolvedPrompts?: readonly EvolvedPrompt[];
   /** The learning loop's group rollouts: the orchestrator's sample index (0 = greedy). */
   sample?: number;
-  /** The learning loop's group rollouts: the temperature of the orchestrator's topology call (absent: greedy, the role's own). */
-  temperature?: number;
   /** The learning loop: run this topology instead of the orchestrator's (mutation candidates, RoPE replays). */
   topology?: RawTopology;
 }
@@ -107,7 +105,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     // profile, experience, orchestrate, validate, (repair, validate)×maxRepairs, fallback, then
     // per layer dispatch, layer, agents; the topology's step bound ends the run, this guards a bug.
     recursionLimit: 12 + 2 * settings.maxRepairs + 3 * (settings.maxSteps + 1),
-    runtime: () => ({ promptFor, experiences: source, ...(options.sample ? { sample: options.sample } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}), ...(options.topology ? { forcedTopology: options.topology } : {}) }),
+    runtime: () => ({ promptFor, experiences: source, ...(options.sample ? { sample: options.sample } : {}), ...(options.topology ? { forcedTopology: options.topology } : {}) }),
     input: (query) => ({ question: query.text, maxRepairs: settings.maxRepairs }),
     output: (final) => ({
       answer: final.answer,

@@ -27,6 +27,13 @@ describe('candidateModel: the port a rollout candidate calls', () => {
     expect(one.modelFor('policy')).toBe(model.modelFor('policy'));
   });
 
+  it('samples only the prompts named, when it is given prompts', async () => {
+    const one = candidateModel(model, 1, { temperature: 0.8, roles: ['policy'], prompts: ['t.policy'] });
+    await one.call({ prompt: prompt('policy'), vars: { x: 1 } });
+    await one.call({ prompt: { ...prompt('policy'), id: 't.policy-repair' }, vars: { x: 1 } });
+    expect(seen).toEqual([['policy', 0.8], ['policy', undefined]]);
+  });
+
   it('keeps a temperature the call sets itself', async () => {
     await candidateModel(model, 1, { temperature: 0.8 }).call({ prompt: prompt('policy'), vars: { x: 1 }, temperature: 0.2 });
     expect(seen).toEqual([['policy', 0.2]]);

@@ -70,18 +70,20 @@ export const ROLLOUT_TEMPERATURE = 1;
 
 /**
  * The model port candidate `sample` of a rollout group calls: for sample 0 the port itself, for
- * the others a port whose calls of `roles` (the role being trained; every role when omitted)
- * carry the group's sampling temperature, unless a call sets its own.
+ * the others a port whose calls of `roles` (the role being trained; every role when omitted),
+ * and of those only the prompts `prompts` names by id when given (HERA samples its orchestrator's
+ * topology prompt, not its repair prompt), carry the group's sampling temperature, unless a call
+ * sets its own.
  */
-export function candidateModel(model: ModelPort, sample: number, options: { temperature?: number; roles?: readonly string[] } = {}): ModelPort {
+export function candidateModel(model: ModelPort, sample: number, options: { temperature?: number; roles?: readonly string[]; prompts?: readonly string[] } = {}): ModelPort {
   if (sample === 0) return model;
   const temperature = options.temperature ?? ROLLOUT_TEMPERATURE;
-  const sampled = (role: string) => options.roles === undefined || options.roles.includes(role);
+  const sampled = (role: string, promptId: string) => (options.roles === undefined || options.roles.includes(role)) && (options.prompts === undefined || options.prompts.includes(promptId));
   return {
     modelFor: (role) => model.modelFor(role),
     call: (request) => {
       const role = request.role ?? request.prompt.role;
-      return model.call(request.temperature === undefined && sampled(role) ? { ...request, temperature } : request);
+      return model.call(request.temperature === undefined && sampled(role, request.prompt.id) ? { ...request, temperature } : request);
     },
   };
 }

@@ -22,13 +22,12 @@ export async function sampleTopology(
   profile: QueryProfile,
   experiences: readonly RetrievedExperience[],
   sample?: number,
-  temperature?: number,
 ): Promise<RawTopology> {
-  // `sample` (group rollouts): a real model samples at `temperature` (the paper's 0.9; absent, the
-  // role's configured one: the greedy sample 0) and the index keeps the calls' cache keys apart;
-  // the offline model ignores the temperature and draws a seeded alternative topology from `sample`.
+  // `sample` (group rollouts): the index keeps the calls' cache keys apart; a real model samples at
+  // the temperature the learning loop's port gives samples 1…G−1 (core's candidateModel), the
+  // offline model, which ignores temperatures, draws a seeded alternative topology from `sample`.
   const vars = { question, analysis: describeProfile(profile), memory: experiences, ...(sample ? { sample } : {}) };
-  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars, ...(temperature !== undefined ? { temperature } : {}) });
+  const { output } = await ctx.model.call({ prompt: promptFor(heraOrchestratePrompt), vars });
   return output;
 }
 

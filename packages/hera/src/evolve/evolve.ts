@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeDirectory, MultihopError, readJsonFile, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
+import { candidateModel, makeDirectory, MultihopError, readJsonFile, totalTokens, writeFileWhole, type Embedder, type ModelPort, type Question, type RetrieverPort, type RunResult } from '@multihop/core';
 import { f1Score, mulberry32 } from '@multihop/metrics';
 import { reflectOnGroup, type GroupRun } from '../agents/ReflectAgent';
 import { EXPERIENCE_LIBRARY_FORMAT, STATE_FILES, type ExperienceEntry, type QueryProfile } from '../experience';
@@ -9,6 +9,7 @@ import { ExperienceStore, LIBRARY_DB, LIBRARY_TABLE } from '../experienceStore';
 import { createHeraWorkflow, type HeraOptions } from '../workflows';
 import { applyLibraryOperations, chooseLibraryOperations, creditUtility, type LibraryOperation } from './library';
 import { mutateTopology } from './mutation';
+import { heraOrchestratePrompt } from '../prompts';
 import { heraBlamePrompt } from './prompts';
 import { AGENT_PROMPTS, consolidate, contrastVariants, currentSystem, generateVariant, ROPE_AXIS_NAMES, type FailureRecord, type PromptDiff, type RopeAxis, type RopePrompt, type VariantResult } from './rope';
 
@@ -106,7 +107,7 @@ export interface EvolveOptions {
   out: string;
   settings?: Partial<EvolveSettings>;
   /** HERA's workflow settings for every run (topK, maxSteps, ...). */
-  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'temperature' | 'topology' | 'experienceLibrary' | 'experienceSource' | 'embedder'>;
+  workflow?: Omit<HeraOptions, 'state' | 'library' | 'evolvedPrompts' | 'sample' | 'topology' | 'experienceLibrary' | 'experienceSource' | 'embedder'>;
   /** Embeds the library's profiles in its LanceDB table and the queries' for retrieval (default: @multihop/retriever's HashingEmbedder). */
   embedder?: Embedder;
   modelId?: string;
@@ -268,16 +269,18 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
     writeJson(cpFile, { ...cp, model: options.modelId ?? options.model.modelFor('hera-orchestrator'), dataset: options.dataset ?? '' });
   }
 
-  async function runOne(q: Question, extra: { sample?: number; temperature?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> {
+  async function runOne(q: Question, extra: { sample?: number; topology?: RawTopology; prompts?: RopePrompt[] }): Promise<{ result: RunResult; run: Run } | undefined> {
     const workflow = createHeraWorkflow('full', {
       ...options.workflow,
       experienceSource: store.source(libraryRound()),
       evolvedPrompts: extra.prompts ?? cp.prompts,
       ...(extra.sample ? { sample: extra.sample } : {}),
-      ...(extra.temperature !== undefined ? { temperature: extra.temperature } : {}),
       ...(extra.topology ? { topology: extra.topology } : {}),
     });
-    const result = await workflow.run(q, { model: options.model, retriever: options.retrieverFor(q), ...(options.signal ? { signal: options.signal } : {}) });
+    // Samples 1…G−1 ask the orchestrator for a topology at the sampling temperature; every other call
+    // (its repair round among them) keeps its role's.
+    const model = extra.sample ? candidateModel(options.model, extra.sample, { temperature: s.temperature, roles: [heraOrchestratePrompt.role], prompts: [heraOrchestratePrompt.id] }) : options.model;
+    const result = await workflow.run(q, { model, retriever: options.retrieverFor(q), ...(options.signal ? { signal: options.signal } : {}) });
     const topology = result.data?.['topology'] as Topology | null | undefined;
     if (result.status === 'error' || !topology) return undefined;
     return {
@@ -314,7 +317,7 @@ export async function evolveHera(options: EvolveOptions): Promise<{ dir: string;
         for (let i = 1; i < s.groupSize; i++) {
           const forced = candidates[s.groupSize - 1 - i];
           const sample = (cp.round - 1) * s.groupSize + i;
-          const r = await runOne(q, forced ? { topology: forced } : { sample, temperature: s.temperature });
+          const r = await runOne(q, forced ? { topology: forced } : { sample });
           if (r) runs.push(r.run);
         }
         const success = (r: Run) => r.f1 >= s.successF1;
