@@ -173,6 +173,10 @@ function withRebuildAdvice(error: unknown, options: OpenCorpusOptions, setting: 
 /** The loader's findings a user must see: records skipped, empty content, and gold the corpus does not hold. */
 function datasetNotices(dataset: Dataset): string[] {
   const notices: string[] = [];
+  if (dataset.answerAliases) {
+    const { path, questionIds } = dataset.answerAliases;
+    notices.push(`answer aliases: ${path} adds aliases and demonyms to the gold answers of ${questionIds.length} of ${dataset.questions.length} questions (by their answer_id), as 2WikiMultiHopQA's official evaluation scores them`);
+  }
   for (const warning of dataset.contentWarnings ?? []) notices.push(`warning: ${warning}`);
   const skipped = dataset.skipped;
   if (skipped.length > 0) {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
+import { sharedDatasetsDir } from '@multihop/testing';
 import { cli } from '../test/cli';
 import { openCorpus } from './corpus';
 import type { ResultRow } from './eval/ResultsLog';
@@ -101,6 +102,38 @@ describe('datasets a user brings (issue 9)', () => {
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { corpus: { unresolved_gold?: unknown }; workflows: Record<string, { recall_at_5: number }> };
     expect(summary.corpus.unresolved_gold).toEqual({ questions: 1, titles: 1 });
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Gold the corpus does not hold**: 1 gold title of 1 of these questions match no passage');
+  });
+
+  it("eval scores 2WikiMultiHopQA's answers against the id_aliases.json beside the file, as its official evaluation does, and does not mix them with answers scored without it", async () => {
+    type TwoWiki = { _id: string; answer: string; answer_id: string | null };
+    const records = (JSON.parse(readFileSync(join(sharedDatasetsDir(), '2wikimultihopqa', 'dev-500.json'), 'utf8')) as TwoWiki[]).slice(0, 8);
+    const wiki = mkdtempSync(join(dir, '2wiki-'));
+    const dev = join(wiki, 'dev.json');
+    writeFileSync(dev, JSON.stringify(records));
+    const args = (out: string) => ['eval', '--workflows', 'single-turn-rag', '--dataset', dev, '--setting', 'closed', '--db', db, '--out', out];
+    const rowsOf = (out: string) => readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResultRow);
+    const plain = join(dir, 'eval-2wiki-plain');
+    expect((await cli(...args(plain))).code).toBe(0);
+    // A wrong answer to a question with an answer_id: listed as an alias of that answer, it scores.
+    const wrong = rowsOf(plain).find((r) => r.metrics.em === 0 && r.prediction.trim() !== '' && records.find((x) => x._id === r.questionId)?.answer_id);
+    expect(wrong).toBeDefined();
+    const record = records.find((x) => x._id === wrong!.questionId)!;
+    writeFileSync(join(wiki, 'id_aliases.json'), `${JSON.stringify({ Q_id: record.answer_id, aliases: [wrong!.prediction], demonyms: [] })}\n`);
+    const aliased = join(dir, 'eval-2wiki-aliases');
+    const done = await cli(...args(aliased));
+    expect(done.code).toBe(0);
+    expect(done.err).toContain(`answer aliases: ${join(wiki, 'id_aliases.json')} adds aliases and demonyms to the gold answers of 1 of 8 questions (by their answer_id)`);
+    const again = rowsOf(aliased).find((r) => r.questionId === wrong!.questionId)!;
+    expect(again).toMatchObject({ prediction: wrong!.prediction, gold: [record.answer, wrong!.prediction], metrics: { em: 1, f1: 1 } });
+    const summary = JSON.parse(readFileSync(join(aliased, 'summary.json'), 'utf8')) as { answer_aliases?: unknown; workflows: Record<string, { em: number }> };
+    expect(summary.answer_aliases).toEqual({ file: join(wiki, 'id_aliases.json'), sha1: expect.stringMatching(/^[0-9a-f]{40}$/), questions: 1 });
+    const before = JSON.parse(readFileSync(join(plain, 'summary.json'), 'utf8')) as { workflows: Record<string, { em: number }> };
+    expect(summary.workflows['single-turn-rag']!.em).toBeCloseTo(before.workflows['single-turn-rag']!.em + 1 / 8, 6);
+    expect(readFileSync(join(aliased, 'summary.md'), 'utf8')).toContain('**Answer aliases**: the gold answers of 1 of these questions include the aliases and demonyms');
+    // The directory whose answers were scored without the aliases is not resumed with them.
+    const mixed = await cli(...args(plain));
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toContain('this directory holds answers scored against no answer aliases, not the answer aliases of');
   });
 
   it('eval on a question set without gold, or on MuSiQue-Full with its unanswerable twins, says what it did with them', async () => {

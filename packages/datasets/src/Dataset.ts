@@ -80,4 +80,9 @@ export interface Dataset {
   unresolvedGold: Record<string, string[]>;
   /** The corpus file given as `corpus`, if any. */
   corpusFile?: CorpusFile;
+  /**
+   * The id-aliases file whose aliases and demonyms joined the gold answers (2WikiMultiHopQA's
+   * id_aliases.json; see LoadDatasetOptions.answerAliases), and the ids of the questions that gained one.
+   */
+  answerAliases?: { path: string; sha1: string; questionIds: string[] };
 }

@@ -10,4 +10,5 @@ export { NAMED_DATASETS, isDatasetName, type DatasetName, type NamedDataset } fr
 export { passageId, sentenceId } from './passageId';
 export { goldSentenceIds } from './goldSentenceIds';
 export { CorpusBuilder } from './CorpusBuilder';
+export { ID_ALIASES_FILE, readAnswerAliases, type AnswerAliases } from './answerAliases';
 export { questionPart, inPart, parsePart, type QuestionPart } from './questionPart';

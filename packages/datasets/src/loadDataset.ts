@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { didYouMean, InputError, type Question } from '@multihop/core';
+import { ID_ALIASES_FILE, readAnswerAliases, type AnswerAliases } from './answerAliases';
 import { CorpusBuilder } from './CorpusBuilder';
 import { describeLayouts, LAYOUTS, type CorpusFile, type Dataset, type Layout, type RecordProblem } from './Dataset';
 import { detectLayout } from './detectLayout';
@@ -41,6 +42,14 @@ export interface LoadDatasetOptions {
    * The whole file is still parsed; a file whose records are all invalid still fails.
    */
   skipInvalid?: boolean;
+  /**
+   * 2WikiMultiHopQA's id-aliases file (`id_aliases.json`: one `{"Q_id", "aliases", "demonyms"}` a
+   * line): each question whose `answer_id` it lists is scored against its answer, those aliases and
+   * demonyms, as 2Wiki's official evaluation scores it. Default: the `id_aliases.json` beside the
+   * question file, when there is one (where 2Wiki's release puts it) and the records carry
+   * `answer_id`; `false` reads none.
+   */
+  answerAliases?: string | false;
 }
 
 const LOADERS: Record<Layout, RecordLoader> = {
@@ -120,7 +129,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const setting = options.setting ?? 'closed';
   const warnings: string[] = [];
   const problems: RecordProblem[] = [];
-  const loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[] }> = [];
+  const loaded: Array<{ question: Question; line: number; goldTitles?: GoldTitle[]; answerId?: string }> = [];
   const contexts: Record<string, string[]> = {};
   const ids = new Set<string>();
   const unanswerable: number[] = [];
@@ -149,7 +158,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
       if (ids.has(id)) throw new InputError(`${where(record, file)}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
       ids.add(id);
       result.question.dataset = name;
-      loaded.push({ question: result.question, line: record.line, goldTitles: result.goldTitles });
+      loaded.push({ question: result.question, line: record.line, goldTitles: result.goldTitles, answerId: result.answerId });
       if (result.context) {
         contexts[id] = result.context;
         if (result.context.length === 0) bare.push({ id, line: record.line });
@@ -192,6 +201,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   if (corpusFile) contentWarnings.unshift(...corpusFileWarnings);
   warnings.push(...contentWarnings);
   const unresolvedGold = resolveGoldTitles(loaded, corpus, file, warnings);
+  const answerAliases = applyAnswerAliases(loaded, file, options.answerAliases);
   const questions = loaded.map((l) => l.question);
   if (corpus.size === 0) {
     warnings.push(`${file}: closed-book: the questions bring no passages and no corpus file was given, so there is nothing to search (pass a corpus file to search one)`);
@@ -208,7 +218,37 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     skipped: problems,
     unresolvedGold,
     ...(corpusFile ? { corpusFile } : {}),
+    ...(answerAliases ? { answerAliases } : {}),
   };
+}
+
+/**
+ * Adds each question's aliases from an id-aliases file (the option's, or the id_aliases.json beside
+ * the question file when its records carry `answer_id`) to its gold answers. Returns what was read,
+ * with the questions that gained an alias.
+ */
+function applyAnswerAliases(loaded: ReadonlyArray<{ question: Question; answerId?: string }>, file: string, option: string | false | undefined): Dataset['answerAliases'] {
+  if (option === false) return undefined;
+  const keyed = loaded.filter((l) => l.answerId !== undefined);
+  let aliases: AnswerAliases;
+  if (option === undefined) {
+    const beside = join(dirname(file), ID_ALIASES_FILE);
+    if (keyed.length === 0 || !existsSync(beside)) return undefined;
+    aliases = readAnswerAliases(beside);
+  } else {
+    const path = resolve(option);
+    if (!existsSync(path)) throw new InputError(`answer aliases ${option}: no such file`, { file: path });
+    if (keyed.length === 0) throw new InputError(`answer aliases ${option}: the questions of ${file} carry no \`answer_id\` (2WikiMultiHopQA's field) to look aliases up by`, { file });
+    aliases = readAnswerAliases(path);
+  }
+  const questionIds: string[] = [];
+  for (const { question, answerId } of keyed) {
+    const names = (aliases.byId.get(answerId!) ?? []).filter((a) => a !== question.answer && !question.aliases.includes(a));
+    if (names.length === 0) continue;
+    question.aliases = [...question.aliases, ...names];
+    questionIds.push(question.id);
+  }
+  return { path: aliases.path, sha1: aliases.sha1, questionIds };
 }
 
 /** One warning per kind of empty content: questions without paragraphs, paragraphs without text. */

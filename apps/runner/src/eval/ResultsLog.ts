@@ -63,6 +63,8 @@ export interface RunConfig {
   fingerprints?: { default: string; roles: Record<string, string> };
   /** Each run's budget (--max-llm-calls, --max-tokens, --timeout); absent: none. A resume must use the same. */
   budget?: Budget;
+  /** The id-aliases file whose aliases joined the gold answers (`path@sha1`), if any: rows are scored against them, so a resume must use the same. */
+  answerAliases?: string;
 }
 
 /**
@@ -166,6 +168,12 @@ export class ResultsLog {
             `${configFile}: this directory holds results of model "${config.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings (OPENAI_BASE_URL, multihop.config.json)`,
           );
         }
+      }
+      if ((previous.answerAliases ?? '') !== (config.answerAliases ?? '')) {
+        const what = (aliases: string | undefined) => (aliases ? `the answer aliases of ${aliases.replace(/@[0-9a-f]+$/, '')} (sha1 ${aliases.slice(aliases.lastIndexOf('@') + 1, aliases.lastIndexOf('@') + 13)})` : 'no answer aliases');
+        throw new ConfigError(
+          `${configFile}: this directory holds answers scored against ${what(previous.answerAliases)}, not ${what(config.answerAliases)}; use another --out, or the same id_aliases.json beside the dataset (its answers' EM and F1 were scored against the gold of then)`,
+        );
       }
       const [budgetBefore, budgetNow] = [JSON.stringify(previous.budget ?? {}), JSON.stringify(config.budget ?? {})];
       if (budgetBefore !== budgetNow) {

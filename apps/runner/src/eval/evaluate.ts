@@ -126,6 +126,7 @@ export async function evaluate(
       settings,
       fingerprints: model.fingerprints,
       ...(options.budget ? { budget: options.budget } : {}),
+      ...(corpus.dataset.answerAliases ? { answerAliases: `${corpus.dataset.answerAliases.path}@${corpus.dataset.answerAliases.sha1}` } : {}),
     });
     log = results;
     const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
@@ -240,8 +241,11 @@ export async function evaluate(
         if (runs.length) aggregates[workflow.id] = workflow.aggregate(runs);
       }
 
+      const aliases = corpus.dataset.answerAliases;
+      const aliased = aliases ? new Set(aliases.questionIds) : undefined;
       const summary = summarize(rows, {
         dataset: corpus.dataset.name,
+        ...(aliases && aliased ? { answerAliases: { file: aliases.path, sha1: aliases.sha1, questions: questions.filter((q) => aliased.has(q.id)).length } } : {}),
         setting: described.setting,
         corpus: { ...described, ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions) },
         model: model.label,

@@ -117,6 +117,12 @@ export interface CorpusSummary {
 
 export interface Summary {
   dataset: string;
+  /**
+   * The id-aliases file (2WikiMultiHopQA's id_aliases.json) whose aliases and demonyms joined the
+   * gold answers, and how many of the evaluated questions gained one: EM, F1, Acc and the judge
+   * accept them, as 2Wiki's official evaluation does.
+   */
+  answer_aliases?: { file: string; sha1: string; questions: number };
   setting: string;
   corpus?: CorpusSummary;
   model: string;
@@ -200,6 +206,7 @@ export interface OracleSummary {
 
 export interface SummaryContext {
   dataset: string;
+  answerAliases?: Summary['answer_aliases'];
   setting: string;
   model: string;
   offline: boolean;
@@ -296,6 +303,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
   const inScope = rows.filter((r) => wanted.has(r.questionId) && present.includes(r.workflow));
   return {
     dataset: context.dataset,
+    ...(context.answerAliases ? { answer_aliases: context.answerAliases } : {}),
     setting: context.setting,
     ...(context.corpus ? { corpus: context.corpus } : {}),
     model: context.model,
@@ -509,6 +517,12 @@ export function renderSummary(summary: Summary): string {
           ? `Retrieval: **closed** — each question searches only its own paragraphs (${corpus.passages} passages in the pool, table \`${corpus.name}\`).`
           : `Retrieval: **open** — every question searches one shared corpus of ${corpus.passages} passages (table \`${corpus.name}\`${corpus.source ? `, from ${corpus.source}` : ', the pooled paragraphs of the dataset'}).`
       : `Retrieval: ${summary.setting} setting.`,
+    ...(summary.answer_aliases
+      ? [
+          '',
+          `**Answer aliases**: the gold answers of ${summary.answer_aliases.questions} of these questions include the aliases and demonyms ${summary.answer_aliases.file} lists for their answer_id; EM, F1, Acc and the judge accept any of them, as 2WikiMultiHopQA's official evaluation does.`,
+        ]
+      : []),
     ...(corpus?.unresolved_gold
       ? [
           '',

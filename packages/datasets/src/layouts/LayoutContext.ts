@@ -34,6 +34,8 @@ export interface LoadedQuestion {
   unanswerable?: true;
   context?: string[];
   goldTitles?: GoldTitle[];
+  /** The answer's Wikidata id (2WikiMultiHopQA's `answer_id`), to look its aliases up in an id-aliases file. */
+  answerId?: string;
 }
 
 export type RecordLoader = (record: SourceRecord, ctx: LayoutContext) => LoadedQuestion;

@@ -11,6 +11,8 @@ const HotpotRecord = z.object({
   type: z.string().optional(),
   context: z.array(z.tuple([z.string(), z.array(z.string())])),
   supporting_facts: z.array(z.tuple([z.string(), z.number().int()])),
+  /** 2WikiMultiHopQA: the answer's Wikidata id, the key of its aliases in id_aliases.json (null for a yes/no answer). */
+  answer_id: z.string().nullish(),
 });
 
 /** Original HotpotQA and 2WikiMultiHopQA JSON: `context: [[title, [sentences]]]`, `supporting_facts: [[title, sent_id]]`. */
@@ -19,7 +21,7 @@ export function hotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQu
   if (value && typeof value === 'object' && !('answer' in value)) throw recordError(record, ctx.file, 'answer', `missing: ${NO_GOLD}`);
   const r = validateRecord(HotpotRecord, record, ctx.file);
   if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
-  return mapSentenceContexts(
+  const loaded = mapSentenceContexts(
     {
       id: r._id,
       question: r.question,
@@ -32,4 +34,5 @@ export function hotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQu
     record,
     ctx,
   );
+  return r.answer_id ? { ...loaded, answerId: r.answer_id } : loaded;
 }
