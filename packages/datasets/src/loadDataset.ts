@@ -113,7 +113,6 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   }
   // A broken JSONL line is one more invalid record: reported with the others, skipped with `skipInvalid`.
   const all = await readRecords(file, { keepBrokenLines: true });
-  const records = options.limit === undefined ? all : all.slice(0, Math.max(0, options.limit));
   const readable = all.filter((r) => !r.broken);
   if (readable.length === 0 && all[0]?.broken) throw all[0].broken;
   layout ??= detectLayout(readable, file);
@@ -139,7 +138,12 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const empty: Array<{ id: string; line: number; title: string }> = [];
   const loader = LOADERS[layout];
   let firstError: InputError | undefined;
-  records.forEach((record, index) => {
+  // `limit` counts questions (an invalid record among them), not MuSiQue-Full's unanswerable twins.
+  const limit = options.limit === undefined ? Infinity : Math.max(0, options.limit);
+  let read = 0;
+  for (const [index, record] of all.entries()) {
+    if (loaded.length + problems.length >= limit) break;
+    read++;
     const mark = corpus.mark();
     const recordWarnings: string[] = [];
     const ctx: LayoutContext = { file, corpus, warnings: recordWarnings, setting, index };
@@ -152,7 +156,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
         // out with its paragraphs, and counted.
         corpus.rollback(mark);
         unanswerable.push(record.line);
-        return;
+        continue;
       }
       const id = result.question.id;
       if (ids.has(id)) throw new InputError(`${where(record, file)}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
@@ -176,16 +180,16 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
       firstError ??= error;
       problems.push({ line: error.location.line ?? record.line, field: error.location.field, message: error.message });
     }
-  });
+  }
   if (firstError && (!options.skipInvalid || loaded.length === 0)) {
     throw new InputError(
-      `${firstError.message}\n${problems.length} of ${records.length} records of ${file} are invalid${quote(problems.slice(1))}` +
+      `${firstError.message}\n${problems.length} of ${read} records of ${file} are invalid${quote(problems.slice(1))}` +
         (loaded.length > 0 ? `; \`skipInvalid\` (--skip-invalid) loads the ${loaded.length} valid ones and reports the rest` : ' (is the layout right? it was read as ' + layout + ')'),
       firstError.location,
       { cause: firstError },
     );
   }
-  if (problems.length > 0) warnings.push(`${file}: skipped ${problems.length} invalid record${problems.length === 1 ? '' : 's'} of ${records.length}${quote(problems)}`);
+  if (problems.length > 0) warnings.push(`${file}: skipped ${problems.length} invalid record${problems.length === 1 ? '' : 's'} of ${read}${quote(problems)}`);
 
   const contentWarnings = emptyContentWarnings(file, setting, bare, empty);
   if (unanswerable.length > 0) {

@@ -154,6 +154,9 @@ describe('an empty gold answer', () => {
     expect(ds.passages.map((p) => p.title)).toEqual(['Ta', 'Tb']);
     const warning = `${good}: left out 2 unanswerable questions (\`answerable: false\`: line 2, line 3), as MuSiQue's evaluator scores answers only on answerable ones; 2 answerable questions loaded`;
     expect(ds.contentWarnings).toContain(warning);
+    // `limit` counts questions: the twins between them are not among the two.
+    expect((await loadDataset(good, { setting: 'open', limit: 2 })).questions.map((q) => q.id)).toEqual(['2hop__a', '2hop__b']);
+    expect((await loadDataset(good, { setting: 'open', limit: 1 })).questions.map((q) => q.id)).toEqual(['2hop__a']);
   });
 
   it('names the record and its id where the whole file is one line of JSON, as HotpotQA and 2Wiki ship theirs', async () => {
