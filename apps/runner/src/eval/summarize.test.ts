@@ -96,6 +96,16 @@ describe('scoreRun and summarize', () => {
       judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
     });
     expect(judged.workflows['a']).toMatchObject({ correctness: 2 / 3, judged: 3 });
+    // Judging stopped before a's answers had verdicts: a has no correctness (its failure alone would
+    // read 0.000), b, judged whole, has its own; the comparison on correctness waits for a's too.
+    const partly = summarize(rows, {
+      dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true, unjudged: 2,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok' && r.workflow === 'b').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
+    });
+    expect(partly.workflows['a']).toMatchObject({ correctness: null, correctness_ci95: null, judged: 0 });
+    expect(partly.workflows['b']).toMatchObject({ correctness: 1 / 3, judged: 3 });
+    expect(partly.comparisons.find((c) => c.metric === 'correctness')).toBeUndefined();
+    expect(renderSummary(partly)).toContain('a workflow with answers not yet judged has no correctness until they are');
     // A failure that is not the workflow's own (a damaged checkpoint store) is left out, not scored.
     const store = summarize([rowOf('c', ids[0]!, 1), rowOf('c', ids[1]!, 1, 'CHECKPOINT')], { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['c'], questionIds: ids });
     expect(store.workflows['c']).toMatchObject({ n: 1, failed: 1, em: 1 });

@@ -255,6 +255,12 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
   const leftOut = failedRows.filter((r) => !scoredAsWrong(r));
   const verdicts = context.judge?.verdicts;
   const correctOf = (r: ResultRow): number | null => (scoredAsWrong(r) ? 0 : (verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null));
+  // A workflow some of whose answers have no verdict yet (the judging was stopped, or the runs were)
+  // has no correctness, and no comparison on it, until a re-run judges them: over its failures
+  // scored as wrong and a part of its answers, the mean would read low (all failures and no answer
+  // judged: 0.000). The oracle and the router's curve take each question's runs as they are.
+  const judgingUnfinished = new Set(verdicts ? rows.filter((r) => wanted.has(r.questionId) && !scoredAsWrong(r) && !verdicts.has(verdictKey(r.workflow, r.questionId))).map((r) => r.workflow) : []);
+  const finishedCorrectOf = (r: ResultRow): number | null => (judgingUnfinished.has(r.workflow) ? null : correctOf(r));
   const workflows: Record<string, WorkflowSummary> = {};
   for (const id of context.workflows) {
     const mine = rows.filter((r) => r.workflow === id && wanted.has(r.questionId));
@@ -263,7 +269,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     const failedHere = failedRows.filter((r) => r.workflow === id);
     const em = mine.map((r) => r.metrics.em);
     const ci = bootstrapMean(em, { seed: 7, resamples: 2000 });
-    const correct = mine.map(correctOf).filter((c): c is number => c !== null);
+    const correct = mine.map(finishedCorrectOf).filter((c): c is number => c !== null);
     const correctCi = correct.length ? bootstrapMean(correct, { seed: 7, resamples: 2000 }) : undefined;
     const latencies = mine.map((r) => r.latencyMs);
     const stops: Record<string, number> = {};
@@ -274,7 +280,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       failed_codes: countBy(failedHere.map((r) => r.errorCode ?? 'UNKNOWN')),
       correctness: correct.length ? mean(correct) : null,
       correctness_ci95: correctCi ? [correctCi.lower, correctCi.upper] : null,
-      judged: correct.length,
+      judged: judgingUnfinished.has(id) ? mine.filter((r) => !scoredAsWrong(r) && verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct != null).length : correct.length,
       judge_errors: verdicts ? mine.filter((r) => verdicts.has(verdictKey(r.workflow, r.questionId)) && correctOf(r) === null).length : 0,
       em: mean(em),
       f1: mean(mine.map((r) => r.metrics.f1)),
@@ -319,7 +325,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     ...(context.budget ? { budget: context.budget } : {}),
     workflows,
     comparisons: [
-      ...(verdicts ? compareToFirst(inScope, present, 'correctness', correctOf) : []),
+      ...(verdicts ? compareToFirst(inScope, present, 'correctness', finishedCorrectOf) : []),
       ...compareToFirst(inScope, present, 'em', (r) => r.metrics.em),
       // Cost, paired the same way: a router's claim is quality at no more than another's tokens.
       ...compareToFirst(inScope, present, 'tokens', rowTokens),
@@ -501,7 +507,7 @@ export function renderSummary(summary: Summary): string {
     '',
     ...(inc?.judging
       ? [
-          `**Incomplete**: every run finished, but the judging was stopped (Ctrl-C) with ${inc.judging.unjudged} answer${inc.judging.unjudged === 1 ? '' : 's'} not yet judged, left out of correctness (the other figures are over every run). Re-run the same command to judge the rest: no pair runs again.`,
+          `**Incomplete**: every run finished, but the judging was stopped (Ctrl-C) with ${inc.judging.unjudged} answer${inc.judging.unjudged === 1 ? '' : 's'} not yet judged: a workflow with answers not yet judged has no correctness until they are (the other figures are over every run). Re-run the same command to judge the rest: no pair runs again.`,
           '',
         ]
       : inc
