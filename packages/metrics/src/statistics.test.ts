@@ -22,6 +22,20 @@ describe('mulberry32', () => {
 });
 
 describe('bootstrapMean', () => {
+  it('takes the 2.5th and 97.5th percentiles of the resampled means by nearest rank: the 50th and the 1,950th of 2,000', () => {
+    // Token counts per question (continuous, so the resampled means are distinct).
+    const tokens = [812, 1403, 655, 2210, 980, 1730, 1204, 545, 3010, 760, 1111, 1890];
+    const random = mulberry32(7);
+    const means: number[] = [];
+    for (let r = 0; r < 2000; r += 1) {
+      let sum = 0;
+      for (let i = 0; i < tokens.length; i += 1) sum += tokens[Math.floor(random() * tokens.length)]!;
+      means.push(sum / tokens.length);
+    }
+    means.sort((a, b) => a - b);
+    expect(bootstrapMean(tokens, { seed: 7, resamples: 2000 })).toMatchObject({ lower: means[49], upper: means[1949] });
+  });
+
   it('gives the same interval for the same seed, another for another seed', () => {
     const scores = Array.from({ length: 30 }, (_, i) => ((i * 7919) % 101) / 100);
     expect(bootstrapMean(scores, { seed: 3 })).toEqual(bootstrapMean(scores, { seed: 3 }));

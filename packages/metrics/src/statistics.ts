@@ -67,7 +67,8 @@ function percentileInterval(values: readonly number[], options: ResolvedBootstra
     for (let i = 0; i < n; i += 1) sum += values[Math.floor(random() * n)] as number;
     means.push(sum / n);
   }
-  const tail = ((1 - options.confidence) / 2) * 100;
+  // Rounded: (1 − 0.95) / 2 · 100 is 2.500000000000002 in floating point, which took the 51st of 2,000 means, not the 50th.
+  const tail = Math.round(((1 - options.confidence) / 2) * 100 * 1e9) / 1e9;
   return {
     mean: mean(values),
     lower: percentile(means, tail),

@@ -223,7 +223,9 @@ export async function evaluate(
         await judgements.judgeAll(answered, judge.model.port, { concurrency: options.concurrency, stopped: () => stopping, onJudged: () => judged.tick('') });
       }
       const verdicts = new Map<string, RowVerdict>();
-      for (const row of rows) {
+      // Of the answers judged: a failed run's draft may carry an old verdict (judged before a re-run
+      // failed), which neither its score nor the judge's counts may use.
+      for (const row of answered) {
         const v = judgements.verdict(row);
         if (v) {
           verdicts.set(`${row.workflow}\u0000${row.questionId}`, {

@@ -106,11 +106,19 @@ describe('scoreRun and summarize', () => {
     expect(partly.workflows['b']).toMatchObject({ correctness: 1 / 3, judged: 3 });
     expect(partly.comparisons.find((c) => c.metric === 'correctness')).toBeUndefined();
     expect(renderSummary(partly)).toContain('a workflow with answers not yet judged has no correctness until they are');
+    // Stopped while the pairs ran: nothing was judged, and the paragraph says why correctness is blank.
+    const early = summarize(rows.filter((r) => r.questionId === ids[0]), {
+      dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true,
+      judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map() },
+    });
+    expect(early.workflows['a']!.correctness).toBeNull();
+    expect(renderSummary(early)).toContain('The figures below are over the runs that finished, but for correctness: the judge runs once every pair has run, so a workflow whose answers are not yet judged has none; re-run');
     // A failure that is not the workflow's own (a damaged checkpoint store) is left out, not scored.
     const store = summarize([rowOf('c', ids[0]!, 1), rowOf('c', ids[1]!, 1, 'CHECKPOINT')], { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['c'], questionIds: ids });
     expect(store.workflows['c']).toMatchObject({ n: 1, failed: 1, em: 1 });
     expect(store.failed).toMatchObject({ runs: 1, retryable: 0, tokens: 7 });
     expect(store.failed.scored_as_wrong).toBeUndefined();
+    expect(renderSummary(store)).toContain('counted in no figure above; a re-run of the same command does not run it again.');
 
     const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
     expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });

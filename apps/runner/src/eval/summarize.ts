@@ -135,6 +135,8 @@ export interface Summary {
   offset: number;
   /** `--part K/N`: the questions were those of part K of N by id (after the offset and limit). */
   part?: { part: number; of: number };
+  /** The ids of the `n` questions the figures are over, in the order they were asked: a directory several evals share holds more. */
+  question_ids: string[];
   created: string;
   /** How the retrieval metrics are computed: which k, over which list. */
   retrieval_metrics: string;
@@ -318,6 +320,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     n: context.questionIds.length,
     offset: context.offset ?? 0,
     ...(context.part ? { part: context.part } : {}),
+    question_ids: context.questionIds,
     created: new Date().toISOString(),
     retrieval_metrics: RETRIEVAL_METRICS_NOTE,
     settings: Object.fromEntries(present.map((id) => [id, context.settings?.[id] ?? {}])),
@@ -367,7 +370,7 @@ function failedRunsLine(failed: Summary['failed']): string {
   if (own) parts.push(`${own} failed on ${own === 1 ? 'its' : 'their'} workflow's own account (a reply past its repair round, an invalid plan, a step limit, a request the server refused) and score${own === 1 ? 's' : ''} as ${own === 1 ? 'a wrong answer' : 'wrong answers'} in every figure, with the tokens ${own === 1 ? 'it' : 'they'} spent.`);
   if (out) {
     parts.push(
-      `${out} ${out === 1 ? 'is' : 'are'} left out of every figure here (n counts the runs scored) and spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above; ${retryable} of them may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again${retryable ? ' (each getting back the model calls it completed, not paying for them twice)' : ''}.`,
+      `${out} ${out === 1 ? 'is' : 'are'} left out of every figure here (n counts the runs scored) and spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above; ${retryable ? `${retryable} of them may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again (each getting back the model calls it completed, not paying for them twice)` : `a re-run of the same command does not run ${out === 1 ? 'it' : 'them'} again`}.`,
     );
   }
   return parts.join(' ');
@@ -512,7 +515,7 @@ export function renderSummary(summary: Summary): string {
         ]
       : inc
       ? [
-          `**Incomplete**: ${inc.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}; runs per workflow: ${Object.entries(inc.runs).map(([id, n]) => `${id} ${n}`).join(', ')} (of ${summary.n} each). The figures below are over the runs that finished; re-run the same command to finish the rest.`,
+          `**Incomplete**: ${inc.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}; runs per workflow: ${Object.entries(inc.runs).map(([id, n]) => `${id} ${n}`).join(', ')} (of ${summary.n} each). The figures below are over the runs that finished${summary.judge ? ', but for correctness: the judge runs once every pair has run, so a workflow whose answers are not yet judged has none' : ''}; re-run the same command to finish the rest.`,
           '',
         ]
       : []),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Chart } from '@multihop/core';
 import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
-import type { Judgement } from '../eval/judging';
+import { judgeKey, type Judgement } from '../eval/judging';
 import { scoredAsWrong, scoredMetrics, type ResultRow } from '../eval/ResultsLog';
 import { findWorkflow } from '../workflows';
 import { PathRefused, type Roots } from './paths';
@@ -57,19 +57,40 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   } catch (error) {
     throw new PathRefused(404, `${join(shown, 'summary.json')}: not JSON (${(error as Error).message})`);
   }
-  // A failure of the workflow's own scores as a wrong answer, as every figure of the summary counts it:
-  // its answer metrics 0 (the draft's kept beside them) and, in a judged eval, the verdict wrong.
-  const rows: StudioEvalRow[] = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false }).map((row) =>
-    scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row,
-  );
-  const verdicts: Record<string, 0 | 1> = {};
-  // The summary's judge: its key, or its bare model id (an eval written before keys carried the judge's set-up).
-  const judges = new Set([summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined));
-  for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
-    if (judges.size && !judges.has(j.judge)) continue;
-    if (j.correct === 0 || j.correct === 1) verdicts[`${j.workflow}\u0000${j.questionId}`] = j.correct;
+  // The rows the summary scores: the latest line of each pair (a re-run supersedes a failed one), of
+  // the summary's workflows and questions (a directory several evals share holds more). A failure
+  // of the workflow's own scores as a wrong answer, as every figure of the summary counts it: its
+  // answer metrics 0 (the draft's kept beside them) and, in a judged eval, the verdict wrong.
+  const workflows = new Set(Object.keys(summary.workflows ?? {}));
+  const questions = summary.question_ids ? new Set(summary.question_ids) : undefined;
+  const latest = new Map<string, ResultRow>();
+  for (const row of readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false })) {
+    if (!workflows.has(row.workflow) || (questions && !questions.has(row.questionId))) continue;
+    const pair = `${row.workflow}\u0000${row.questionId}`;
+    latest.delete(pair);
+    latest.set(pair, row);
   }
-  if (judges.size) for (const row of rows) if (row.scoredAsWrong) verdicts[`${row.workflow}\u0000${row.questionId}`] = 0;
+  const rows: StudioEvalRow[] = [...latest.values()].map((row) => (scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row));
+  // Each answer's verdict as the summary takes it: the summary's judge's, on this answer under this
+  // judge prompt (judgeKey), its set-up's key before its bare model id (an eval written before keys
+  // carried the judge's set-up). A judge error, an answer not judged yet and a failure left out of
+  // the figures have none; a failure of the workflow's own is wrong.
+  const verdicts: Record<string, 0 | 1> = {};
+  const judges = [summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined);
+  if (judges.length) {
+    const found = new Map<string, Judgement>();
+    for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
+      if (judges.includes(j.judge)) found.set(`${j.judge}\u0000${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+    }
+    for (const row of rows) {
+      const pair = `${row.workflow}\u0000${row.questionId}`;
+      if (row.scoredAsWrong) verdicts[pair] = 0;
+      if (row.status === 'error') continue;
+      const key = judgeKey(row);
+      const verdict = judges.map((judge) => found.get(`${judge}\u0000${pair}\u0000${key}`)).find((j) => j !== undefined);
+      if (verdict?.correct === 0 || verdict?.correct === 1) verdicts[pair] = verdict.correct;
+    }
+  }
   return { dir: roots.display(dir), summary, rows, verdicts };
 }
 

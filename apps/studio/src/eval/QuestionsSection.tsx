@@ -3,7 +3,7 @@ import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
 import { filterQuestions, groupQuestions, rowTokens, scoredNote, verdictOf, type Outcome } from './questions';
 import { Section } from './Section';
-import { workflowIds, type EvalData, type EvalRow } from './types';
+import { isJudged, workflowIds, type EvalData, type EvalRow } from './types';
 
 const PAGE = 100;
 
@@ -48,7 +48,7 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
   const [outcome, setOutcome] = useState<Outcome>('all');
   const [shown, setShown] = useState(PAGE);
   const visible = useMemo(() => filterQuestions(data, groups, text, outcome), [data, groups, text, outcome]);
-  const judged = Object.keys(data.verdicts ?? {}).length > 0;
+  const judged = isJudged(data.summary);
   const current = selected ? groups.find((g) => g.id === selected) : undefined;
 
   return (
@@ -79,7 +79,7 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
           </select>
         </label>
         <span className="eval-count">
-          {visible.length} of {groups.length} {judged ? '(right: judged correct)' : '(right: EM = 1)'}
+          {visible.length} of {groups.length} {judged ? '(right: judged correct; an answer without a verdict is not counted right)' : '(right: EM = 1)'}
         </span>
       </div>
       <div className="eval-table-scroll">

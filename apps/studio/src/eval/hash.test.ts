@@ -49,10 +49,15 @@ describe('the questions table', () => {
     expect(filterQuestions(data(), groups, '', 'none-right').map((g) => g.id)).toEqual(['q3']);
   });
 
-  it('counts the judge’s verdict as right over EM when there is one', () => {
+  it('in a judged eval counts the judge’s verdict, and an answer without one (a judge error, not judged yet) as not right, whatever its EM', () => {
     const groups = groupQuestions(rows);
-    const judged = data({ 'b\u0000q1': 1, 'a\u0000q2': 0 });
-    expect(filterQuestions(judged, groups, '', 'all-right').map((g) => g.id)).toEqual(['q1']);
-    expect(filterQuestions(judged, groups, '', 'split').map((g) => g.id)).toEqual(['q2']);
+    const judged = (verdicts: Record<string, 0 | 1>): EvalData => ({ ...data(verdicts), summary: { workflows: { a: { correctness: 0.5 }, b: { correctness: 0.5 } } } }) as unknown as EvalData;
+    const all = judged({ 'a\u0000q1': 1, 'b\u0000q1': 1, 'a\u0000q2': 0, 'b\u0000q2': 1, 'a\u0000q3': 0 });
+    expect(filterQuestions(all, groups, '', 'all-right').map((g) => g.id)).toEqual(['q1']);
+    expect(filterQuestions(all, groups, '', 'split').map((g) => g.id)).toEqual(['q2']);
+    // a's EM-1 answer to q1 has no verdict: not right, so q1 is split, not all right.
+    const partly = judged({ 'b\u0000q1': 1, 'a\u0000q2': 0, 'b\u0000q2': 1 });
+    expect(filterQuestions(partly, groups, '', 'all-right').map((g) => g.id)).toEqual([]);
+    expect(filterQuestions(partly, groups, '', 'split').map((g) => g.id)).toEqual(['q1', 'q2']);
   });
 });

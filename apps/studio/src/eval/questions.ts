@@ -1,4 +1,4 @@
-import { verdictKey, type EvalData, type EvalRow } from './types';
+import { isJudged, verdictKey, type EvalData, type EvalRow } from './types';
 
 /** One question of the eval with each workflow's row. */
 export interface QuestionGroup {
@@ -25,8 +25,11 @@ export function groupQuestions(rows: readonly EvalRow[]): QuestionGroup[] {
 /** The judge's verdict on a row: 1, 0, or undefined when it was not judged. */
 export const verdictOf = (data: EvalData, row: EvalRow): 0 | 1 | undefined => data.verdicts?.[verdictKey(row.workflow, row.questionId)];
 
-/** Whether a row counts as right: the judge's verdict when there is one, else EM. */
-export const isRight = (data: EvalData, row: EvalRow): boolean => (verdictOf(data, row) ?? row.metrics.em) === 1;
+/**
+ * Whether a row counts as right, as the summary counts it: in a judged eval the judge's verdict (an
+ * answer without one, a judge error or one not judged yet, is not counted right); else EM.
+ */
+export const isRight = (data: EvalData, row: EvalRow): boolean => (isJudged(data.summary) ? verdictOf(data, row) === 1 : row.metrics.em === 1);
 
 export type Outcome = 'all' | 'none-right' | 'split' | 'all-right';
 
