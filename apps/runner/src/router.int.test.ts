@@ -143,7 +143,7 @@ describe('the router from evals to a routed eval', () => {
     }
   });
 
-  it('says when the curve no longer replays what the router did: its file changed before the eval was summarized again', async () => {
+  it('refuses to resume an eval whose router file was rewritten (retrained) in place since its runs, which are the old file\'s', async () => {
     const changing = join(work, 'router-changing.json');
     copyFileSync(file, changing);
     const out = join(work, 'routed-then-changed');
@@ -151,18 +151,36 @@ describe('the router from evals to a routed eval', () => {
     const first = await cli(...args);
     expect(first.code).toBe(0);
     expect(first.out).toContain('the replay at ★ chose the run it made on all 8.');
-    // The same file retrained to a steep λ (every question to direct), then the same command: nothing runs again, the summary is written anew.
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    // The same file retrained to a steep λ, then the same command: refused, and nothing in the directory changes.
     writeFileSync(changing, JSON.stringify({ ...JSON.parse(readFileSync(changing, 'utf8')), lambda: 1000 }));
     const again = await cli(...args);
-    expect(again.code).toBe(0);
-    const rows = rowsOf(out);
-    const direct = new Map(rows.filter((r) => r.workflow === 'direct').map((r) => [r.questionId, r]));
-    const same = rows.filter((r) => r.workflow === 'router' && r.prediction === direct.get(r.questionId)!.prediction && rowTokens(r) === rowTokens(direct.get(r.questionId)!)).length;
-    // The router had sent some of the eight elsewhere, so the replay differs on those.
-    expect(same).toBeLessThan(8);
-    expect(again.out).toContain(`**the replay at ★ chose the run it made on only ${same} of 8**: a sampling model, or a router file changed since these runs, so the curve is an estimate.`);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
-    expect(summary.router_curve!.own).toMatchObject({ n: 8, same_run: same });
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`router ran here built from ${changing} as it was then (sha1 `);
+    expect(again.err).toContain('and that file has changed since (sha1 ');
+    expect(again.err).toContain("its runs here are the old file's; use another --out for the new file, or restore the old one");
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(summary);
+    // In another directory the new file runs: every question to direct at λ 1000.
+    const elsewhere = await cli(...args.slice(0, -3), join(work, 'routed-new-file'), '--set', `router.file=${changing}`);
+    expect(elsewhere.code).toBe(0);
+    expect(rowsOf(join(work, 'routed-new-file')).filter((r) => r.workflow === 'router').length).toBe(8);
+  });
+
+  it('warns, on stderr and in the summary, when the router is evaluated on its own training questions or on another model than it learnt', async () => {
+    const onTraining = join(work, 'routed-on-training');
+    const first = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--limit', '3', '--setting', 'closed', '--db', db, '--out', onTraining, '--set', `router.file=${file}`);
+    expect(first.code).toBe(0);
+    const seen = "3 of these 3 questions were among router's training questions: its figures on them are not held-out ones";
+    expect(first.err).toContain(`eval: warning: ${seen}`);
+    expect(readFileSync(join(onTraining, 'summary.md'), 'utf8')).toContain(`**Warning**: ${seen}`);
+    // A file whose training record names another model (as one trained on a real model's evals does).
+    const trained = JSON.parse(readFileSync(file, 'utf8')) as { training: { model: string } };
+    const other = join(work, 'router-other-model.json');
+    writeFileSync(other, JSON.stringify({ ...trained, training: { ...trained.training, model: 'openai:gpt-4o-mini' } }));
+    const second = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '40', '--limit', '2', '--setting', 'closed', '--db', db, '--out', join(work, 'routed-other-model'), '--set', `router.file=${other}`);
+    expect(second.code).toBe(0);
+    expect(second.err).toContain("eval: warning: router was trained on evals of openai:gpt-4o-mini, and this eval runs offline: its predictions of each candidate's quality and cost are the other model's");
+    expect(second.err).not.toContain('training questions');
   });
 
   it('trains with the question embedding as features, through the offline embedder or an OpenAI-compatible endpoint, and routes with it', async () => {

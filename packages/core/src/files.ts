@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -19,6 +20,11 @@ export function parseJsonText(text: string): unknown {
     const column = offset - before.lastIndexOf('\n');
     throw new SyntaxError(`${error.message.replace(/ in JSON at position \d+.*$/s, '')} at line ${line}, column ${column}`, { cause: error });
   }
+}
+
+/** The sha1 of a file's bytes (hex): what `Workflow.artifacts` records of a file a workflow was built from. */
+export function fileSha1(path: string): string {
+  return createHash('sha1').update(readFileSync(path)).digest('hex');
 }
 
 /** Reads a JSON file (UTF-8), its syntax errors naming line and column (see parseJsonText). */

@@ -1,6 +1,6 @@
 // Contracts
 export * from './errors';
-export { makeDirectory, parseJsonText, readJsonFile, writeFileWhole } from './files';
+export { fileSha1, makeDirectory, parseJsonText, readJsonFile, writeFileWhole } from './files';
 export * from './types';
 export type { SearchHit, SearchOptions, RetrieverPort, Reranker, Embedder } from './retriever';
 export { UsageMeter, emptyUsage, estimateTokens, addUsage, totalTokens, type CallUsage } from './usage';

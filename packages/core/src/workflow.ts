@@ -59,6 +59,13 @@ export interface Workflow {
    * choice at other λ from the candidates' own runs (the router's quality–cost curve).
    */
   policy?: RoutingPolicy;
+  /**
+   * Files the workflow was built from beside its settings (a trained router file, a planner
+   * policy), by path, each with the sha1 of its content (`fileSha1`). An eval records them, so a
+   * resume after one of them was rewritten in place (retrained) is refused rather than mixing the
+   * old file's runs with the new one's.
+   */
+  artifacts?: Readonly<Record<string, string>>;
 }
 
 /** A candidate's predicted quality and tokens on one question. */
@@ -81,6 +88,12 @@ export interface RoutingPolicy {
   /** The λ values worth replaying (its training compared these). */
   lambdas: readonly number[];
   predict(question: string): readonly RoutePrediction[] | Promise<readonly RoutePrediction[]>;
+  /**
+   * What it was trained on: the model whose runs its predictions learnt (an eval of another model
+   * says its predictions are that model's), and the training questions by dataset (an eval on them
+   * says its figures there are not held-out ones).
+   */
+  trainedOn?: { model: string; questions: ReadonlyArray<{ dataset: string; ids: readonly string[] }> };
 }
 
 /** The value a router ranks a candidate by at λ: quality − λ·tokens/1000. */

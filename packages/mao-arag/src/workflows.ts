@@ -1,4 +1,4 @@
-import { parseSettings, withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
+import { fileSha1, parseSettings, withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { fixedPlanner, promptPlanner, type WorkflowPlanner } from './agents/Planner';
 import { buildMaoAragGraph, type MaoAragSettings } from './graph';
@@ -59,7 +59,7 @@ export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' },
     { alpha, formatPenalty, costScaleTokens },
   );
   const { planner, policyFile } = plannerFor(variant, options);
-  return defineGraphWorkflow({
+  const workflow = defineGraphWorkflow({
     id: variantId(variant),
     title: variantTitle(variant),
     paper: MAO_ARAG_PAPER,
@@ -95,4 +95,6 @@ export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' },
       };
     },
   });
+  // A policy file retrained in place must not pass for the one an eval's earlier runs used.
+  return policyFile ? { ...workflow, artifacts: { [policyFile]: fileSha1(policyFile) } } : workflow;
 }

@@ -107,6 +107,22 @@ describe('the router on real runs', () => {
     expect(choices.size).toBeGreaterThan(1);
   });
 
+  it("learns the judge's verdicts where the evals have them, leaving out (by eval) a question an answer of which has none, and refuses a question two evals hold", async () => {
+    // Verdicts stand in for a judge's: right when F1 ≥ 0.5.
+    const judged = (await trainingOutcomes()).map((o) => ({ ...o, correct: (o.f1 >= 0.5 ? 1 : 0) as 0 | 1 }));
+    const settings = { seed: 2, folds: 5, repeats: 1, candidates: '', pool: 'all' as const, embedding: 0, embedder: 'hashing' };
+    // One answer the judge gave no verdict on (its call failed): that question is left out, the target stays the judge's.
+    const lines: string[] = [];
+    const file = trainRouter(judged.map((o, i) => (i === 4 ? { ...o, correct: null } : o)), [source], settings, (line) => lines.push(line));
+    expect(file.training).toMatchObject({ target: 'correctness', questions: 29 });
+    expect(lines).toContainEqual(expect.stringMatching(/^left out 1 question on which some candidate's answer has no verdict \(.*\): 1 of runs; a re-run of that eval with the same --out judges them$/));
+    // A second eval holding three of the same questions: refused, naming both.
+    const again = { ...source, dir: 'runs-again', questions: 1, questionIds: [judged[0]!.questionId] };
+    expect(() => trainRouter([...judged, ...judged.slice(0, 3)], [source, again], settings)).toThrow(
+      new RegExp(`^1 question is in more than one of the evals given \\(e\\.g\\. hotpotqa-train ${judged[0]!.questionId}, in runs and runs-again\\): each question must come from one eval`),
+    );
+  });
+
   it('repeated cross-validation: each λ row is the mean of the rows of single draws with seeds seed, seed+1, ...', async () => {
     const outcomes = await trainingOutcomes();
     const base = { folds: 5, candidates: '', pool: 'all' as const, embedding: 0, embedder: 'hashing', l2: 30 };

@@ -120,6 +120,8 @@ export function loadRouterFile(path: string): RouterFile {
   if (!Array.isArray(file.candidates) || file.candidates.length === 0) fail('candidates', 'expected at least one candidate');
   file.candidates.forEach((c, i) => {
     if (typeof c.workflow !== 'string' || !c.workflow) fail(`candidates[${i}].workflow`, 'expected a workflow id');
+    const first = file.candidates.findIndex((o) => o.workflow === c.workflow);
+    if (first < i) fail(`candidates[${i}].workflow`, `"${c.workflow}" is candidates[${first}]'s too; each candidate once`);
     for (const part of ['quality', 'cost'] as const) {
       if (!finiteList(c[part]?.weights, d) || !Number.isFinite(c[part]?.bias)) fail(`candidates[${i}].${part}`, `expected ${d} weights and a bias, all numbers`);
     }

@@ -43,6 +43,7 @@ export function chooseRow(grid: readonly LambdaRow[], lambda?: number): LambdaRo
  * answer at the tokens it spent, and is learnt from.
  */
 const INFRASTRUCTURE = (o: EvalOutcome) => o.status === 'error' && !o.ownFailure;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 interface Example {
   key: string;
@@ -99,9 +100,33 @@ export function trainRouter(
     if (bad) throw new ConfigError(`${o.dataset}, question ${o.questionId}, ${o.workflow}: ${bad} is not a valid outcome (tokens ≥ 0, F1 in [0, 1])`);
   }
 
-  const target: 'correctness' | 'f1' = outcomes.every((o) => !candidates.includes(o.workflow) || INFRASTRUCTURE(o) || o.correct !== null) ? 'correctness' : 'f1';
+  // Each question once: two evals of the same questions (another setting, another judge, an
+  // overlap, one directory given twice) would have the later one's runs silently replace the
+  // earlier one's.
+  const seen = new Set<string>();
+  const repeated = new Map<string, string>();
+  for (const o of outcomes) {
+    const pair = `${o.dataset}\u0000${o.questionId}\u0000${o.workflow}`;
+    if (seen.has(pair)) repeated.set(`${o.dataset}\u0000${o.questionId}`, o.questionId);
+    seen.add(pair);
+  }
+  if (repeated.size) {
+    const [first] = repeated.values();
+    const [dataset] = [...repeated.keys()][0]!.split('\u0000');
+    const holders = sources.filter((s) => s.dataset === dataset && s.questionIds.includes(first!)).map((s) => s.dir);
+    throw new ConfigError(
+      `${repeated.size} question${repeated.size === 1 ? ' is' : 's are'} in more than one of the evals given (e.g. ${dataset} ${first}${holders.length ? `, in ${holders.join(' and ')}` : ''}): each question must come from one eval, or the later one's runs would replace the earlier one's; give evals of other questions (--offset, --limit, --part), each once`,
+    );
+  }
+
+  // The judge's verdict when the evals were judged (any answer has one), else F1. With verdicts, a
+  // question some candidate's answer has none on (a judge error, an answer not judged yet, an eval
+  // not judged) is left out, by eval, rather than the whole router falling back to F1.
+  const target: 'correctness' | 'f1' = outcomes.some((o) => candidates.includes(o.workflow) && !INFRASTRUCTURE(o) && o.correct !== null) ? 'correctness' : 'f1';
+  if (target === 'f1') log('no answer in the evals given has a verdict (none was judged): the target is F1');
   const examples = new Map<string, Example>();
   const dropped = new Set<string>();
+  const unjudged = new Set<string>();
   for (const o of outcomes) {
     if (!candidates.includes(o.workflow)) continue;
     const key = `${o.dataset}\u0000${o.questionId}`;
@@ -109,21 +134,44 @@ export function trainRouter(
       dropped.add(key);
       continue;
     }
+    if (target === 'correctness' && o.correct === null) {
+      unjudged.add(key);
+      continue;
+    }
     const example = examples.get(key) ?? { key, dataset: o.dataset, id: o.questionId, question: o.question, features: [], outcomes: new Map() };
     example.outcomes.set(o.workflow, { quality: target === 'correctness' ? o.correct! : o.f1, tokens: o.tokens });
     examples.set(key, example);
   }
-  const complete = [...examples.values()].filter((e) => !dropped.has(e.key) && candidates.every((c) => e.outcomes.has(c)));
-  // Questions some candidate has no run on (an eval stopped before it finished), by eval.
-  const unrun = [...examples.values()].filter((e) => !dropped.has(e.key) && !candidates.every((c) => e.outcomes.has(c)));
-  const unrunIn = sources.length
-    ? sources.map((s) => ({ where: s.dir, n: unrun.filter((e) => e.dataset === s.dataset && s.questionIds.includes(e.id)).length }))
-    : [...byDataset.keys()].map((d) => ({ where: d, n: unrun.filter((e) => e.dataset === d).length }));
+  const leftOut = (key: string) => dropped.has(key) || unjudged.has(key);
+  const complete = [...examples.values()].filter((e) => !leftOut(e.key) && candidates.every((c) => e.outcomes.has(c)));
+  // Questions some candidate has no run on (an eval stopped before it finished).
+  const unrun = new Set([...examples.values()].filter((e) => !leftOut(e.key) && !candidates.every((c) => e.outcomes.has(c))).map((e) => e.key));
+  // Each kind counted by eval (by dataset for a caller that gives no sources), so the line names where to look.
+  const inSource = (s: EvalSource, key: string): boolean => {
+    const [dataset, id] = key.split('\u0000');
+    return dataset === s.dataset && s.questionIds.includes(id!);
+  };
+  const byEval = (keys: ReadonlySet<string>): string =>
+    (sources.length
+      ? sources.map((s) => ({ where: s.dir, n: [...keys].filter((k) => inSource(s, k)).length }))
+      : [...byDataset.keys()].map((d) => ({ where: d, n: [...keys].filter((k) => k.split('\u0000')[0] === d).length }))
+    )
+      .filter((u) => u.n > 0)
+      .map((u) => `${u.n} of ${u.where}`)
+      .join(', ');
+  const outage = new Set([...dropped]);
+  const noVerdict = new Set([...unjudged].filter((k) => !dropped.has(k)));
   if (complete.length < 20) {
-    throw new ConfigError(`the router needs at least 20 questions every candidate ran without an outage; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${dropped.size ? `; ${dropped.size} left out for a candidate's outage` : ''}${unrun.length ? `; ${unrun.length} for a candidate that has no run on them` : ''}`);
+    throw new ConfigError(
+      `the router needs at least 20 questions every candidate ran without an outage${target === 'correctness' ? ', each answer judged' : ''}; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${outage.size ? `; ${outage.size} left out for a candidate's outage (${byEval(outage)})` : ''}${noVerdict.size ? `; ${noVerdict.size} for an answer without a verdict (${byEval(noVerdict)}: re-run that eval with the same --out to judge them)` : ''}${unrun.size ? `; ${unrun.size} for a candidate that has no run on them (${byEval(unrun)})` : ''}`,
+    );
   }
-  if (dropped.size) log(`left out ${dropped.size} questions on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer)`);
-  if (unrun.length) log(`left out ${unrun.length} questions some candidate has no run on (an eval stopped before it finished?): ${unrunIn.filter((u) => u.n > 0).map((u) => `${u.n} of ${u.where}`).join(', ')}`);
+  if (outage.size) log(`left out ${plural(outage.size, 'question')} on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer): ${byEval(outage)}; a re-run of that eval with the same --out runs them again`);
+  if (noVerdict.size) log(`left out ${plural(noVerdict.size, 'question')} on which some candidate's answer has no verdict (a judge error, an answer not judged yet, an eval not judged): ${byEval(noVerdict)}; a re-run of that eval with the same --out judges them`);
+  if (unrun.size) log(`left out ${plural(unrun.size, 'question')} some candidate has no run on (an eval stopped before it finished?): ${byEval(unrun)}`);
+  for (const s of sources) {
+    if (!complete.some((e) => inSource(s, e.key))) log(`warning: ${s.dir}: none of its questions is left to learn from (${s.dataset} has no training question from it)`);
+  }
   // The components are fitted once on every training question's embedding: PCA reads no label,
   // so cross-validation below still scores each question with predictors that never saw its outcomes.
   let projection: EmbeddingProjection | undefined;

@@ -1,4 +1,4 @@
-import { ConfigError, parseSettings, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
+import { ConfigError, fileSha1, parseSettings, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
 import { project } from './embedding';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
@@ -90,9 +90,11 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   return {
     ...workflow,
     candidates,
+    artifacts: { [path]: fileSha1(path) },
     policy: {
       lambda,
       lambdas,
+      trainedOn: { model: file.training.model, questions: file.training.data.map((d) => ({ dataset: d.dataset, ids: d.questionIds })) },
       predict: file.embedding ? async (question: string) => predictAll(models, scale(file.scaler, await features(question))) : (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))),
     },
   };

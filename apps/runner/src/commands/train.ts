@@ -180,6 +180,8 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
   }
   const models = [...new Set(sources.map((s) => s.model))];
   if (models.length > 1) io.err(`train ${trainer.id}: warning: the evals were run with different models (${models.join(', ')}); the router predicts one model's quality and cost`);
+  const judges = [...new Set(sources.map((s) => s.judge ?? '(not judged)'))];
+  if (judges.length > 1) io.err(`train ${trainer.id}: warning: the evals were judged differently (${judges.join(', ')}); the router learns one judge's idea of a correct answer`);
   const result = await trainer.trainFromEvals!({
     outcomes,
     sources,
@@ -188,8 +190,8 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
     log: (line) => io.err(`train ${trainer.id}: ${line}`),
     embedder: resolveEmbedder,
   });
-  const offline = models.includes('offline');
-  io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${offline ? ' — from the offline model’s evals' : ''}`);
+  const offline = models.includes('offline') ? (models.length === 1 ? ' — from the offline model’s evals' : ' — partly from the offline model’s evals') : '';
+  io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${offline}`);
   io.out(`run it with: --workflows ${trainer.id},... --set ${trainer.id}.file=${result.file}`);
   return 0;
 }

@@ -65,6 +65,8 @@ export interface RunConfig {
   budget?: Budget;
   /** The id-aliases file whose aliases joined the gold answers (`path@sha1`), if any: rows are scored against them, so a resume must use the same. */
   answerAliases?: string;
+  /** The files each workflow was built from (Workflow.artifacts: path → sha1): a resume after one was rewritten is refused. Absent from directories written before. */
+  artifacts?: Record<string, Record<string, string>>;
 }
 
 /**
@@ -181,6 +183,20 @@ export class ResultsLog {
           `${configFile}: this directory holds runs made with budget ${describeBudget(previous.budget)}, not ${describeBudget(config.budget)}; use another --out or the same --max-llm-calls, --max-tokens and --timeout`,
         );
       }
+      // A file a workflow was built from (a router file, a planner policy) rewritten in place since
+      // its runs here (retrained): the runs here are the old file's. A directory written before
+      // artifacts were recorded gains them now.
+      for (const [workflow, files] of Object.entries(config.artifacts ?? {})) {
+        const before = previous.artifacts?.[workflow];
+        if (!before) continue;
+        for (const [path, sha1] of Object.entries(files)) {
+          if (before[path] !== undefined && before[path] !== sha1) {
+            throw new ConfigError(
+              `${configFile}: ${workflow} ran here built from ${path} as it was then (sha1 ${before[path]!.slice(0, 12)}), and that file has changed since (sha1 ${sha1.slice(0, 12)}): its runs here are the old file's; use another --out for the new file, or restore the old one`,
+            );
+          }
+        }
+      }
       // Workflows may be added to a directory; one already in it must keep its settings.
       for (const [workflow, settings] of Object.entries(config.settings ?? {})) {
         const before = previous.settings?.[workflow];
@@ -197,7 +213,13 @@ export class ResultsLog {
     claimLock(dir);
     log.repair();
     if (previous) {
-      const merged = { ...previous, settings: { ...previous.settings, ...config.settings }, ...(previous.fingerprints || !config.fingerprints ? {} : { fingerprints: config.fingerprints }) };
+      const artifacts = { ...config.artifacts, ...previous.artifacts };
+      const merged = {
+        ...previous,
+        settings: { ...previous.settings, ...config.settings },
+        ...(previous.fingerprints || !config.fingerprints ? {} : { fingerprints: config.fingerprints }),
+        ...(Object.keys(artifacts).length ? { artifacts } : {}),
+      };
       if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);
     } else {
       writeFileWhole(configFile, `${JSON.stringify({ ...config, createdAt: new Date().toISOString() }, null, 2)}\n`);

@@ -118,6 +118,8 @@ export async function evaluate(
     // The judge is set up before any pair runs (and before the directory is written): a mistyped
     // --judge must not cost a whole eval first.
     const judge = judgeModel(options, model, out);
+    const warnings = routerWarnings(workflows, questions, corpus.dataset.name, modelId);
+    for (const warning of warnings) io.err(`${command}: warning: ${warning}`);
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
       setting: described.setting,
@@ -127,6 +129,7 @@ export async function evaluate(
       fingerprints: model.fingerprints,
       ...(options.budget ? { budget: options.budget } : {}),
       ...(corpus.dataset.answerAliases ? { answerAliases: `${corpus.dataset.answerAliases.path}@${corpus.dataset.answerAliases.sha1}` } : {}),
+      artifacts: Object.fromEntries(workflows.filter((w) => w.workflow.artifacts).map((w) => [w.id, { ...w.workflow.artifacts }])),
     });
     log = results;
     const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
@@ -247,6 +250,7 @@ export async function evaluate(
       const aliased = aliases ? new Set(aliases.questionIds) : undefined;
       const summary = summarize(rows, {
         dataset: corpus.dataset.name,
+        ...(warnings.length ? { warnings } : {}),
         ...(aliases && aliased ? { answerAliases: { file: aliases.path, sha1: aliases.sha1, questions: questions.filter((q) => aliased.has(q.id)).length } } : {}),
         setting: described.setting,
         corpus: { ...described, ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions) },
@@ -369,6 +373,26 @@ function requestLimit(options: Pick<EvaluationOptions, 'concurrency' | 'requestC
  * The first workflow that hands questions to others (the router), for the summary's oracle row;
  * with its policy's predictions on these questions, for its curve across λ.
  */
+/**
+ * What a router's own record says about this eval: trained on another model's runs (its
+ * predictions are that model's), or on some of these questions (its figures there are not
+ * held-out ones). One line each, for stderr and the summary.
+ */
+function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], dataset: string, modelId: string): string[] {
+  const warnings: string[] = [];
+  for (const w of workflows) {
+    const trained = w.workflow.policy?.trainedOn;
+    if (!trained) continue;
+    if (trained.model !== modelId) {
+      warnings.push(`${w.id} was trained on evals of ${trained.model}, and this eval runs ${modelId}: its predictions of each candidate's quality and cost are the other model's (train one on this model's evals: docs/methods/router.md)`);
+    }
+    const ids = new Set(trained.questions.filter((q) => q.dataset === dataset).flatMap((q) => q.ids));
+    const seen = questions.filter((q) => ids.has(q.id)).length;
+    if (seen) warnings.push(`${seen} of these ${questions.length} questions were among ${w.id}'s training questions: its figures on them are not held-out ones`);
+  }
+  return warnings;
+}
+
 async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], warn: (line: string) => void): Promise<Pick<SummaryContext, 'router'>> {
   const router = workflows.find((w) => w.workflow.candidates?.length);
   if (!router) return {};

@@ -42,4 +42,12 @@ describe('readEvalOutcomes', () => {
     ]);
     expect(readEvalOutcomes(dir).outcomes[1]).not.toHaveProperty('ownFailure');
   });
+
+  it('names the file, the row and the field of a verdict or an outcome that is not one', () => {
+    const dir = evalDir([row('a')]);
+    appendFileSync(join(dir, 'judgements.jsonl'), `${JSON.stringify({ workflow: 'a', questionId: row('a').questionId, judge: 'offline', key: judgeKey(row('a')), correct: 'no' })}\n`);
+    expect(() => readEvalOutcomes(dir)).toThrow(`${join(dir, 'judgements.jsonl')}: field \`correct\` of the verdict on a, question 2hop__150763_14904: "no", expected 0, 1 or null`);
+    const bad = evalDir([row('a', { metrics: { ...row('a').metrics, f1: 1.7 } })]);
+    expect(() => readEvalOutcomes(bad)).toThrow(`${join(bad, 'results.jsonl')}: a, question 2hop__150763_14904: field \`metrics.f1\`: 1.7, expected a number in [0, 1]`);
+  });
 });

@@ -14,7 +14,8 @@ import type { Summary } from './summarize';
  */
 export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: EvalOutcome[]; source: EvalSource } {
   const root = resolve(dir);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new ConfigError(`--from ${dir}: not a directory (give the --out directory of a finished multihop eval)`);
+  if (!existsSync(root)) throw new ConfigError(`--from ${dir}: does not exist (give the --out directory of a finished multihop eval)`);
+  if (!statSync(root).isDirectory()) throw new ConfigError(`--from ${dir}: not a directory (give the --out directory of a finished multihop eval)`);
   const runFile = join(root, 'run.json');
   const resultsFile = join(root, 'results.jsonl');
   if (!existsSync(runFile) || !existsSync(resultsFile)) throw new ConfigError(`--from ${dir}: no run.json and results.jsonl here; is it the --out directory of a multihop eval?`);
@@ -42,7 +43,14 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   const judge = summary?.judge?.model ?? judgements.at(-1)?.judge;
   const judges = new Set([summary?.judge?.key, judge].filter((j): j is string => j !== undefined));
   const verdict = new Map<string, Judgement>();
-  for (const j of judgements) if (judges.has(j.judge)) verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+  const judgementsFile = join(root, 'judgements.jsonl');
+  for (const j of judgements) {
+    if (!judges.has(j.judge)) continue;
+    if (j.correct !== 0 && j.correct !== 1 && j.correct !== null) {
+      throw new InputError(`${judgementsFile}: field \`correct\` of the verdict on ${j.workflow}, question ${j.questionId}: ${JSON.stringify(j.correct)}, expected 0, 1 or null`, { file: judgementsFile, field: 'correct' });
+    }
+    verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+  }
   // Verdicts of an earlier judge prompt are not this one's (judgeKey): an eval judged before version 4
   // is judged again by re-running it, not trained on as if it had no verdicts (the trainer would fall back to F1).
   const verdictOn = (row: ResultRow, key: string) => verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${key}`);
@@ -58,6 +66,9 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
     // A failure of the workflow's own is a wrong answer to learn from; any other says nothing about the question.
     const own = scoredAsWrong(row);
     const { em, f1 } = scoredMetrics(row).metrics;
+    const tokens = rowTokens(row);
+    const bad = !(typeof f1 === 'number' && f1 >= 0 && f1 <= 1) ? `field \`metrics.f1\`: ${JSON.stringify(f1)}, expected a number in [0, 1]` : !(Number.isFinite(tokens) && tokens >= 0) ? `field \`usage\`: ${tokens} tokens, expected a count ≥ 0` : undefined;
+    if (bad) throw new InputError(`${resultsFile}: ${row.workflow}, question ${row.questionId}: ${bad}`, { file: resultsFile });
     return {
       dataset: config.dataset,
       questionId: row.questionId,
@@ -66,7 +77,7 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
       correct: own ? 0 : (judged.get(row)?.correct ?? null),
       em,
       f1,
-      tokens: rowTokens(row),
+      tokens,
       llmCalls: row.usage.llmCalls,
       latencyMs: row.latencyMs,
       status: row.status,

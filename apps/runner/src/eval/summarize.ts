@@ -117,6 +117,8 @@ export interface CorpusSummary {
 
 export interface Summary {
   dataset: string;
+  /** What the reader must know before trusting the figures: a router trained on another model's evals, or on some of these questions. */
+  warnings?: string[];
   /**
    * The id-aliases file (2WikiMultiHopQA's id_aliases.json) whose aliases and demonyms joined the
    * gold answers, and how many of the evaluated questions gained one: EM, F1, Acc and the judge
@@ -153,6 +155,8 @@ export interface Summary {
   oracle?: OracleSummary;
   /** When a router with a policy is evaluated beside every candidate: its choice replayed at each λ of the policy. */
   router_curve?: RouterCurve;
+  /** Why a router's eval has no curve across λ (a candidate that did not run here, no question every candidate ran). */
+  router_curve_left_out?: string;
   /** Failed runs (status error): how many, by code and workflow, how many score as wrong answers (the workflow's own failures, their tokens in their workflow's figures), and how many a re-run retries; the runs left out of every metric spent `tokens`. */
   failed: FailureSummary;
   /** Present when not every planned run is here (Ctrl-C, or pairs that never ran): the figures are over what ran. */
@@ -187,7 +191,7 @@ export interface IncompleteSummary {
 
 /**
  * The oracle of a router eval: for each question, the candidate that did best in hindsight
- * (judged correct first, then F1, then the fewest tokens), over the candidates this eval ran.
+ * (judged correct first, then judged at all, then F1, then the fewest tokens), over the candidates this eval ran.
  */
 export interface OracleSummary {
   router: string;
@@ -208,6 +212,8 @@ export interface OracleSummary {
 
 export interface SummaryContext {
   dataset: string;
+  /** What the reader must know before trusting the figures (a router trained on another model, or on these questions), one line each. */
+  warnings?: string[];
   answerAliases?: Summary['answer_aliases'];
   setting: string;
   model: string;
@@ -311,6 +317,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
   const inScope = rows.filter((r) => wanted.has(r.questionId) && present.includes(r.workflow));
   return {
     dataset: context.dataset,
+    ...(context.warnings?.length ? { warnings: context.warnings } : {}),
     ...(context.answerAliases ? { answer_aliases: context.answerAliases } : {}),
     setting: context.setting,
     ...(context.corpus ? { corpus: context.corpus } : {}),
@@ -376,11 +383,16 @@ function failedRunsLine(failed: Summary['failed']): string {
   return parts.join(' ');
 }
 
-function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf: (r: ResultRow) => number | null): { router_curve?: RouterCurve } {
+function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf: (r: ResultRow) => number | null): Pick<Summary, 'router_curve' | 'router_curve_left_out'> {
   const router = context.router;
   if (!router?.policy) return {};
+  // The curve replays the router's choice from its candidates' own runs: each must have run here.
+  const missing = router.candidates.filter((c) => !context.workflows.includes(c));
+  if (missing.length) {
+    return { router_curve_left_out: `it replays ${router.id}'s choice at each λ from its candidates' own runs, and ${missing.join(', ')} did not run in this eval (name ${missing.length === 1 ? 'it' : 'them'} in --workflows)` };
+  }
   const curve = routerCurve(rows, { id: router.id, candidates: router.candidates, ...router.policy }, context.questionIds, correctOf);
-  return curve ? { router_curve: curve } : {};
+  return curve ? { router_curve: curve } : { router_curve_left_out: `it replays ${router.id}'s choice at each λ from its candidates' own runs, and no question has a scored run of every candidate` };
 }
 
 function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { incomplete?: IncompleteSummary } {
@@ -508,6 +520,7 @@ export function renderSummary(summary: Summary): string {
   const lines = [
     `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? (inc.judging ? `${summary.n} questions, INCOMPLETE: judging interrupted` : `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran`) : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
+    ...(summary.warnings ?? []).flatMap((w) => [`**Warning**: ${w}`, '']),
     ...(inc?.judging
       ? [
           `**Incomplete**: every run finished, but the judging was stopped (Ctrl-C) with ${inc.judging.unjudged} answer${inc.judging.unjudged === 1 ? '' : 's'} not yet judged: a workflow with answers not yet judged has no correctness until they are (the other figures are over every run). Re-run the same command to judge the rest: no pair runs again.`,
@@ -596,7 +609,7 @@ export function renderSummary(summary: Summary): string {
       '',
       `## Oracle: the best of ${o.router}'s candidates per question, in hindsight`,
       '',
-      `Chosen after the fact among the ${o.candidates.length} candidates this eval ran (judged correct first, then F1, then fewest tokens): the most any per-question router over them could reach.${o.missing.length ? ` Not run here, so not chosen: ${o.missing.join(', ')}.` : ''}`,
+      `Chosen after the fact among the ${o.candidates.length === 1 ? 'one candidate' : `${o.candidates.length} candidates`} this eval ran (judged correct first, then judged at all, then F1, then fewest tokens): the most any per-question router over them could reach.${o.missing.length ? ` Not run here, so not chosen: ${o.missing.join(', ')}.` : ''}`,
       '',
       '| row | n | Correct | EM | F1 | LLM calls/q | tokens/q | chosen most |',
       '|---|---|---|---|---|---|---|---|',
@@ -604,6 +617,7 @@ export function renderSummary(summary: Summary): string {
     );
   }
   if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve));
+  else if (summary.router_curve_left_out) lines.push('', `The router across λ is left out: ${summary.router_curve_left_out}.`);
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
   const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];
   if (measures.length || overRuns.length) {

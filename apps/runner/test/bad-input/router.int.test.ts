@@ -25,7 +25,7 @@ describe('the router', () => {
   it(kind('router/from-missing'), async () => {
     const missing = join(cwd, 'no-such-eval');
     const r = await runCli(['train', 'router', '--from', missing, '--out', join(cwd, 'r.json')], { cwd });
-    expectOneLine(r, 2, `--from ${missing}: not a directory`);
+    expectOneLine(r, 2, `--from ${missing}: does not exist`);
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
   });
 
@@ -71,7 +71,7 @@ describe('the router', () => {
     const evaluated = await runCli(['eval', '--workflows', 'direct,cot', '--dataset', 'hotpotqa-train', '--limit', '3', '--setting', 'closed', '--db', db, '--out', out], { cwd });
     expect(evaluated.code).toBe(0);
     const r = await runCli(['train', 'router', '--from', out, '--out', join(cwd, 'r.json')], { cwd });
-    expectOneLine(r, 2, `the router needs at least 20 questions every candidate ran without an outage; the evals given (${out}) have 3`);
+    expectOneLine(r, 2, `the router needs at least 20 questions every candidate ran without an outage, each answer judged; the evals given (${out}) have 3`);
     expect(existsSync(join(cwd, 'r.json'))).toBe(false);
     // A part that none of the three questions falls in.
     const none = await runCli(['train', 'router', '--from', out, '--part', '7/100', '--out', join(cwd, 'r.json')], { cwd });
@@ -96,6 +96,12 @@ describe('the router', () => {
     writeFileSync(damaged, JSON.stringify(shipped));
     const d = await runCli([...QUESTION, '--set', `router.file=${damaged}`], { cwd });
     expectOneLine(d, 2, `${damaged}: field candidates[2].costSmearing: expected a number > 0, got -1`);
+    // One candidate listed twice (a hand-merged file): named, not LangGraph's "node … is registered twice".
+    const twice = JSON.parse(readFileSync(DEFAULT_ROUTER_FILE, 'utf8')) as { candidates: Array<Record<string, unknown>> };
+    twice.candidates[3] = { ...twice.candidates[0]! };
+    const repeated = join(cwd, 'repeated-router.json');
+    writeFileSync(repeated, JSON.stringify(twice));
+    expectOneLine(await runCli([...QUESTION, '--set', `router.file=${repeated}`], { cwd }), 2, `${repeated}: field candidates[3].workflow: "${String(twice.candidates[0]!['workflow'])}" is candidates[0]'s too; each candidate once`);
   });
 
   it(kind('router/pool-unknown'), async () => {
