@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -217,6 +217,31 @@ describe('multihop studio in Chromium', () => {
     await page.click(`[data-testid="question-row"][data-question-id="${questionId}"]`);
     await page.waitForSelector('[data-testid="question-detail"]');
     await page.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
+  });
+
+  it('says what summary.md says before the figures: an incomplete eval, its budget, its failed runs and its warnings', async () => {
+    // The eval above as a stopped, budgeted one with two failed runs would have summarized it (the shapes summarize writes).
+    const stopped = join(work, 'evals', 'hotpot-stopped');
+    cpSync(evalDir, stopped, { recursive: true });
+    const summary = JSON.parse(readFileSync(join(stopped, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      join(stopped, 'summary.json'),
+      JSON.stringify({
+        ...summary,
+        warnings: ["router was trained on evals of openai:gpt-4o-mini, and this eval runs offline: its predictions of each candidate's quality and cost are the other model's"],
+        budget: { maxLlmCalls: 4 },
+        failed: { runs: 2, retryable: 1, scored_as_wrong: 1, codes: { MODEL_OUTPUT: 1, PROVIDER: 1 }, workflows: { opera: 1, hera: 1 }, tokens: 321 },
+        incomplete: { stopped: true, questions_run: 3, runs: { 'par2-rag': 3, opera: 3, 'single-turn-rag': 3, hera: 2 } },
+      }),
+    );
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(join('evals', 'hotpot-stopped'))}`);
+    await page.waitForSelector('[data-testid="eval-incomplete"]', { timeout: 20_000 });
+    expect(await page.textContent('[data-testid="eval-incomplete"]')).toContain('stopped (Ctrl-C) before every pair ran: 3 of 6 questions ran (runs per workflow: par2-rag 3, opera 3, single-turn-rag 3, hera 2)');
+    expect(await page.textContent('[data-testid="eval-warning"]')).toContain('router was trained on evals of openai:gpt-4o-mini');
+    expect(await page.textContent('[data-field="budget"]')).toContain('4 LLM calls per run');
+    expect(await page.textContent('[data-field="failed"]')).toBe(
+      "2 (MODEL_OUTPUT 1, PROVIDER 1); 1 the workflow's own failure, scored as wrong answers with their tokens; 1 left out of every figure, having spent 321 tokens counted in none; 1 run again by a re-run of the same command",
+    );
   });
 
   it('draws a router eval: the router beside each candidate, the Pareto front, the oracle as a star and the router across λ, in the studio and in the report', async () => {

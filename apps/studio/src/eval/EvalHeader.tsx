@@ -1,6 +1,32 @@
 import { created, whole } from './format';
 import { workflowIds, type EvalSummary } from './types';
 
+/** A run's budget as the flags that set it. */
+function budgetOf(budget: NonNullable<EvalSummary['budget']>): string {
+  const parts = [
+    budget.maxLlmCalls !== undefined ? `${budget.maxLlmCalls} LLM calls` : '',
+    budget.maxTokens !== undefined ? `${whole(budget.maxTokens)} tokens` : '',
+    budget.timeoutMs !== undefined ? `${budget.timeoutMs / 1000} s` : '',
+  ].filter(Boolean);
+  return parts.join(', ') || 'none';
+}
+
+/** The failed runs as the summary counts them: those scored as wrong answers, and those left out with the tokens they spent. */
+function failedOf(failed: EvalSummary['failed']): string {
+  const codes = Object.entries(failed.codes ?? {})
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
+  const own = failed.scored_as_wrong ?? 0;
+  const out = failed.runs - own;
+  return [
+    `${failed.runs} (${codes})`,
+    own ? `${own} the workflow's own failure, scored as wrong answers with their tokens` : '',
+    out ? `${out} left out of every figure, having spent ${whole(failed.tokens)} tokens counted in none${failed.retryable ? `; ${failed.retryable} run again by a re-run of the same command` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** What the eval ran: dataset, setting, questions, model, judge, when; the offline model's figures labelled as such. */
 export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir: string; report?: { generated: string } }) {
   const judge = summary.judge;
@@ -40,8 +66,26 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
           <dd data-field="n">
             n = {summary.n}
             {summary.offset ? <span className="eval-sub"> (from offset {summary.offset})</span> : <span className="eval-sub"> (offset 0)</span>}
+            {summary.part && (
+              <span className="eval-sub">
+                {' '}
+                · part {summary.part.part} of {summary.part.of} by question id
+              </span>
+            )}
           </dd>
         </div>
+        {summary.budget && (
+          <div>
+            <dt>budget</dt>
+            <dd data-field="budget">{budgetOf(summary.budget)} per run (a run that reached it is partial, scored on its draft)</dd>
+          </div>
+        )}
+        {summary.failed && summary.failed.runs > 0 && (
+          <div className="eval-fact-wide">
+            <dt>failed runs</dt>
+            <dd data-field="failed">{failedOf(summary.failed)}</dd>
+          </div>
+        )}
         <div>
           <dt>workflows</dt>
           <dd>{workflowIds(summary).join(', ')}</dd>
@@ -79,6 +123,21 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
           </dd>
         </div>
       </dl>
+      {(summary.warnings ?? []).map((w) => (
+        <p key={w} className="eval-error" data-testid="eval-warning">
+          <strong>Warning:</strong> {w}
+        </p>
+      ))}
+      {summary.incomplete && (
+        <p className="eval-error" data-testid="eval-incomplete">
+          <strong>Incomplete:</strong>{' '}
+          {summary.incomplete.judging
+            ? `every run finished, but the judging was stopped with ${summary.incomplete.judging.unjudged} answers not yet judged; a workflow with answers not yet judged has no correctness until a re-run of the same command judges them.`
+            : `${summary.incomplete.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}: ${summary.incomplete.questions_run} of ${summary.n} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs)
+                .map(([id, n]) => `${id} ${n}`)
+                .join(', ')}). The figures are over the runs that finished; a re-run of the same command finishes the rest.`}
+        </p>
+      )}
       {summary.offline && (
         <p className="eval-offline-banner" data-testid="offline-banner">
           These are the <strong>offline model’s</strong> figures: a deterministic lexical stand-in, not a language model. They show how the workflows run, not how
