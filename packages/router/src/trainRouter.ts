@@ -273,9 +273,10 @@ export function trainRouter(
   const { lambda, l2 } = chosen;
   const pool = chosen.pool!;
   const chosenBy = settings.lambda !== undefined ? 'given' : 'cross-validation';
-  if (chosenBy === 'cross-validation') {
-    log(`λ = ${lambda} (L2 ${l2}${pools.length > 1 ? `, ${pool === 'front' ? 'the Pareto front of the candidates' : 'every candidate'}` : ''}), chosen by cross-validation: ${chosen.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`);
-  }
+  // Given λ, the L2 and the pool are still the rule's choice among its rows: said, as the chosen row is.
+  log(
+    `λ = ${lambda} (L2 ${l2}${pools.length > 1 ? `, ${pool === 'front' ? 'the Pareto front of the candidates' : 'every candidate'}` : ''}), ${chosenBy === 'given' ? 'λ given, the L2 and pool chosen among its rows by cross-validation' : 'chosen by cross-validation'}: ${chosen.datasets.map((d) => `${d.dataset} ${d.quality >= d.bestQuality ? '+' : ''}${(d.quality - d.bestQuality).toFixed(4)} vs ${d.best} at ${Math.round(d.tokens)}/${Math.round(d.bestTokens)} tokens`).join('; ')}`,
+  );
 
   const { scaler, models } = fit(complete, l2);
   if (pool === 'front') log(`routes among the Pareto front of the candidates' training means: ${frontOf(models).map((m) => m.workflow).join(', ')}`);

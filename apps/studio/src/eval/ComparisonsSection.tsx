@@ -1,7 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { useCallback, useMemo } from 'react';
 import { groupBy } from '../groupBy';
-import { interval, metricLabel, offlineCaption, pValue, signed } from './format';
+import { digitsOf, interval, metricLabel, offlineCaption, pValue, signed } from './format';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import type { EvalSummary } from './types';
@@ -36,14 +36,14 @@ function forest(metric: string, rows: Comparison[], width: number, caption: stri
         stroke: '#0969da',
         strokeWidth: 2,
         r: 5,
-        title: (r: Comparison) => `${pairLabel(r)}: ${signed(r.diff)} ${interval(r.diff_ci95)}, p = ${pValue(r.p_value)}, n = ${r.n}`,
+        title: (r: Comparison) => `${pairLabel(r)}: ${signed(r.diff, digitsOf(metric))} ${interval(r.diff_ci95, digitsOf(metric))}, p = ${pValue(r.p_value)}, n = ${r.n}`,
       }),
       Plot.text(rows, {
         y: pairLabel,
         frameAnchor: 'right',
         dx: 8,
         textAnchor: 'start',
-        text: (r: Comparison) => `${signed(r.diff)}  p=${pValue(r.p_value)}  n=${r.n}`,
+        text: (r: Comparison) => `${signed(r.diff, digitsOf(metric))}  p=${pValue(r.p_value)}  n=${r.n}`,
         fill: '#1f2328',
       }),
     ],
@@ -68,7 +68,7 @@ export function ComparisonsSection({ summary }: { summary: EvalSummary }) {
     <Section
       id="comparisons"
       title="Paired comparisons"
-      note="On the questions both answered: mean(a) − mean(b), a seeded paired bootstrap 95% interval, and a two-sided sign-flip permutation test (5,000 permutations). Filled: p < 0.05. An interval across the dashed 0 line is no evidence of a difference."
+      note="On the questions both answered: mean(a) − mean(b), a seeded paired bootstrap 95% interval, and a two-sided sign-flip permutation test (5,000 random sign flips, or every one of the 2^n when n ≤ 12: exact). Filled: p < 0.05. An interval across the dashed 0 line is no evidence of a difference."
     >
       {groups.length === 0 ? (
         <p className="eval-empty" data-testid="plot-comparisons">
@@ -97,8 +97,8 @@ export function ComparisonsSection({ summary }: { summary: EvalSummary }) {
                     <td>{c.a}</td>
                     <td>{c.b}</td>
                     <td className="num">{c.n}</td>
-                    <td className="num">{signed(c.diff)}</td>
-                    <td className="num ci">{interval(c.diff_ci95)}</td>
+                    <td className="num">{signed(c.diff, digitsOf(c.metric))}</td>
+                    <td className="num ci">{interval(c.diff_ci95, digitsOf(c.metric))}</td>
                     <td className={c.p_value < 0.05 ? 'num eval-significant' : 'num'}>{pValue(c.p_value)}</td>
                   </tr>
                 ))}

@@ -15,10 +15,13 @@ export const whole = (value: number | null | undefined): string => (typeof value
 export const tokens = (value: number | null | undefined, estimated: boolean | undefined): string => (estimated && typeof value === 'number' ? `≈${whole(value)}` : whole(value));
 
 /** A 95% interval as [lo, hi]. */
-export const interval = (ci: readonly [number, number] | null | undefined): string => (ci ? `[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : DASH);
+export const interval = (ci: readonly [number, number] | null | undefined, digits = 3): string => (ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : DASH);
 
 /** A signed difference. */
-export const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(3)}`;
+export const signed = (value: number, digits = 3): string => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)}`;
+
+/** Decimals a comparison's figures are shown with: whole tokens, rates to three places. */
+export const digitsOf = (metric: string): number => (metric === 'tokens' ? 0 : 3);
 
 /** A p-value: three decimals, or `< 0.001`. */
 export const pValue = (p: number): string => (p < 0.001 ? '< 0.001' : p.toFixed(3));
