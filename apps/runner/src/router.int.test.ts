@@ -273,6 +273,9 @@ describe('the router from evals to a routed eval', () => {
     expect(notEval.err).toContain(`--from ${work}: no run.json and results.jsonl here`);
     const noFrom = await cli('train', 'router', '--dataset', 'hotpotqa-train', '--out', join(work, 'x.json'));
     expect(noFrom.err).toContain('trainer router learns from finished evals: give --from <eval dir>');
+    const lonelyEmbedder = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.embedder=hashing:256');
+    expect(lonelyEmbedder.code).toBe(2);
+    expect(lonelyEmbedder.err).toContain('router.embedder=hashing:256: an embedder is used only with router.embedding=K');
     const unknownCandidate = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.candidates=direct,opera');
     expect(unknownCandidate.err).toContain('router.candidates: opera not in the evals given');
     const missingFile = await cli('run', '--workflow', 'router', '--question', 'Who wrote Hamlet?', '--db', db, '--set', `router.file=${join(work, 'none.json')}`);

@@ -22,8 +22,12 @@ export const routerTrainer: LocalTrainer = {
   settings: routerTrainerSettingsSchema,
   async trainFromEvals(options) {
     const s = routerTrainerSettingsSchema.parse(options.settings);
+    // The settings come with their defaults filled in: an embedder other than the default was asked for.
+    if (s.embedding === 0 && s.embedder !== routerTrainerSettingsSchema.parse({}).embedder) {
+      throw new ConfigError(`router.embedder=${s.embedder}: an embedder is used only with router.embedding=K (the first K principal components of the question embeddings as features); add router.embedding, or drop router.embedder`);
+    }
     const replacing = checkOut(options.out);
-    if (replacing) options.log?.(`replaces ${replacing}`);
+    if (replacing) options.log?.(`will replace ${replacing} once trained (kept as it is if the training fails)`);
     let embeddings: Training.QuestionEmbeddings | undefined;
     if (s.embedding > 0) {
       if (!options.embedder) throw new ConfigError('router.embedding: this caller offers no embedder to embed the questions with');

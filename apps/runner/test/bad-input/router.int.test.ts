@@ -141,7 +141,7 @@ describe('the router', () => {
     expect((await runCli(['eval', '--workflows', 'cot', '--dataset', 'hotpotqa-train', '--offset', '22', '--limit', '1', '--setting', 'closed', '--db', db, '--out', one], { cwd })).code).toBe(0);
     const again = await runCli(['train', 'router', '--from', both, '--from', one, '--set', 'router.repeats=1', '--out', join(cwd, 'r-two-evals.json')], { cwd });
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`train router: replaces the router file ${join(cwd, 'r-two-evals.json')} (trained `);
+    expect(again.stderr).toContain(`train router: will replace the router file ${join(cwd, 'r-two-evals.json')} (trained `);
     expect(again.stderr).toContain(`left out 2 questions some candidate has no run on (an eval stopped before it finished?): 2 of ${one}`);
     const retrained = JSON.parse(readFileSync(join(cwd, 'r-two-evals.json'), 'utf8')) as typeof file;
     expect({ candidates: retrained.candidates.map((c) => c.workflow), questions: retrained.training.questions }).toEqual({ candidates: ['direct', 'cot', 'single-turn-rag'], questions: 23 });
