@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, readJsonFile } from '@multihop/core';
 import { tokens, STOP_WORDS } from '@multihop/lexical';
@@ -154,6 +155,31 @@ export interface HeraState {
 }
 
 export const STATE_FILES = { library: 'experience-library.json', prompts: 'prompts.json' } as const;
+
+/**
+ * A digest of what a hera workflow reads from a state directory (prompts.json, an older
+ * directory's experience-library.json, and the LanceDB library under db/, by each file's path and
+ * size): a directory evolved again in place digests otherwise, so an eval's resume is refused
+ * rather than mixing runs of the old state with the new (Workflow.artifacts).
+ */
+export function stateDigest(dir: string): string {
+  const hash = createHash('sha1');
+  for (const name of [STATE_FILES.prompts, STATE_FILES.library]) {
+    const file = join(dir, name);
+    hash.update(`${name}\u0000${existsSync(file) ? readFileSync(file) : ''}\u0000`);
+  }
+  const walk = (rel: string): void => {
+    const abs = join(dir, rel);
+    if (!existsSync(abs)) return;
+    for (const entry of readdirSync(abs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(rel, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${path}\u0000${statSync(join(dir, path)).size}\u0000`);
+    }
+  };
+  walk('db');
+  return hash.digest('hex');
+}
 
 /** A state directory's JSON files: `experience-library.json` (absent in a directory with the LanceDB library: see readHeraState) and `prompts.json`. */
 export function loadHeraState(dir: string): HeraState {

@@ -134,5 +134,13 @@ describe('a state directory loads with the LanceDB library and in the older JSON
     expect(await readHeraState(lance)).toEqual({ library, prompts: [], store: 'lancedb', round: 1 });
     expect(await readHeraState(json)).toEqual({ library, prompts: [], store: 'json' });
     expect(await readHeraState(tmp())).toEqual({ library: [], prompts: [], store: 'none' });
+
+    // What an eval records of the state directory: runs from it leave it as it was; evolved again, it digests otherwise.
+    const digest = createHeraWorkflow('full', { state: lance }).artifacts?.[lance];
+    expect(digest).toMatch(/^[0-9a-f]{40}$/);
+    await experiencesOf(lance);
+    expect(createHeraWorkflow('full', { state: lance }).artifacts).toEqual({ [lance]: digest });
+    await withStore(lance, (s) => s.write(2, library.slice(0, 1)));
+    expect(createHeraWorkflow('full', { state: lance }).artifacts?.[lance]).not.toBe(digest);
   });
 });

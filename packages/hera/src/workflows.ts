@@ -1,7 +1,7 @@
-import { withDefaults, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
+import { fileSha1, withDefaults, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
-import { loadExperienceLibrary, loadHeraState, type EvolvedPrompt, type ExperienceEntry } from './experience';
+import { loadExperienceLibrary, loadHeraState, stateDigest, type EvolvedPrompt, type ExperienceEntry } from './experience';
 import { EMPTY_EXPERIENCES, ExperienceStore, lazyStoreSource, MemoryExperienceSource, type ExperienceSource } from './experienceStore';
 import { buildHeraGraph, type HeraSettings } from './graph';
 import type { RawTopology, TopologyStep } from './topology';
@@ -97,7 +97,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     const e = byId.get(prompt.id);
     return e ? applyEvolvedPrompt(prompt, e) : prompt;
   };
-  return defineGraphWorkflow({
+  const workflow = defineGraphWorkflow({
     id: variantId(variant),
     title: variantTitle(variant),
     paper: HERA_PAPER,
@@ -122,4 +122,11 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
       },
     }),
   });
+  // What it reads besides its settings: an eval refuses to resume after a state directory was
+  // evolved again, or a library file rewritten, in place.
+  const artifacts = {
+    ...(options.state ? { [options.state]: stateDigest(options.state) } : {}),
+    ...(options.experienceLibrary && !options.library && !options.experienceSource ? { [options.experienceLibrary]: fileSha1(options.experienceLibrary) } : {}),
+  };
+  return Object.keys(artifacts).length ? { ...workflow, artifacts } : workflow;
 }
