@@ -273,6 +273,9 @@ describe('the router from evals to a routed eval', () => {
     expect(notEval.err).toContain(`--from ${work}: no run.json and results.jsonl here`);
     const noFrom = await cli('train', 'router', '--dataset', 'hotpotqa-train', '--out', join(work, 'x.json'));
     expect(noFrom.err).toContain('trainer router learns from finished evals: give --from <eval dir>');
+    const twice = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--lambda', '0.05', '--set', 'router.lambda=0.1');
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain('--lambda 0.05 and --set router.lambda=0.1 set router.lambda twice, to 0.05 and 0.1: give it once');
     const lonelyEmbedder = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--set', 'router.embedder=hashing:256');
     expect(lonelyEmbedder.code).toBe(2);
     expect(lonelyEmbedder.err).toContain('router.embedder=hashing:256: an embedder is used only with router.embedding=K');

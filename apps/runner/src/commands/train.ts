@@ -70,6 +70,8 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
   const from = new Map(Object.keys(given).map((key) => [key, `--${key} ${String(given[key])}`]));
   for (const a of parseSetFlags(options.set ?? [])) {
     if (a.target !== trainer.id) throw new ConfigError(`${a.where}: train ${trainer.id} takes --set ${trainer.id}.<setting>=<value>`);
+    // One setting given twice with two values (--lambda 0.05 and --set router.lambda=0.1): which one was meant is not for the command to guess.
+    if (from.has(a.key) && JSON.stringify(given[a.key]) !== JSON.stringify(a.value)) throw new ConfigError(`${from.get(a.key)} and ${a.where} set ${trainer.id}.${a.key} twice, to ${JSON.stringify(given[a.key])} and ${JSON.stringify(a.value)}: give it once`);
     given[a.key] = a.value;
     from.set(a.key, a.where);
   }
