@@ -81,6 +81,7 @@ export function trainRouter(
 ): RouterFile {
   const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
   const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
+  if (wanted.includes('router')) throw new ConfigError('router.candidates: the router cannot be one of its own candidates (its runs in an eval are routed runs of the others)');
   const unknown = wanted.filter((w) => !present.includes(w));
   if (unknown.length) throw new ConfigError(`router.candidates: ${unknown.join(', ')} not in the evals given (they ran: ${present.join(', ')})`);
   // A candidate must have run in every eval (each `--from` directory), or its predictions would be blind to some questions.
