@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
@@ -133,7 +133,13 @@ describe('datasets a user brings (issue 9)', () => {
     // The directory whose answers were scored without the aliases is not resumed with them.
     const mixed = await cli(...args(plain));
     expect(mixed.code).toBe(2);
-    expect(mixed.err).toContain('this directory holds answers scored against no answer aliases, not the answer aliases of');
+    expect(mixed.err).toContain(`this directory holds answers scored without answer aliases, and ${join(wiki, 'id_aliases.json')} now lies beside the dataset: move it away to resume this directory as it was scored, or use another --out`);
+    // The other way: the directory scored with the aliases, resumed with the file gone.
+    rmSync(join(wiki, 'id_aliases.json'));
+    const gone = await cli(...args(aliased));
+    expect(gone.code).toBe(2);
+    expect(gone.err).toContain(`this directory holds answers scored against the answer aliases of ${join(wiki, 'id_aliases.json')} (sha1 `);
+    expect(gone.err).toContain('which are not beside the dataset now: put that file back to resume it');
   });
 
   it('eval on a question set without gold, or on MuSiQue-Full with its unanswerable twins, says what it did with them', async () => {

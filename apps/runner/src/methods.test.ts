@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { PromptRegistry } from '@multihop/prompts';
 import { z } from 'zod';
-import { findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, methodCatalog, methodOfflineHandlers } from './methods';
+import { findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, loadOrder, methodCatalog, methodOfflineHandlers } from './methods';
 
 describe('methods found by their manifests', () => {
   it('finds every method package of the workspace by its "multihop" field, and only those', () => {
@@ -82,15 +82,17 @@ describe('methods found by their manifests', () => {
       pkg('ccc-clash', { './manifest': './manifest.js' }, { 'manifest.js': manifest('copycat', 'direct') });
       pkg('ddd-offline', { './manifest': './manifest.js', './offline': './offline.js' }, { 'manifest.js': manifest('ddd', 'ddd-answer'), 'offline.js': "require('a-module-not-installed');" }, true);
       pkg('eee-works', { './manifest': './manifest.js' }, { 'manifest.js': manifest('eee', 'eee-answer') });
+      // Its prompts include the judge's role, which the offline model answers itself: a broken ./offline must not take it over.
+      pkg('fff-judges', { './manifest': './manifest.js', './offline': './offline.js' }, { 'manifest.js': manifest('fff', 'fff-answer').replace("role: 'fff-answerer'", "role: 'judge'"), 'offline.js': "throw new Error('fff offline broke');" }, true);
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('is left out, named with why, and every other method still loads', () => {
       const extra = findMethodPackages(join(dir, 'app'));
-      expect(extra.map((p) => p.name)).toEqual(['@multihop/aaa-unbuilt', '@multihop/bbb-throws', '@multihop/ccc-clash', '@multihop/ddd-offline', '@multihop/eee-works']);
+      expect(extra.map((p) => p.name)).toEqual(['@multihop/aaa-unbuilt', '@multihop/bbb-throws', '@multihop/ccc-clash', '@multihop/ddd-offline', '@multihop/eee-works', '@multihop/fff-judges']);
       const { catalog, problems } = loadMethods([...findMethodPackages(), ...extra]);
       const installed = methodCatalog().workflows.map((w) => w.entry.id);
-      expect(catalog.workflows.map((w) => w.entry.id).sort()).toEqual([...installed, 'ddd-answer', 'eee-answer'].sort());
+      expect(catalog.workflows.map((w) => w.entry.id).sort()).toEqual([...installed, 'ddd-answer', 'eee-answer', 'fff-answer'].sort());
       expect(catalog.find('direct')?.method.id).toBe('baselines');
       expect(problems).toEqual([
         expect.stringMatching(/^method package @multihop\/aaa-unbuilt \(.*aaa-unbuilt\) did not load, so its workflows are left out: @multihop\/aaa-unbuilt: .*dist[/\\]manifest\.js does not exist/),
@@ -99,11 +101,24 @@ describe('methods found by their manifests', () => {
       ]);
     });
 
+    it("reusing a workflow id of a method the runner ships is left out, not that method, whatever its name sorts as", () => {
+      // Named to sort before @multihop/baselines, it offers `direct` too.
+      pkg('aaa-copycat', { './manifest': './manifest.js' }, { 'manifest.js': manifest('aaa-copycat', 'direct') });
+      const copycat = findMethodPackages(join(dir, 'app')).filter((p) => p.name === '@multihop/aaa-copycat');
+      const { catalog, problems } = loadMethods(loadOrder([...copycat, ...findMethodPackages()]));
+      expect(catalog.find('direct')?.method.id).toBe('baselines');
+      expect(problems).toEqual([expect.stringMatching(/^method package @multihop\/aaa-copycat .* left out: workflow id "direct" is offered by both baselines and aaa-copycat$/)]);
+      rmSync(join(dir, 'node_modules', '@multihop', 'aaa-copycat'), { recursive: true });
+    });
+
     it('whose offline handlers do not load fails its own roles\' calls naming it, and the other roles answer', async () => {
       const extra = findMethodPackages(join(dir, 'app'));
       const { loaded } = loadMethods([...findMethodPackages(), ...extra]);
       const { handlers, problems } = loadOfflineHandlers(loaded);
-      expect(problems).toEqual([expect.stringMatching(/^the offline handlers of method package @multihop\/ddd-offline .* cannot run on the offline model: Error \[MODULE_NOT_FOUND\]: Cannot find module 'a-module-not-installed'/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/^the offline handlers of method package @multihop\/ddd-offline .* cannot run on the offline model: Error \[MODULE_NOT_FOUND\]: Cannot find module 'a-module-not-installed'/),
+        expect.stringMatching(/^the offline handlers of method package @multihop\/fff-judges .*: Error: fff offline broke$/),
+      ]);
       // Every installed method's roles are still answered by their own handlers.
       const roles = new Set(handlers.map((h) => h.role));
       for (const handler of methodOfflineHandlers()) expect(roles).toContain(handler.role);

@@ -13,6 +13,7 @@ export interface MethodPackage {
 
 interface PackageJson {
   name?: string;
+  dependencies?: Record<string, string>;
   workspaces?: string[] | { packages?: string[] };
   exports?: Record<string, Record<string, string> | string>;
   multihop?: { manifest?: string; offline?: string };
@@ -115,8 +116,8 @@ function describeLoadError(error: unknown): string {
  * Loads each package's manifest on its own: a package that does not load (a file missing from
  * its install, a module that throws, a workflow id or method id another package already has, a
  * setting without a default) is left out and named in `problems`, and every other method still
- * loads, so one broken install does not stop every command. Packages are taken in name order, so
- * of two offering the same workflow id the second by name is the one left out.
+ * loads, so one broken install does not stop every command. Packages are taken in the order
+ * given: of two offering the same workflow id, the later is the one left out.
  */
 export function loadMethods(packages: readonly MethodPackage[]): LoadedMethods {
   const loaded: LoadedMethods['loaded'] = [];
@@ -157,9 +158,19 @@ export function onMethodProblem(listener: (problem: string) => void): () => void
   return () => listeners.delete(listener);
 }
 
+/**
+ * The installed method packages in the order they load: those the runner depends on (the methods
+ * published with it) first, then any other by name, so a package installed beside them that
+ * reuses one of their workflow ids is the one left out, not theirs.
+ */
+export function loadOrder(packages: readonly MethodPackage[]): MethodPackage[] {
+  const own = new Set(Object.keys(readJson(join(__dirname, '..', 'package.json'))?.dependencies ?? {}));
+  return [...packages].sort((a, b) => Number(!own.has(a.name)) - Number(!own.has(b.name)) || a.name.localeCompare(b.name));
+}
+
 function installedMethods(): LoadedMethods {
   if (!methods) {
-    methods = loadMethods(findMethodPackages());
+    methods = loadMethods(loadOrder(findMethodPackages()));
     for (const problem of methods.problems) emit(problem);
   }
   return methods;
@@ -190,7 +201,9 @@ export function loadOfflineHandlers(loaded: LoadedMethods['loaded']): { handlers
     } catch (error) {
       const problem = `the offline handlers of method package ${pkg.name} (${pkg.dir}) did not load, so its workflows cannot run on the offline model: ${describeLoadError(error)}`;
       problems.push(problem);
-      for (const role of new Set(manifest.prompts.map((p) => p.role))) {
+      // Not the roles the offline model answers itself (the judge, the reranker): every eval needs those.
+      const builtin = new Set((require('@multihop/offline-model') as typeof import('@multihop/offline-model')).builtinOfflineHandlers.map((h) => h.role));
+      for (const role of new Set(manifest.prompts.map((p) => p.role).filter((r) => !builtin.has(r)))) {
         failing.push({
           role,
           promptIds: manifest.prompts.filter((p) => p.role === role).map((p) => p.id),

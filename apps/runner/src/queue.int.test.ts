@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DEFAULT_ROUTER_FILE } from '@multihop/router';
 import { sharedDatasetsDir, startPostgres, startRedis, type TestServer } from '@multihop/testing';
 import { main } from './cli';
 import type { ResultRow } from './eval/ResultsLog';
@@ -304,6 +305,30 @@ describe('a worker whose model is not the eval’s', () => {
       wrong.kill('SIGKILL');
     }
   }, 60_000);
+});
+
+describe('a worker building a workflow from another file than the eval’s', () => {
+  it('refuses the pairs of a router whose file was retrained after the eval queued them, back on the queue; a worker with the eval’s file runs them', async () => {
+    const out = mkdtempSync(join(temp, 'router-file-'));
+    const file = join(out, '..', 'router-queued.json');
+    copyFileSync(DEFAULT_ROUTER_FILE, file);
+    const original = readFileSync(file, 'utf8');
+    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'router,direct,single-turn-rag', '--set', `router.file=${file}`, '--set', 'router.candidates=direct,single-turn-rag', '--dataset', 'hotpotqa-dev', '--offset', '300', '--limit', '2', '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    while (!existsSync(join(out, 'queue.json'))) await sleep(20);
+    // Retrained in place once the eval had built its router and queued its pairs.
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(original), lambda: 0.5 }));
+    const stale = startWorker();
+    expect(await stale.exited).toBe(2);
+    expect(stale.log()).toMatch(/cannot run the pairs of eval \w+: router: this worker builds it from .* \(path → sha1\), not the eval's .*: give the worker the same files; stopped, its pairs are back on the queue/);
+    writeFileSync(file, original);
+    const right = startWorker();
+    expect(await evalExit).toBe(0);
+    right.child.kill('SIGTERM');
+    expect(await right.exited).toBe(0);
+    expect(rows(out).filter((r) => r.workflow === 'router')).toHaveLength(2);
+  }, 90_000);
 });
 
 describe('multihop worker --idle-exit and --rate-limit', () => {

@@ -21,7 +21,8 @@ export interface AnswerAliases {
  * not such an object is an error naming the file, the line and the field.
  */
 export function readAnswerAliases(path: string): AnswerAliases {
-  const text = readFileSync(path, 'utf8');
+  const bytes = readFileSync(path);
+  const text = bytes.toString('utf8');
   const byId = new Map<string, string[]>();
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
@@ -44,5 +45,5 @@ export function readAnswerAliases(path: string): AnswerAliases {
     const all = [...names('aliases'), ...names('demonyms')].filter((a) => a.trim() !== '');
     byId.set(entry['Q_id'], [...new Set([...(byId.get(entry['Q_id']) ?? []), ...all])]);
   });
-  return { path, sha1: createHash('sha1').update(text).digest('hex'), byId };
+  return { path, sha1: createHash('sha1').update(bytes).digest('hex'), byId };
 }

@@ -115,10 +115,13 @@ describe('the router on real runs', () => {
     const lines: string[] = [];
     const file = trainRouter(judged.map((o, i) => (i === 4 ? { ...o, correct: null } : o)), [source], settings, (line) => lines.push(line));
     expect(file.training).toMatchObject({ target: 'correctness', questions: 29 });
-    expect(lines).toContainEqual(expect.stringMatching(/^left out 1 question on which some candidate's answer has no verdict \(.*\): 1 of runs; a re-run of that eval with the same --out judges them$/));
-    // A second eval holding three of the same questions: refused, naming both.
-    const again = { ...source, dir: 'runs-again', questions: 1, questionIds: [judged[0]!.questionId] };
-    expect(() => trainRouter([...judged, ...judged.slice(0, 3)], [source, again], settings)).toThrow(
+    expect(lines).toContainEqual(expect.stringMatching(/^left out 1 question on which some candidate's answer has no verdict \(.*\): 1 of runs; a re-run of that eval with the same --out judges the answers not judged yet and asks again where the judge's call failed/));
+    // An eval not judged, one of whose runs failed on its workflow's own account (scored 0): still F1, its 0 is no verdict.
+    const unjudged = (await trainingOutcomes()).map((o, i) => (i === 4 ? { ...o, status: 'error' as const, ownFailure: true as const, correct: 0 as const, f1: 0 } : o));
+    expect(trainRouter(unjudged, [source], settings).training).toMatchObject({ target: 'f1', questions: 30 });
+    // A second eval holding one of the same questions (another workflow's run of it): refused, naming both.
+    const again = { ...source, dir: 'runs-again', questions: 1, questionIds: [judged[0]!.questionId], workflows: ['react'] };
+    expect(() => trainRouter([...judged, { ...judged[0]!, workflow: 'react' }], [source, again], settings)).toThrow(
       new RegExp(`^1 question is in more than one of the evals given \\(e\\.g\\. hotpotqa-train ${judged[0]!.questionId}, in runs and runs-again\\): each question must come from one eval`),
     );
   });

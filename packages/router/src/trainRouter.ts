@@ -79,6 +79,25 @@ export function trainRouter(
   log: (line: string) => void = () => {},
   embeddings?: QuestionEmbeddings,
 ): RouterFile {
+  // Each question from one eval: two evals of the same questions (another setting, another judge,
+  // other workflows, an overlap, one directory given twice) would be learnt as one question, the
+  // later eval's runs replacing the earlier's. By the evals' own question lists (a caller that gives
+  // none is held, below, to one run per candidate and question).
+  const holders = new Map<string, string[]>();
+  for (const s of sources) {
+    for (const id of new Set(s.questionIds)) {
+      const key = `${s.dataset}\u0000${id}`;
+      holders.set(key, [...(holders.get(key) ?? []), s.dir]);
+    }
+  }
+  const shared = [...holders].filter(([, dirs]) => dirs.length > 1);
+  if (shared.length) {
+    const [key, dirs] = shared[0]!;
+    const [dataset, id] = key.split('\u0000');
+    throw new ConfigError(
+      `${plural(shared.length, 'question')} ${shared.length === 1 ? 'is' : 'are'} in more than one of the evals given (e.g. ${dataset} ${id}, in ${[...new Set(dirs)].join(' and ')}${new Set(dirs).size < dirs.length ? ', given twice' : ''}): each question must come from one eval, or the evals' runs of it would be learnt as one question, the later replacing the earlier; give evals of other questions (--offset, --limit, --part), each once`,
+    );
+  }
   const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
   const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
   if (wanted.includes('router')) throw new ConfigError('router.candidates: the router cannot be one of its own candidates (its runs in an eval are routed runs of the others)');
@@ -101,29 +120,21 @@ export function trainRouter(
     if (bad) throw new ConfigError(`${o.dataset}, question ${o.questionId}, ${o.workflow}: ${bad} is not a valid outcome (tokens ≥ 0, F1 in [0, 1])`);
   }
 
-  // Each question once: two evals of the same questions (another setting, another judge, an
-  // overlap, one directory given twice) would have the later one's runs silently replace the
-  // earlier one's.
-  const seen = new Set<string>();
-  const repeated = new Map<string, string>();
-  for (const o of outcomes) {
-    const pair = `${o.dataset}\u0000${o.questionId}\u0000${o.workflow}`;
-    if (seen.has(pair)) repeated.set(`${o.dataset}\u0000${o.questionId}`, o.questionId);
-    seen.add(pair);
-  }
-  if (repeated.size) {
-    const [first] = repeated.values();
-    const [dataset] = [...repeated.keys()][0]!.split('\u0000');
-    const holders = sources.filter((s) => s.dataset === dataset && s.questionIds.includes(first!)).map((s) => s.dir);
-    throw new ConfigError(
-      `${repeated.size} question${repeated.size === 1 ? ' is' : 's are'} in more than one of the evals given (e.g. ${dataset} ${first}${holders.length ? `, in ${holders.join(' and ')}` : ''}): each question must come from one eval, or the later one's runs would replace the earlier one's; give evals of other questions (--offset, --limit, --part), each once`,
-    );
+  if (!sources.length) {
+    const seen = new Set<string>();
+    for (const o of outcomes) {
+      if (!candidates.includes(o.workflow)) continue;
+      const pair = `${o.dataset}\u0000${o.questionId}\u0000${o.workflow}`;
+      if (seen.has(pair)) throw new ConfigError(`${o.dataset}, question ${o.questionId}, ${o.workflow}: given twice; each candidate's run of a question once`);
+      seen.add(pair);
+    }
   }
 
   // The judge's verdict when the evals were judged (any answer has one), else F1. With verdicts, a
   // question some candidate's answer has none on (a judge error, an answer not judged yet, an eval
   // not judged) is left out, by eval, rather than the whole router falling back to F1.
-  const target: 'correctness' | 'f1' = outcomes.some((o) => candidates.includes(o.workflow) && !INFRASTRUCTURE(o) && o.correct !== null) ? 'correctness' : 'f1';
+  // A failed run's 0 is its scoring, not a verdict: only answers count in telling whether the evals were judged.
+  const target: 'correctness' | 'f1' = outcomes.some((o) => candidates.includes(o.workflow) && o.status !== 'error' && o.correct !== null) ? 'correctness' : 'f1';
   if (target === 'f1') log('no answer in the evals given has a verdict (none was judged): the target is F1');
   const examples = new Map<string, Example>();
   const dropped = new Set<string>();
@@ -164,11 +175,11 @@ export function trainRouter(
   const noVerdict = new Set([...unjudged].filter((k) => !dropped.has(k)));
   if (complete.length < 20) {
     throw new ConfigError(
-      `the router needs at least 20 questions every candidate ran without an outage${target === 'correctness' ? ', each answer judged' : ''}; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${outage.size ? `; ${outage.size} left out for a candidate's outage (${byEval(outage)})` : ''}${noVerdict.size ? `; ${noVerdict.size} for an answer without a verdict (${byEval(noVerdict)}: re-run that eval with the same --out to judge them)` : ''}${unrun.size ? `; ${unrun.size} for a candidate that has no run on them (${byEval(unrun)})` : ''}`,
+      `the router needs at least 20 questions every candidate ran without an outage${target === 'correctness' ? ', each answer judged' : ''}; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${outage.size ? `; ${outage.size} left out for a candidate's outage (${byEval(outage)})` : ''}${noVerdict.size ? `; ${noVerdict.size} for an answer without a verdict (${byEval(noVerdict)}: a re-run of that eval with the same --out judges those not judged yet)` : ''}${unrun.size ? `; ${unrun.size} for a candidate that has no run on them (${byEval(unrun)})` : ''}`,
     );
   }
   if (outage.size) log(`left out ${plural(outage.size, 'question')} on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer): ${byEval(outage)}; a re-run of that eval with the same --out runs them again`);
-  if (noVerdict.size) log(`left out ${plural(noVerdict.size, 'question')} on which some candidate's answer has no verdict (a judge error, an answer not judged yet, an eval not judged): ${byEval(noVerdict)}; a re-run of that eval with the same --out judges them`);
+  if (noVerdict.size) log(`left out ${plural(noVerdict.size, 'question')} on which some candidate's answer has no verdict (a judge error, an answer not judged yet, an eval not judged): ${byEval(noVerdict)}; a re-run of that eval with the same --out judges the answers not judged yet and asks again where the judge's call failed (a reply the judge prompt could not read is not asked again: see its judgements.jsonl)`);
   if (unrun.size) log(`left out ${plural(unrun.size, 'question')} some candidate has no run on (an eval stopped before it finished?): ${byEval(unrun)}`);
   for (const s of sources) {
     if (!complete.some((e) => inSource(s, e.key))) log(`warning: ${s.dir}: none of its questions is left to learn from (${s.dataset} has no training question from it)`);

@@ -94,7 +94,8 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     policy: {
       lambda,
       lambdas,
-      trainedOn: { model: file.training.model, questions: file.training.data.map((d) => ({ dataset: d.dataset, ids: d.questionIds })) },
+      // The training record as far as it goes: a hand-made file may lack its data list.
+      trainedOn: { model: file.training.model ?? '', questions: (Array.isArray(file.training.data) ? file.training.data : []).filter((d) => Array.isArray(d?.questionIds)).map((d) => ({ dataset: d.dataset, ids: d.questionIds })) },
       predict: file.embedding ? async (question: string) => predictAll(models, scale(file.scaler, await features(question))) : (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))),
     },
   };

@@ -171,10 +171,19 @@ export class ResultsLog {
           );
         }
       }
-      if ((previous.answerAliases ?? '') !== (config.answerAliases ?? '')) {
-        const what = (aliases: string | undefined) => (aliases ? `the answer aliases of ${aliases.replace(/@[0-9a-f]+$/, '')} (sha1 ${aliases.slice(aliases.lastIndexOf('@') + 1, aliases.lastIndexOf('@') + 13)})` : 'no answer aliases');
+      // The answers here were scored against the gold of then: by the aliases file's content (sha1), wherever it lies now.
+      const sha1Of = (aliases: string | undefined) => aliases?.slice(aliases.lastIndexOf('@') + 1);
+      const pathOf = (aliases: string) => aliases.slice(0, aliases.lastIndexOf('@'));
+      if (sha1Of(previous.answerAliases) !== sha1Of(config.answerAliases)) {
+        const [before, now] = [previous.answerAliases, config.answerAliases];
         throw new ConfigError(
-          `${configFile}: this directory holds answers scored against ${what(previous.answerAliases)}, not ${what(config.answerAliases)}; use another --out, or the same id_aliases.json beside the dataset (its answers' EM and F1 were scored against the gold of then)`,
+          `${configFile}: this directory holds answers scored ${
+            !before
+              ? `without answer aliases, and ${pathOf(now!)} now lies beside the dataset: move it away to resume this directory as it was scored`
+              : !now
+                ? `against the answer aliases of ${pathOf(before)} (sha1 ${sha1Of(before)!.slice(0, 12)}), which are not beside the dataset now: put that file back to resume it`
+                : `against other answer aliases (sha1 ${sha1Of(before)!.slice(0, 12)}) than those of ${pathOf(now)} (sha1 ${sha1Of(now)!.slice(0, 12)}): put the old file back to resume it`
+          }, or use another --out (its EM and F1 were scored against the gold of then)`,
         );
       }
       const [budgetBefore, budgetNow] = [JSON.stringify(previous.budget ?? {}), JSON.stringify(config.budget ?? {})];

@@ -193,6 +193,7 @@ export async function evaluate(
             ...(options.model ? { model: options.model } : {}),
             modelId,
             fingerprints: model.fingerprints,
+            answerAliases: corpus.dataset.answerAliases?.sha1 ?? null,
             ...(options.budget ? { budget: options.budget } : {}),
             ...(options.cacheDir ? { cacheDir: resolve(options.cacheDir) } : {}),
             ...(options.db ? { db: resolve(options.db) } : {}),
@@ -370,10 +371,6 @@ function requestLimit(options: Pick<EvaluationOptions, 'concurrency' | 'requestC
 }
 
 /**
- * The first workflow that hands questions to others (the router), for the summary's oracle row;
- * with its policy's predictions on these questions, for its curve across λ.
- */
-/**
  * What a router's own record says about this eval: trained on another model's runs (its
  * predictions are that model's), or on some of these questions (its figures there are not
  * held-out ones). One line each, for stderr and the summary.
@@ -383,7 +380,9 @@ function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: read
   for (const w of workflows) {
     const trained = w.workflow.policy?.trainedOn;
     if (!trained) continue;
-    if (trained.model !== modelId) {
+    // A router trained on several models' evals records them joined by commas; one of them running is no mismatch.
+    const models = trained.model.split(',').filter(Boolean);
+    if (models.length && !models.includes(modelId)) {
       warnings.push(`${w.id} was trained on evals of ${trained.model}, and this eval runs ${modelId}: its predictions of each candidate's quality and cost are the other model's (train one on this model's evals: docs/methods/router.md)`);
     }
     const ids = new Set(trained.questions.filter((q) => q.dataset === dataset).flatMap((q) => q.ids));
@@ -393,6 +392,10 @@ function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: read
   return warnings;
 }
 
+/**
+ * The first workflow that hands questions to others (the router), for the summary's oracle row;
+ * with its policy's predictions on these questions, for its curve across λ.
+ */
 async function routerOf(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], warn: (line: string) => void): Promise<Pick<SummaryContext, 'router'>> {
   const router = workflows.find((w) => w.workflow.candidates?.length);
   if (!router) return {};

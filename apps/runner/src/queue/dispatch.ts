@@ -80,7 +80,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
         evalId,
         eval: options.spec,
         store: storeSpec,
-        workflow: { id: pair.workflow.id, base: pair.workflow.workflow.id, settings: pair.workflow.settings },
+        workflow: { id: pair.workflow.id, base: pair.workflow.workflow.id, settings: pair.workflow.settings, ...(pair.workflow.workflow.artifacts ? { artifacts: { ...pair.workflow.workflow.artifacts } } : {}) },
         questionId: pair.question.id,
       },
       opts: {

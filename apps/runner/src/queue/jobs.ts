@@ -17,6 +17,8 @@ export interface EvalSpec {
   fingerprints?: { default: string; roles: Record<string, string> };
   /** Each run's budget (--max-llm-calls, --max-tokens, --timeout). */
   budget?: Budget;
+  /** The sha1 of the id-aliases file the eval's gold answers gained aliases from, if any; a worker whose dataset loads other aliases (or none) refuses the job. Absent from jobs of older evals. */
+  answerAliases?: string | null;
   cacheDir?: string;
   /** The eval's --db, absolute; a worker's own --db wins. */
   db?: string;
@@ -35,6 +37,8 @@ export interface PairJobData {
     base: string;
     /** Every setting it runs with (checked again by the workflow's schema in the worker). */
     settings: Record<string, unknown>;
+    /** What it was built from besides its settings (Workflow.artifacts: path → sha1); a worker whose build differs refuses the job. */
+    artifacts?: Record<string, string>;
   };
   questionId: string;
 }

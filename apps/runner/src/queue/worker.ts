@@ -80,6 +80,12 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       if (JSON.stringify(selected.settings) !== JSON.stringify(spec.settings)) {
         throw new ConfigError(`${spec.id}: this worker builds it with settings ${JSON.stringify(selected.settings)}, not the eval's ${JSON.stringify(spec.settings)} (another version of the method?)`);
       }
+      // Built from another router file, policy or state than the eval's (another copy, or one retrained since).
+      // By content: the same shipped file lies under another path in another install.
+      const digests = (artifacts: Readonly<Record<string, string>> | undefined) => JSON.stringify(Object.values(artifacts ?? {}).sort());
+      if (spec.artifacts && digests(selected.workflow.artifacts) !== digests(spec.artifacts)) {
+        throw new ConfigError(`${spec.id}: this worker builds it from ${JSON.stringify(selected.workflow.artifacts ?? {})} (path → sha1), not the eval's ${JSON.stringify(spec.artifacts)}: give the worker the same files`);
+      }
       found = { id: spec.id, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}) };
       workflows.set(key, found);
     }
@@ -235,6 +241,14 @@ async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<Eval
     );
   }
   const corpus = await openCorpus({ dataset: spec.dataset, setting: spec.setting, db: options.db ?? spec.db, corpus: spec.corpus, layout: spec.layout, skipInvalid: spec.skipInvalid });
+  // The gold the eval scores against: the same answer aliases (2Wiki's id_aliases.json beside the dataset), or none.
+  const aliases = corpus.dataset.answerAliases?.sha1 ?? null;
+  if (spec.answerAliases !== undefined && aliases !== spec.answerAliases) {
+    corpus.close();
+    throw new ConfigError(
+      `this worker's ${spec.dataset} ${aliases ? `gains answer aliases from ${corpus.dataset.answerAliases!.path} (sha1 ${aliases.slice(0, 12)})` : 'has no answer aliases'}, the eval's ${spec.answerAliases ? `has those of sha1 ${spec.answerAliases.slice(0, 12)}` : 'has none'}: give the worker the same id_aliases.json beside the dataset, or none`,
+    );
+  }
   return {
     corpus,
     questions: new Map(corpus.dataset.questions.map((q) => [q.id, q])),

@@ -132,7 +132,7 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
         <p className="eval-error" data-testid="eval-incomplete">
           <strong>Incomplete:</strong>{' '}
           {summary.incomplete.judging
-            ? `every run finished, but the judging was stopped with ${summary.incomplete.judging.unjudged} answers not yet judged; a workflow with answers not yet judged has no correctness until a re-run of the same command judges them.`
+            ? `every run finished, but the judging was stopped with ${summary.incomplete.judging.unjudged} answer${summary.incomplete.judging.unjudged === 1 ? '' : 's'} not yet judged; a workflow with answers not yet judged has no correctness until a re-run of the same command judges them.`
             : `${summary.incomplete.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}: ${summary.incomplete.questions_run} of ${summary.n} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs)
                 .map(([id, n]) => `${id} ${n}`)
                 .join(', ')}). The figures are over the runs that finished; a re-run of the same command finishes the rest.`}

@@ -3,7 +3,7 @@ import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
 import { filterQuestions, groupQuestions, rowTokens, scoredNote, verdictOf, type Outcome } from './questions';
 import { Section } from './Section';
-import { isJudged, workflowIds, type EvalData, type EvalRow } from './types';
+import { hasJudge, workflowIds, type EvalData, type EvalRow } from './types';
 
 const PAGE = 100;
 
@@ -48,7 +48,7 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
   const [outcome, setOutcome] = useState<Outcome>('all');
   const [shown, setShown] = useState(PAGE);
   const visible = useMemo(() => filterQuestions(data, groups, text, outcome), [data, groups, text, outcome]);
-  const judged = isJudged(data.summary);
+  const judged = hasJudge(data.summary);
   const current = selected ? groups.find((g) => g.id === selected) : undefined;
 
   return (

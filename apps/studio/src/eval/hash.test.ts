@@ -51,7 +51,8 @@ describe('the questions table', () => {
 
   it('in a judged eval counts the judge’s verdict, and an answer without one (a judge error, not judged yet) as not right, whatever its EM', () => {
     const groups = groupQuestions(rows);
-    const judged = (verdicts: Record<string, 0 | 1>): EvalData => ({ ...data(verdicts), summary: { workflows: { a: { correctness: 0.5 }, b: { correctness: 0.5 } } } }) as unknown as EvalData;
+    // A judge, and no correctness figure (the judging was stopped): the verdicts still decide.
+    const judged = (verdicts: Record<string, 0 | 1>): EvalData => ({ ...data(verdicts), summary: { judge: { model: 'offline' }, workflows: { a: { correctness: null }, b: { correctness: null } } } }) as unknown as EvalData;
     const all = judged({ 'a\u0000q1': 1, 'b\u0000q1': 1, 'a\u0000q2': 0, 'b\u0000q2': 1, 'a\u0000q3': 0 });
     expect(filterQuestions(all, groups, '', 'all-right').map((g) => g.id)).toEqual(['q1']);
     expect(filterQuestions(all, groups, '', 'split').map((g) => g.id)).toEqual(['q2']);

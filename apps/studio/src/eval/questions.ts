@@ -1,4 +1,4 @@
-import { isJudged, verdictKey, type EvalData, type EvalRow } from './types';
+import { hasJudge, verdictKey, type EvalData, type EvalRow } from './types';
 
 /** One question of the eval with each workflow's row. */
 export interface QuestionGroup {
@@ -29,7 +29,7 @@ export const verdictOf = (data: EvalData, row: EvalRow): 0 | 1 | undefined => da
  * Whether a row counts as right, as the summary counts it: in a judged eval the judge's verdict (an
  * answer without one, a judge error or one not judged yet, is not counted right); else EM.
  */
-export const isRight = (data: EvalData, row: EvalRow): boolean => (isJudged(data.summary) ? verdictOf(data, row) === 1 : row.metrics.em === 1);
+export const isRight = (data: EvalData, row: EvalRow): boolean => (hasJudge(data.summary) ? verdictOf(data, row) === 1 : row.metrics.em === 1);
 
 export type Outcome = 'all' | 'none-right' | 'split' | 'all-right';
 

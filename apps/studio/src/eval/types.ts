@@ -36,4 +36,10 @@ export const workflowIds = (summary: EvalSummary): string[] => Object.keys(summa
 /** Whether the eval was judged: any workflow has a correctness figure. */
 export const isJudged = (summary: EvalSummary): boolean => Object.values(summary.workflows ?? {}).some((w) => w.correctness !== null && w.correctness !== undefined);
 
+/**
+ * Whether the eval has a judge (summary.json's `judge`), as the server's verdicts do: its answers
+ * count right by verdict, even while some workflow has no correctness figure yet (judging stopped).
+ */
+export const hasJudge = (summary: EvalSummary): boolean => summary.judge !== undefined;
+
 export const verdictKey = (workflow: string, questionId: string): string => `${workflow}\u0000${questionId}`;
