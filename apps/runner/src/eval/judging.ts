@@ -45,6 +45,18 @@ export function judgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'
   return keyOf(row, `${judgeCorrectnessPrompt.id}@${judgeCorrectnessPrompt.version}`);
 }
 
+/**
+ * Reads verdicts as JudgeLog matches them, for readers of a finished eval (the router's trainer,
+ * the studio): the verdict of the first of `judges` that has one (an eval's judge key, then its
+ * bare model id, under which an eval written before keys carried the judge's set-up kept them) on
+ * the row's answer under `key` (judgeKey by default: this judge prompt's), the newest line winning.
+ */
+export function verdictIndex(judgements: readonly Judgement[], judges: readonly string[]): (row: Pick<ResultRow, 'workflow' | 'questionId' | 'question' | 'prediction' | 'gold'>, key?: string) => Judgement | undefined {
+  const found = new Map<string, Judgement>();
+  for (const j of judgements) if (judges.includes(j.judge)) found.set(`${j.judge}\u0000${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
+  return (row, key = judgeKey(row)) => judges.map((judge) => found.get(`${judge}\u0000${row.workflow}\u0000${row.questionId}\u0000${key}`)).find((j) => j !== undefined);
+}
+
 /** The key verdicts were kept under before it named the judge prompt's version (judge prompt version 3 and earlier). */
 export function legacyJudgeKey(row: Pick<ResultRow, 'question' | 'prediction' | 'gold'>): string {
   return keyOf(row);

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@multihop/core';
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
-import { judgeKey, legacyJudgeKey, type Judgement } from './judging';
+import { legacyJudgeKey, verdictIndex, type Judgement } from './judging';
 import { rowTokens, scoredAsWrong, scoredMetrics, type ResultRow, type RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
@@ -41,20 +41,17 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   const judgements = readJsonlLog<Judgement>(join(root, 'judgements.jsonl'), ['workflow', 'questionId', 'judge', 'key'], { repair: false });
   // Its judge's key, and its bare model id, under which an eval written before keys were told apart by set-up kept them (newest wins).
   const judge = summary?.judge?.model ?? judgements.at(-1)?.judge;
-  const judges = new Set([summary?.judge?.key, judge].filter((j): j is string => j !== undefined));
-  const verdict = new Map<string, Judgement>();
+  const judges = [...new Set([summary?.judge?.key, judge].filter((j): j is string => j !== undefined))];
   const judgementsFile = join(root, 'judgements.jsonl');
   for (const j of judgements) {
-    if (!judges.has(j.judge)) continue;
-    if (j.correct !== 0 && j.correct !== 1 && j.correct !== null) {
+    if (judges.includes(j.judge) && j.correct !== 0 && j.correct !== 1 && j.correct !== null) {
       throw new InputError(`${judgementsFile}: field \`correct\` of the verdict on ${j.workflow}, question ${j.questionId}: ${JSON.stringify(j.correct)}, expected 0, 1 or null`, { file: judgementsFile, field: 'correct' });
     }
-    verdict.set(`${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
   }
   // Verdicts of an earlier judge prompt are not this one's (judgeKey): an eval judged before version 4
   // is judged again by re-running it, not trained on as if it had no verdicts (the trainer would fall back to F1).
-  const verdictOn = (row: ResultRow, key: string) => verdict.get(`${row.workflow}\u0000${row.questionId}\u0000${key}`);
-  const judged = new Map([...latest.values()].map((row) => [row, verdictOn(row, judgeKey(row))]));
+  const verdictOn = verdictIndex(judgements, judges);
+  const judged = new Map([...latest.values()].map((row) => [row, verdictOn(row)]));
   const current = [...judged.values()].filter((v) => v !== undefined).length;
   const older = [...latest.values()].filter((row) => verdictOn(row, legacyJudgeKey(row)) !== undefined).length;
   if (older > current) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Chart } from '@multihop/core';
 import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
-import { judgeKey, type Judgement } from '../eval/judging';
+import { verdictIndex, type Judgement } from '../eval/judging';
 import { scoredAsWrong, scoredMetrics, type ResultRow } from '../eval/ResultsLog';
 import { findWorkflow } from '../workflows';
 import { PathRefused, type Roots } from './paths';
@@ -78,16 +78,12 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   const verdicts: Record<string, 0 | 1> = {};
   const judges = [summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined);
   if (judges.length) {
-    const found = new Map<string, Judgement>();
-    for (const j of readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false })) {
-      if (judges.includes(j.judge)) found.set(`${j.judge}\u0000${j.workflow}\u0000${j.questionId}\u0000${j.key}`, j);
-    }
+    const verdictOn = verdictIndex(readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false }), judges);
     for (const row of rows) {
       const pair = `${row.workflow}\u0000${row.questionId}`;
       if (row.scoredAsWrong) verdicts[pair] = 0;
       if (row.status === 'error') continue;
-      const key = judgeKey(row);
-      const verdict = judges.map((judge) => found.get(`${judge}\u0000${pair}\u0000${key}`)).find((j) => j !== undefined);
+      const verdict = verdictOn(row);
       if (verdict?.correct === 0 || verdict?.correct === 1) verdicts[pair] = verdict.correct;
     }
   }
