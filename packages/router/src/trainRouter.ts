@@ -227,6 +227,7 @@ export function trainRouter(
   const orders = Array.from({ length: repeats }, (_, r) => shuffled(complete, (settings.seed || 1) + r));
   const order = orders[0]!;
   const folds = Math.min(settings.folds, order.length);
+  if (folds < settings.folds) log(`router.folds=${settings.folds} is more than the ${order.length} training questions: ${folds} folds (leave one out)`);
   const l2s = settings.l2 !== undefined ? [settings.l2] : L2_GRID;
   const lambdas = [...new Set([...LAMBDA_GRID, ...(settings.lambda !== undefined ? [settings.lambda] : [])])].sort((a, b) => a - b);
   const datasets = [...new Set(order.map((e) => e.dataset))].sort();

@@ -217,6 +217,9 @@ describe('scoreRun and summarize', () => {
     const predictions = new Map(ids.map((q, i) => [q, [{ workflow: 'cheap', quality: i < 2 ? 0.9 : 0.1, tokens: 100 }, { workflow: 'dear', quality: 0.8, tokens: 900 }]]));
     const context = { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['router', 'cheap', 'dear'], questionIds: ids };
     const summary = summarize(rows, { ...context, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
+    // Its settings read as what they stand for: λ −1 is the file's λ, "" the shipped file.
+    const withSettings = summarize(rows, { ...context, settings: { router: { file: '', lambda: -1 } }, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
+    expect(renderSummary(withSettings)).toContain(`- router: file="" (the router file the package ships), lambda=-1 (the router file's λ: 0.1)`);
     // Without dear's runs there is nothing to replay a choice of dear from: the curve is left out, saying why.
     const without = summarize(rows.filter((r) => r.workflow !== 'dear'), { ...context, workflows: ['router', 'cheap'], router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
     expect(without.router_curve).toBeUndefined();

@@ -658,7 +658,14 @@ export function renderSummary(summary: Summary): string {
   }
   const configured = Object.entries(summary.settings).filter(([, s]) => Object.keys(s).length > 0);
   if (configured.length) {
-    lines.push('', '## Settings', '', ...configured.map(([id, s]) => `- ${id}: ${Object.entries(s).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`));
+    // A router's "−1: the file's λ" and "": the shipped file" read as what they stand for.
+    const shown = (id: string, k: string, v: unknown): string => {
+      const curve = summary.router_curve?.router === id ? summary.router_curve : undefined;
+      if (curve && k === 'lambda' && v === -1) return ` (the router file's λ: ${curve.lambda})`;
+      if (curve && k === 'file' && v === '') return ' (the router file the package ships)';
+      return '';
+    };
+    lines.push('', '## Settings', '', ...configured.map(([id, s]) => `- ${id}: ${Object.entries(s).map(([k, v]) => `${k}=${JSON.stringify(v)}${shown(id, k, v)}`).join(', ')}`));
   }
   const estimated = Object.values(summary.workflows).some((w) => w.tokens_estimated) || summary.judge?.tokens_estimated;
   lines.push('', '## How these are measured', '');
