@@ -121,6 +121,13 @@ export function scoredMetrics<T extends Pick<ResultRow, 'status' | 'errorCode' |
   return scoredAsWrong(row) ? { ...row, metrics: { ...row.metrics, em: 0, f1: 0, acc: 0 } } : row;
 }
 
+/** The latest line of each question × workflow pair (a re-run's line supersedes a failed one), in the order the pairs first appear. */
+export function latestRows<T extends Pick<ResultRow, 'workflow' | 'questionId'>>(rows: Iterable<T>): T[] {
+  const latest = new Map<string, T>();
+  for (const row of rows) latest.set(key(row.workflow, row.questionId), row);
+  return [...latest.values()];
+}
+
 /**
  * results.jsonl, append-only. Opening it repairs a line torn by a kill mid-write (the tail after
  * the last newline is dropped: that pair simply runs again), so a resumed evaluation neither

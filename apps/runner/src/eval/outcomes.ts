@@ -4,7 +4,7 @@ import { ConfigError, InputError, type EvalOutcome, type EvalSource } from '@mul
 import { inPart, type QuestionPart } from '@multihop/datasets';
 import { readJsonlLog } from './jsonl';
 import { legacyJudgeKey, verdictIndex, type Judgement } from './judging';
-import { rowTokens, scoredAsWrong, scoredMetrics, type ResultRow, type RunConfig } from './ResultsLog';
+import { latestRows, rowTokens, scoredAsWrong, scoredMetrics, type ResultRow, type RunConfig } from './ResultsLog';
 import type { Summary } from './summarize';
 
 /**
@@ -28,8 +28,7 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   const rows = readJsonlLog<ResultRow>(resultsFile, ['workflow', 'questionId', 'status', 'metrics', 'usage'], { repair: false });
   if (rows.length === 0) throw new ConfigError(`--from ${dir}: results.jsonl holds no results yet`);
   // The latest line of each pair wins, as in the eval itself (a retried pair supersedes its failure).
-  const latest = new Map<string, ResultRow>();
-  for (const row of rows) latest.set(`${row.workflow}\u0000${row.questionId}`, row);
+  const latest = latestRows(rows);
   const summaryFile = join(root, 'summary.json');
   let summary: Partial<Summary> | undefined;
   try {
@@ -51,15 +50,15 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   // Verdicts of an earlier judge prompt are not this one's (judgeKey): an eval judged before version 4
   // is judged again by re-running it, not trained on as if it had no verdicts (the trainer would fall back to F1).
   const verdictOn = verdictIndex(judgements, judges);
-  const judged = new Map([...latest.values()].map((row) => [row, verdictOn(row)]));
+  const judged = new Map(latest.map((row) => [row, verdictOn(row)]));
   const current = [...judged.values()].filter((v) => v !== undefined).length;
-  const older = [...latest.values()].filter((row) => verdictOn(row, legacyJudgeKey(row)) !== undefined).length;
+  const older = latest.filter((row) => verdictOn(row, legacyJudgeKey(row)) !== undefined).length;
   if (older > current) {
     throw new ConfigError(
       `--from ${dir}: ${older} of its answers were judged with an earlier version of the judge prompt (before judge.correctness version 4, which shows a gold answer's aliases as alternatives); re-run the eval that wrote it with the same --out to judge them again (no pair runs again), then train`,
     );
   }
-  const outcomes: EvalOutcome[] = [...latest.values()].filter((row) => inPart(row.questionId, part)).map((row) => {
+  const outcomes: EvalOutcome[] = latest.filter((row) => inPart(row.questionId, part)).map((row) => {
     // A failure of the workflow's own is a wrong answer to learn from; any other says nothing about the question.
     const own = scoredAsWrong(row);
     const { em, f1 } = scoredMetrics(row).metrics;

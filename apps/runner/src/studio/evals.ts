@@ -4,7 +4,7 @@ import type { Chart } from '@multihop/core';
 import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
 import { verdictIndex, type Judgement } from '../eval/judging';
-import { scoredAsWrong, scoredMetrics, type ResultRow } from '../eval/ResultsLog';
+import { latestRows, scoredAsWrong, scoredMetrics, type ResultRow } from '../eval/ResultsLog';
 import { findWorkflow } from '../workflows';
 import { PathRefused, type Roots } from './paths';
 import type { StudioEval, StudioEvalListing, StudioEvalRow, StudioEvalSummary, StudioReplay, StudioTraceFile } from './protocol';
@@ -63,14 +63,8 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   // answer metrics 0 (the draft's kept beside them) and, in a judged eval, the verdict wrong.
   const workflows = new Set(Object.keys(summary.workflows ?? {}));
   const questions = summary.question_ids ? new Set(summary.question_ids) : undefined;
-  const latest = new Map<string, ResultRow>();
-  for (const row of readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false })) {
-    if (!workflows.has(row.workflow) || (questions && !questions.has(row.questionId))) continue;
-    const pair = `${row.workflow}\u0000${row.questionId}`;
-    latest.delete(pair);
-    latest.set(pair, row);
-  }
-  const rows: StudioEvalRow[] = [...latest.values()].map((row) => (scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row));
+  const scored = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false }).filter((row) => workflows.has(row.workflow) && (!questions || questions.has(row.questionId)));
+  const rows: StudioEvalRow[] = latestRows(scored).map((row) => (scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row));
   // Each answer's verdict as the summary takes it: the summary's judge's, on this answer under this
   // judge prompt (judgeKey), its set-up's key before its bare model id (an eval written before keys
   // carried the judge's set-up). A judge error, an answer not judged yet and a failure left out of
