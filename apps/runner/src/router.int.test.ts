@@ -267,12 +267,39 @@ describe('the router from evals to a routed eval', () => {
     expect(badSpec.err).toContain('"word2vec" is not an embedder spec; expected hashing, hashing:<dimensions> or openai:<model>:<dimensions>');
   });
 
+  it('warns when the evals it learns from were judged by different judges', async () => {
+    // The musique eval judged again, by a judge over the OpenAI wire that says yes to every answer.
+    const server = await startOpenAICompatibleServer(async () => ({ content: 'Explanation: it names the answer.\nDecision: yes' }));
+    const saved = { base: process.env['OPENAI_BASE_URL'], key: process.env['OPENAI_API_KEY'] };
+    process.env['OPENAI_BASE_URL'] = server.baseURL;
+    process.env['OPENAI_API_KEY'] = 'none';
+    try {
+      const rejudged = join(work, 'musique-other-judge');
+      cpSync(musique, rejudged, { recursive: true });
+      const judged = await cli('eval', '--workflows', candidates, '--dataset', 'musique-train', '--limit', '30', '--setting', 'closed', '--db', db, '--out', rejudged, '--judge', 'openai:local-judge');
+      expect(judged.code).toBe(0);
+      const trained = await cli('train', 'router', '--from', hotpot, '--from', rejudged, '--out', join(work, 'mixed-judges.json'));
+      expect(trained.code).toBe(0);
+      expect(trained.err).toMatch(/train router: warning: the evals were judged differently \(offline, openai:local-judge\S*\); the router learns one judge's idea of a correct answer/);
+    } finally {
+      for (const [name, value] of [['OPENAI_BASE_URL', saved.base], ['OPENAI_API_KEY', saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await server.close();
+    }
+  });
+
   it('refuses what it cannot use, naming the directory, the setting or the file', async () => {
     const notEval = await cli('train', 'router', '--from', work, '--out', join(work, 'x.json'));
     expect(notEval.code).toBe(2);
     expect(notEval.err).toContain(`--from ${work}: no run.json and results.jsonl here`);
     const noFrom = await cli('train', 'router', '--dataset', 'hotpotqa-train', '--out', join(work, 'x.json'));
     expect(noFrom.err).toContain('trainer router learns from finished evals: give --from <eval dir>');
+    // One eval given twice would be learnt from twice, the second replacing the first: refused, naming it.
+    const sameEval = await cli('train', 'router', '--from', hotpot, '--from', hotpot, '--out', join(work, 'x.json'));
+    expect(sameEval.code).toBe(2);
+    expect(sameEval.err).toMatch(new RegExp(`30 questions are in more than one of the evals given \\(e\\.g\\. hotpotqa-train \\S+, in ${hotpot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, given twice\\): each question must come from one eval`));
     const twice = await cli('train', 'router', '--from', hotpot, '--out', join(work, 'x.json'), '--lambda', '0.05', '--set', 'router.lambda=0.1');
     expect(twice.code).toBe(2);
     expect(twice.err).toContain('--lambda 0.05 and --set router.lambda=0.1 set router.lambda twice, to 0.05 and 0.1: give it once');

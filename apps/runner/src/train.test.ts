@@ -32,6 +32,11 @@ describe('multihop train', () => {
     expect(summary.settings['mao-arag']).toMatchObject({ policy });
     expect(summary.settings['mao-arag-fixed:R+AG']).not.toHaveProperty('policy');
     expect(evaluated.out).toContain(`policy="${policy}"`);
+    // Trained one more epoch in place (the trainer resumes from its file): the eval's runs are the old policy's, so its resume is refused.
+    expect((await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train,musique-train', '--limit', '2', '--epochs', '3', '--alpha', '0.2', '--seed', '3', '--out', policy, '--db', db)).code).toBe(0);
+    const resumed = await cli('eval', '--workflows', 'mao-arag,mao-arag-fixed:R+AG', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '2', '--set', `mao-arag.policy=${policy}`, '--out', out, '--db', db);
+    expect(resumed.code).toBe(2);
+    expect(resumed.err).toContain(`mao-arag ran here built from ${policy} as it was then (sha1 `);
   });
 
   it('evolves HERA on part K of N of its questions (--part), as train and eval take them', async () => {

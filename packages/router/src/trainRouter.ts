@@ -159,10 +159,7 @@ export function trainRouter(
   // Questions some candidate has no run on (an eval stopped before it finished).
   const unrun = new Set([...examples.values()].filter((e) => !leftOut(e.key) && !candidates.every((c) => e.outcomes.has(c))).map((e) => e.key));
   // Each kind counted by eval (by dataset for a caller that gives no sources), so the line names where to look.
-  const inSource = (s: EvalSource, key: string): boolean => {
-    const [dataset, id] = key.split('\u0000');
-    return dataset === s.dataset && s.questionIds.includes(id!);
-  };
+  const inSource = (s: EvalSource, key: string): boolean => holders.get(key)?.includes(s.dir) ?? false;
   const byEval = (keys: ReadonlySet<string>): string =>
     (sources.length
       ? sources.map((s) => ({ where: s.dir, n: [...keys].filter((k) => inSource(s, k)).length }))
@@ -171,14 +168,13 @@ export function trainRouter(
       .filter((u) => u.n > 0)
       .map((u) => `${u.n} of ${u.where}`)
       .join(', ');
-  const outage = new Set([...dropped]);
   const noVerdict = new Set([...unjudged].filter((k) => !dropped.has(k)));
   if (complete.length < 20) {
     throw new ConfigError(
-      `the router needs at least 20 questions every candidate ran without an outage${target === 'correctness' ? ', each answer judged' : ''}; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${outage.size ? `; ${outage.size} left out for a candidate's outage (${byEval(outage)})` : ''}${noVerdict.size ? `; ${noVerdict.size} for an answer without a verdict (${byEval(noVerdict)}: a re-run of that eval with the same --out judges those not judged yet)` : ''}${unrun.size ? `; ${unrun.size} for a candidate that has no run on them (${byEval(unrun)})` : ''}`,
+      `the router needs at least 20 questions every candidate ran without an outage${target === 'correctness' ? ', each answer judged' : ''}; the evals given (${sources.map((s) => s.dir).join(', ') || [...byDataset.keys()].join(', ')}) have ${complete.length}${dropped.size ? `; ${dropped.size} left out for a candidate's outage (${byEval(dropped)})` : ''}${noVerdict.size ? `; ${noVerdict.size} for an answer without a verdict (${byEval(noVerdict)}: a re-run of that eval with the same --out judges those not judged yet)` : ''}${unrun.size ? `; ${unrun.size} for a candidate that has no run on them (${byEval(unrun)})` : ''}`,
     );
   }
-  if (outage.size) log(`left out ${plural(outage.size, 'question')} on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer): ${byEval(outage)}; a re-run of that eval with the same --out runs them again`);
+  if (dropped.size) log(`left out ${plural(dropped.size, 'question')} on which some candidate failed for a reason that says nothing about the question (an outage; a failure that is the workflow's own is learnt from as a wrong answer): ${byEval(dropped)}; a re-run of that eval with the same --out runs them again`);
   if (noVerdict.size) log(`left out ${plural(noVerdict.size, 'question')} on which some candidate's answer has no verdict (a judge error, an answer not judged yet, an eval not judged): ${byEval(noVerdict)}; a re-run of that eval with the same --out judges the answers not judged yet and asks again where the judge's call failed (a reply the judge prompt could not read is not asked again: see its judgements.jsonl)`);
   if (unrun.size) log(`left out ${plural(unrun.size, 'question')} some candidate has no run on (an eval stopped before it finished?): ${byEval(unrun)}`);
   for (const s of sources) {
