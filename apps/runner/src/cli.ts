@@ -68,7 +68,7 @@ const setting: OptionSpec = {
   help: "open: every question searches the dataset's pooled corpus; closed: a dataset question searches only its own paragraphs",
 };
 const db: OptionSpec = { type: 'string', arg: 'DIR', defaultText: '.multihop/lancedb', help: 'the embedded LanceDB directory (or a LanceDB URI)' };
-const model: OptionSpec = { type: 'string', arg: 'offline|openai:<model>', defaultText: 'MULTIHOP_MODEL, else multihop.config.json, else offline', help: 'the model of every role' };
+const model: OptionSpec = { type: 'string', arg: 'offline|openai:<model>', defaultText: 'MULTIHOP_MODEL, else multihop.config.json, else offline', help: 'the default model: every role a multihop.config.json does not give its own' };
 const set: OptionSpec = { type: 'string', arg: '<id>.<setting>=<value>', multiple: true, help: "change a workflow's setting, checked by its schema (repeatable)" };
 const json: OptionSpec = { type: 'boolean', help: 'print JSON on stdout (progress stays on stderr)' };
 const corpus: OptionSpec = { type: 'string', arg: 'FILE', help: "a corpus file, searched with (open) the dataset's paragraphs" };

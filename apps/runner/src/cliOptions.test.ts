@@ -43,6 +43,37 @@ describe('eval and sweep options a new user meets, through the CLI', () => {
     }
   });
 
+  it('--judge wins over a multihop.config.json that gives the judge role its own model, offline included', async () => {
+    const server = await startOpenAICompatibleServer(() => ({ content: 'Explanation: the prediction names the same thing.\nDecision: Yes' }));
+    const config = join(dir, 'judge-role.config.json');
+    writeFileSync(config, JSON.stringify({ model: 'offline', roles: { judge: 'openai:file-judge' } }));
+    const saved = { key: process.env['OPENAI_API_KEY'], url: process.env['OPENAI_BASE_URL'], config: process.env['MULTIHOP_CONFIG'] };
+    Object.assign(process.env, { OPENAI_API_KEY: 'local', OPENAI_BASE_URL: server.baseURL, MULTIHOP_CONFIG: config });
+    try {
+      const flagged = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--judge', 'openai:judge-m', '--out', join(dir, 'judge-flag'), '--db', db);
+      expect(flagged.code).toBe(0);
+      expect(server.requests.map((r) => r.body.model)).toEqual(['judge-m', 'judge-m']);
+      expect(flagged.out).toContain('Judge: **openai:judge-m**');
+
+      const offline = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--judge', 'offline', '--out', join(dir, 'judge-offline'), '--db', db);
+      expect(offline.code).toBe(0);
+      expect(server.requests).toHaveLength(2);
+      const summary = JSON.parse(readFileSync(join(dir, 'judge-offline', 'summary.json'), 'utf8')) as Summary;
+      expect(summary.judge).toMatchObject({ model: 'offline', offline: true });
+
+      // Without the flag, the file's judge role judges.
+      const filed = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--out', join(dir, 'judge-file'), '--db', db);
+      expect(filed.code).toBe(0);
+      expect(server.requests.slice(2).map((r) => r.body.model)).toEqual(['file-judge', 'file-judge']);
+    } finally {
+      await server.close();
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url], ['MULTIHOP_CONFIG', saved.config]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('says what is wrong with --offset, --set, --corpus in the closed setting, and sweep\'s --param', async () => {
     const fail = async (...argv: string[]) => {
       const r = await cli(...argv, '--db', db, ...(argv[0] === 'run' ? [] : ['--out', join(dir, 'never')]));

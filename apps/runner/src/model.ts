@@ -38,7 +38,7 @@ export interface RunnerModel extends ResolvedModel {
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
 export function resolveModel(
   flag: string | undefined,
-  options: { cacheDir?: string; defaultConcurrency?: number; concurrency?: number; modelFlag?: string } = {},
+  options: { cacheDir?: string; defaultConcurrency?: number; concurrency?: number; modelFlag?: string; roleModels?: Record<string, { model: string; source: string }> } = {},
 ): RunnerModel {
   const resolved = createModelFromEnv({
     model: flag,

@@ -163,6 +163,25 @@ describe('OpenAIEmbedder against a scripted server: replies, retries, deadline a
     expect((await failure(embedder(nodata))).message).toMatch(/a 200 reply with no `data` list, not an embeddings list/);
   });
 
+  it('pairs vectors with texts by the reply\'s index, and refuses a reply with fewer vectors than texts', async () => {
+    // A server (or proxy) that sends `data` in reverse order, each item with its own index.
+    const reversed = await startOpenAICompatibleServer((request) => {
+      const reply = JSON.parse((floats(request) as { raw: string }).raw) as { data: unknown[] };
+      return { raw: JSON.stringify({ ...reply, data: reply.data.reverse() }) };
+    });
+    servers.push(reversed);
+    const vectors = await embedder(reversed).embed(['a', 'bbb', 'cc']);
+    expect(vectors.map((v) => Math.round(v[0]! * 100))).toEqual([1, 3, 2]);
+
+    const short = await serve([{ raw: JSON.stringify({ object: 'list', data: [{ object: 'embedding', index: 0, embedding: [1, 2, 3, 4] }] }) }]);
+    const error = (await embedder(short).embed(['a', 'b']).catch((e: unknown) => e)) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toContain('a 200 reply with 1 vector(s) for 2 input(s), not an embeddings list');
+
+    const twice = await serve([{ raw: JSON.stringify({ object: 'list', data: [0, 0].map((index) => ({ object: 'embedding', index, embedding: [1, 2, 3, 4] })) }) }]);
+    expect(((await embedder(twice).embed(['a', 'b']).catch((e: unknown) => e)) as Error).message).toContain('indices [0,0] that are not each of 0…1 once');
+  });
+
   it('times out a hanging request with notices, and bounds the call with callDeadlineMs', async () => {
     const s = await serve([{ hang: true }]);
     const notices: RetryNotice[] = [];

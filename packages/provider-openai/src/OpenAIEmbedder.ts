@@ -106,7 +106,8 @@ export class OpenAIEmbedder implements Embedder {
       timeout: this.policy.timeoutMs,
       // Retries are the loop's (bounded, with notices and a deadline), not LangChain's.
       maxRetries: 0,
-      configuration: { ...(this.options.baseURL ? { baseURL: this.options.baseURL } : {}), fetch: fetchWithSignal },
+      // The endpoint this embedder names, never one LangChain finds in the environment (OPENAI_API_BASE).
+      configuration: { baseURL: this.options.baseURL ?? OPENAI_BASE_URL, fetch: fetchWithSignal },
     });
   }
 }

@@ -360,6 +360,23 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(error.details).toMatchObject({ attempts: 1, retryable: false });
   });
 
+  it('calls the endpoint it names, never one LangChain would take from OPENAI_API_BASE or LANGSMITH_GATEWAY', async () => {
+    // No baseURL: the provider names api.openai.com, so that is where the request (and the key) must go, not the stub.
+    const s = await serve([{ content: '{"answer":"from the stub"}' }]);
+    const saved = { base: process.env['OPENAI_API_BASE'] };
+    process.env['OPENAI_API_BASE'] = s.baseURL;
+    try {
+      const model = createModel({ provider: createOpenAIProvider({ model: 'm', apiKey: 'sk-test', maxRetries: 0, timeoutMs: 1000, callDeadlineMs: 3000 }) });
+      const error = (await model.call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error.message).toContain('at https://api.openai.com/v1/chat/completions failed');
+      expect(s.requests).toHaveLength(0);
+    } finally {
+      if (saved.base === undefined) delete process.env['OPENAI_API_BASE'];
+      else process.env['OPENAI_API_BASE'] = saved.base;
+    }
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => createOpenAIProvider({ model: 'm', apiKey: 'k', baseURL: 'localhost:8000/v1' })).toThrow(/baseURL "localhost:8000\/v1" is not an http\(s\) URL/);
   });

@@ -80,7 +80,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     new ChatOpenAICompletions({
       model: options.model,
       apiKey: options.apiKey,
-      configuration: { ...(options.baseURL ? { baseURL: options.baseURL } : {}), fetch: fetchChecked },
+      // Always the endpoint this provider names: left out, LangChain would take OPENAI_API_BASE or
+      // LANGSMITH_GATEWAY from the environment, and send the key to a host no label shows.
+      configuration: { baseURL: options.baseURL ?? OPENAI_BASE_URL, fetch: fetchChecked },
       timeout: timeoutMs,
       maxRetries: 0,
       temperature,

@@ -224,7 +224,10 @@ function snippet(text: string, max = 80): string {
 /** What a 200 reply's JSON must be: `check` says what is wrong with it, or nothing; `noun` names what was expected. */
 export interface ReplyShape {
   noun: string;
-  check: (body: unknown, text: string) => string | undefined;
+  /** What is wrong with a 200 reply's body, given the request's (JSON-parsed) body; undefined if nothing. */
+  check: (body: unknown, request: unknown) => string | undefined;
+  /** The body the client is given, when it must differ from the one that came (default: as it came). */
+  normalise?: (body: unknown) => unknown;
 }
 
 export const chatCompletionShape: ReplyShape = {
@@ -240,14 +243,31 @@ export const chatCompletionShape: ReplyShape = {
 
 export const embeddingListShape: ReplyShape = {
   noun: 'an embeddings list',
-  check: (body) => {
+  check: (body, request) => {
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) return 'no `data` list';
     const bad = data.findIndex((d) => {
       const embedding = (d as { embedding?: unknown } | null)?.embedding;
       return !Array.isArray(embedding) && typeof embedding !== 'string';
     });
-    return bad >= 0 ? `no \`data[${bad}].embedding\`` : undefined;
+    if (bad >= 0) return `no \`data[${bad}].embedding\``;
+    // LangChain pairs data[j] with input[j]; the wire pairs them by `index`, which a server or proxy may send out of order.
+    const input = (request as { input?: unknown } | null)?.input;
+    const expected = Array.isArray(input) ? input.length : typeof input === 'string' ? 1 : undefined;
+    if (expected !== undefined && data.length !== expected) return `${data.length} vector(s) for ${expected} input(s)`;
+    const indices = data.map((d) => (d as { index?: unknown }).index);
+    if (indices.every((i) => typeof i === 'number')) {
+      const seen = new Set(indices);
+      if (seen.size !== data.length || indices.some((i) => !Number.isInteger(i) || (i as number) < 0 || (i as number) >= data.length)) {
+        return `indices ${JSON.stringify(indices)} that are not each of 0…${data.length - 1} once`;
+      }
+    }
+    return undefined;
+  },
+  normalise: (body) => {
+    const data = (body as { data: Array<{ index?: unknown }> }).data;
+    if (!data.every((d) => typeof d.index === 'number')) return body;
+    return { ...(body as object), data: [...data].sort((a, b) => (a.index as number) - (b.index as number)) };
   },
 };
 
@@ -278,10 +298,21 @@ export function checkedFetch(shape: ReplyShape): typeof fetch {
       }
       throw new ReplyProblem(`it returned broken JSON (${(error as Error).message}): ${snippet(text)}`);
     }
-    const wrong = shape.check(body, text);
+    const wrong = shape.check(body, requestBody(init));
     if (wrong) throw new ReplyProblem(`it returned a 200 reply with ${wrong}, not ${shape.noun}: ${snippet(text)}`);
-    return new Response(text, { status: response.status, statusText: response.statusText, headers: jsonHeaders(response.headers) });
+    const out = shape.normalise ? JSON.stringify(shape.normalise(body)) : text;
+    return new Response(out, { status: response.status, statusText: response.statusText, headers: jsonHeaders(response.headers) });
   };
+}
+
+/** The request's body as JSON, when it was sent as a JSON string; else undefined. */
+function requestBody(init: RequestInit | undefined): unknown {
+  if (typeof init?.body !== 'string') return undefined;
+  try {
+    return JSON.parse(init.body);
+  } catch {
+    return undefined;
+  }
 }
 
 async function errorReply(response: Response): Promise<Response> {

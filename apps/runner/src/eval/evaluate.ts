@@ -344,18 +344,19 @@ function otherSelection(summaryFile: string, next: Summary): string | undefined 
 }
 
 /**
- * The judge: `--judge` when given, else the run's own model configuration under its `judge`
- * role. Its replies are cached on disk (under --cache, else in the output directory) unless
- * the offline model judges, whose verdicts judgements.jsonl already keeps.
+ * The judge: `--judge` when given (over a config file's `judge` role), else the run's own model
+ * configuration under its `judge` role. Its replies are cached on disk (under --cache, else in
+ * the output directory) unless the offline model judges, whose verdicts judgements.jsonl
+ * already keeps.
  */
 function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; key: string; label: string; model: RunnerModel } {
   const offline = options.judge ? options.judge.trim() === 'offline' : runModel.port.modelFor('judge') === 'offline';
-  const flag = options.judge ? { modelFlag: '--judge' } : {};
+  const flag = options.judge ? { roleModels: { judge: { model: options.judge, source: '--judge' } } } : {};
   const model = offline
     ? options.judge
-      ? resolveModel(options.judge, flag)
+      ? resolveModel(options.model, flag)
       : runModel
-    : resolveModel(options.judge ?? options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...flag });
+    : resolveModel(options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...flag });
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   // The judge's verdicts are kept under its id, and under its set-up when that says more (another

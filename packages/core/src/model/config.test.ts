@@ -141,6 +141,27 @@ describe('model selection', () => {
     ]);
   });
 
+  it('gives a role written as a string the file\'s settings when it names the file\'s model, and a caller\'s role model wins over the file\'s role', () => {
+    const path = configFile({
+      model: { provider: 'openai', model: 'm', baseURL: 'http://127.0.0.1:9/v1', temperature: 0 },
+      roles: { judge: 'openai:m', esc: 'openai:big' },
+    });
+    const resolved = createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: path, offline, openai });
+    expect(resolved.fingerprints.roles['judge']).toBe(resolved.fingerprints.default);
+    const settings = (b: OpenAIProviderSettings) => [b.model, b.baseURL, b.temperature];
+    expect(built.map(settings)).toEqual([['m', 'http://127.0.0.1:9/v1', 0], ['big', undefined, undefined]]);
+
+    // A command line's --judge: over the file's judge role, offline or another model, with the file's settings when it names the file's model.
+    const judged = createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: path, offline, openai, roleModels: { judge: { model: 'offline', source: '--judge' } } });
+    expect(judged.port.modelFor('judge')).toBe('offline');
+    expect(judged.port.modelFor('esc')).toBe('openai:big');
+    const other = createModelFromEnv({ env: { OPENAI_API_KEY: 'k' }, configPath: path, offline, openai, roleModels: { judge: { model: 'openai:gpt-4o', source: '--judge' } } });
+    expect(other.describe.roles['judge']).toBe('openai:gpt-4o');
+    expect(() => createModelFromEnv({ env: {}, configPath: configFile({ model: 'offline' }), offline, openai, roleModels: { judge: { model: 'openai:gpt-4o', source: '--judge' } } })).toThrow(
+      'OPENAI_API_KEY is not set; --judge selects openai:gpt-4o',
+    );
+  });
+
   it('takes one attempt\'s timeout and the retries from MULTIHOP_TIMEOUT_MS and MULTIHOP_MAX_RETRIES where the config gives none, and checks them', () => {
     createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: 'k', MULTIHOP_TIMEOUT_MS: '2500', MULTIHOP_MAX_RETRIES: '0' }, offline, openai });
     const path = configFile({ model: { provider: 'openai', model: 'm', timeoutMs: 900 } });

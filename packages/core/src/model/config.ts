@@ -249,7 +249,7 @@ function integerFromEnv(env: Record<string, string | undefined>, name: string, w
 export interface ModelFromEnvOptions {
   /** Defaults to process.env. */
   env?: Record<string, string | undefined>;
-  /** An explicit model (a CLI flag); wins over MULTIHOP_MODEL and the config file. */
+  /** An explicit default model (a CLI flag); wins over MULTIHOP_MODEL and the config file's `model` (the file's `roles` keep theirs). */
   model?: string;
   /** The flag `model` came from, as messages name it (default `--model`; the runner's judge: `--judge`). */
   modelFlag?: string;
@@ -275,6 +275,11 @@ export interface ModelFromEnvOptions {
    * instead of a setting that silently applies to nothing. Called only when the file has roles.
    */
   knownRoles?: readonly string[] | (() => readonly string[]);
+  /**
+   * Roles the caller assigns (`offline` | `openai:<model>`), each naming where it came from for
+   * errors (a command line's `--judge`): each wins over the config file's entry for its role.
+   */
+  roleModels?: Record<string, { model: string; source: string }>;
 }
 
 /** What the config resolves for an OpenAI-compatible role; the provider package takes these. */
@@ -336,13 +341,12 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       ? parseModelSpec(env['MULTIHOP_MODEL'], 'MULTIHOP_MODEL')
       : undefined;
   const configured = config.model ? specFrom(config.model, `${where}: model`) : undefined;
-  // A flag or MULTIHOP_MODEL naming the config file's own model keeps the file's settings for it
-  // (endpoint, timeouts, temperature, ...); a model the file does not describe gets none of them.
-  const defaultSpec: ModelSpec = chosen
-    ? chosen.provider === 'openai' && configured?.provider === 'openai' && configured.model === chosen.model
-      ? configured
-      : chosen
-    : (configured ?? { provider: 'offline' });
+  // A model named by a flag, MULTIHOP_MODEL or a role's string that is the config file's own model
+  // keeps the file's settings for it (endpoint, timeouts, temperature, ...); a model the file does
+  // not describe gets none of them.
+  const described = (spec: ModelSpec): ModelSpec =>
+    spec.provider === 'openai' && configured?.provider === 'openai' && configured.model === spec.model ? configured : spec;
+  const defaultSpec: ModelSpec = chosen ? described(chosen) : (configured ?? { provider: 'offline' });
 
   const providers = new Map<string, Provider>();
   const build = (spec: ModelSpec, source: string): Provider => {
@@ -386,7 +390,11 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const provider = build(defaultSpec, defaultSource);
   const roles: Record<string, Provider> = {};
   for (const [role, value] of Object.entries(config.roles ?? {})) {
-    roles[role] = build(specFrom(value, `${where}: roles.${role}`), `${where}: roles.${role}`);
+    const spec = specFrom(value, `${where}: roles.${role}`);
+    roles[role] = build(typeof value === 'string' ? described(spec) : spec, `${where}: roles.${role}`);
+  }
+  for (const [role, { model, source }] of Object.entries(options.roleModels ?? {})) {
+    roles[role] = build(described(parseModelSpec(model, source)), source);
   }
   const port = createModel({
     provider,
