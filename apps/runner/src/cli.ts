@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'run workflows on the same questions, judge the answers, write results and a summary (resumable)',
     options: { workflows: { type: 'string', arg: '<id,...>', required: true, help: 'workflow ids, comma-separated' }, ...evaluation },
     notes: [
-      'A pair that failed is counted in the failed column: a failure of the workflow\'s own (MODEL_OUTPUT, PLAN, STEP_LIMIT, a request the server refused with 400, 413 or 422) scores as a wrong answer with the tokens it spent; any other (provider, network, file system) is left out of the metrics and run again by a re-run of the same command.',
+      'A pair that failed is counted in the failed column: a failure of the workflow\'s own (MODEL_OUTPUT, PLAN, STEP_LIMIT, a request the server refused with 400, 413 or 422, unless it names a setting the configuration sends) scores as a wrong answer with the tokens it spent; any other (provider, network, file system) is left out of the metrics and run again by a re-run of the same command.',
       'Exit code: 0 when pairs succeeded (a banner names any that failed), 1 when none did or when the judge judged none of their answers, 2 for bad input, 130 after Ctrl-C (the summary is marked incomplete).',
       'Budgets: a run that reaches --max-llm-calls, --max-tokens or --timeout stops with its draft answer, status partial (budget:maxLlmCalls, budget:maxTokens, budget:deadline).',
     ],

@@ -212,4 +212,28 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
     expect(again.err).toContain('1 of 1 pairs already in');
     expect(server.requests).toHaveLength(sent);
   });
+
+  it('leaves out of the figures a run the server refused for a setting the configuration sends (a 400 naming temperature), says which, and runs it again once mended', async () => {
+    let refuse = true;
+    server = await startOpenAICompatibleServer(() =>
+      refuse
+        ? { status: 400, raw: JSON.stringify({ error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } }) }
+        : { content: '{"answer":"Chief of Protocol"}' },
+    );
+    const out = join(dir, 'setting-refused');
+    const args = ['eval', '--workflows', 'direct', ...base, '--model', 'openai:m', '--judge', 'offline', '--out', out];
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL };
+    const first = await withEnv(env, () => cli(...args));
+    expect(first.code).toBe(1);
+    expect(rowsOf(out)).toEqual([expect.objectContaining({ status: 'error', errorCode: 'PROVIDER', errorStatus: 400, errorSetting: 'temperature' })]);
+    const summary = read<Summary>(join(out, 'summary.json'));
+    expect(summary.failed).toMatchObject({ runs: 1, retryable: 1, setting_refused: { runs: 1, setting: 'temperature', error: expect.stringContaining("Unsupported value: 'temperature'") } });
+    expect(summary.failed.scored_as_wrong).toBeUndefined();
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('refused by the server for a setting the model configuration sends (`temperature`)');
+    // The server mended: the same command runs the pair again, and it counts.
+    refuse = false;
+    const again = await withEnv(env, () => cli(...args));
+    expect(again.code).toBe(0);
+    expect(read<Summary>(join(out, 'summary.json')).failed.runs).toBe(0);
+  });
 });

@@ -83,7 +83,12 @@ export function spentOf(error: unknown): Partial<SpentCall> | undefined {
 export class ProviderError extends MultihopError {
   constructor(
     message: string,
-    readonly details: { provider: string; status?: number; attempts: number; retryable: boolean },
+    /**
+     * `setting`: the request field a 400 named (the error's `param`, other than the messages): the
+     * server refused a setting the configuration sends (a temperature the model does not take), not
+     * the question's prompt.
+     */
+    readonly details: { provider: string; status?: number; attempts: number; retryable: boolean; setting?: string },
     options?: { cause?: unknown },
   ) {
     super('PROVIDER', message, options);

@@ -130,7 +130,7 @@ export interface RunResult {
    * Why the run failed; `stack` only for an UNEXPECTED error (a bug, not a failure the project
    * names), `status` the HTTP status of a PROVIDER error when the server answered with one.
    */
-  error?: { code: string; message: string; raw?: string[]; stack?: string; status?: number };
+  error?: { code: string; message: string; raw?: string[]; stack?: string; status?: number; setting?: string };
   /** Ids of the passages the run used, in the order they were gathered, deduplicated. */
   evidenceIds: string[];
   evidence: Evidence[];

@@ -363,7 +363,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       answer: draft,
       status: 'error',
       ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
-      error: { code, message, ...(raw ? { raw } : {}), ...stack, ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}) },
+      error: { code, message, ...(raw ? { raw } : {}), ...stack, ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}), ...(error instanceof ProviderError && error.details.setting !== undefined ? { setting: error.details.setting } : {}) },
     });
   }
 }

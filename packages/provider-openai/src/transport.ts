@@ -81,7 +81,11 @@ export async function withRetries<T>(policy: RetryPolicy, site: CallSite, send: 
         failure.retryable = true;
       }
       if (!failure.retryable || attempt >= maxRetries) {
-        fail(`failed after ${attempt + 1} attempt(s): ${failure.message}`, { status: failure.status, attempts: attempt + 1, retryable: failure.retryable }, error);
+        fail(
+          `failed after ${attempt + 1} attempt(s): ${failure.message}`,
+          { status: failure.status, attempts: attempt + 1, retryable: failure.retryable, ...(failure.setting ? { setting: failure.setting } : {}) },
+          error,
+        );
       }
       let waitMs: number;
       if (failure.retryAfterMs !== undefined) {
@@ -121,6 +125,8 @@ interface Failure {
   reply?: boolean;
   /** The request could not be sent as configured (a port fetch refuses). */
   config?: boolean;
+  /** A 400's `param` when it names a request setting, not the messages (ProviderError.details.setting). */
+  setting?: string;
 }
 
 /** The errors under `error`, outermost first (the client wraps what fetch threw in `cause`). */
@@ -151,7 +157,10 @@ export function classify(error: unknown, url?: string): Failure {
         : status === 404
           ? ' (is the model name one the endpoint serves, and does the base URL end in /v1?)'
           : '';
-    return { retryable, status, message: `${message}${hint}`, retryAfterMs: retryAfter(withStatus.headers) };
+    // OpenAI names the field it refused (`param`): a sampling setting is the configuration's, the messages (a prompt over the context) the question's.
+    const param = (withStatus as { param?: unknown }).param;
+    const setting = status === 400 && typeof param === 'string' && param !== '' && !/^(messages|input|prompt)\b/.test(param) ? param : undefined;
+    return { retryable, status, message: `${message}${hint}`, retryAfterMs: retryAfter(withStatus.headers), ...(setting ? { setting } : {}) };
   }
   const inner = chain.length > 1 ? (chain[chain.length - 1] as { message?: unknown; code?: unknown }) : undefined;
   const innerMessage = typeof inner?.message === 'string' ? inner.message.replace(/\s+/g, ' ').trim() : '';

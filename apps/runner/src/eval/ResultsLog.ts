@@ -33,6 +33,8 @@ export interface ResultRow {
   errorCode?: string;
   /** A PROVIDER error's HTTP status, when the server answered with one. */
   errorStatus?: number;
+  /** The request setting a 400 named (temperature, max_tokens, ...): the configuration's failure, not the workflow's. */
+  errorSetting?: string;
   metrics: RowMetrics;
   usage: Usage;
   evidenceIds: string[];
@@ -84,7 +86,7 @@ export const RETRYABLE = new Set(['PROVIDER', 'ABORTED', 'SEARCH', 'ENVIRONMENT'
 export const REQUEST_REJECTED = new Set([400, 413, 422]);
 
 /** True when a failed row may pass on a re-run: its code is retryable, or (a row written before ENVIRONMENT existed) an UNEXPECTED system error. */
-export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
+export function isRetryable(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus' | 'errorSetting'>): boolean {
   if (row.status !== 'error') return false;
   if (rejectedRequest(row)) return false;
   if (RETRYABLE.has(row.errorCode ?? '')) return true;
@@ -106,18 +108,23 @@ export const WORKFLOW_OWN = new Set(['MODEL_OUTPUT', 'PLAN', 'STEP_LIMIT']);
  * spent. Other failures are left out of the figures, counted apart; those that may pass
  * (isRetryable) run again on a re-run.
  */
-export function scoredAsWrong(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus'>): boolean {
+export function scoredAsWrong(row: Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus' | 'errorSetting'>): boolean {
   if (row.status !== 'error') return false;
   return rejectedRequest(row) || WORKFLOW_OWN.has(row.errorCode ?? '');
 }
 
-/** A provider failure whose server refused the request itself (REQUEST_REJECTED): the same request fails the same way. */
-function rejectedRequest(row: Pick<ResultRow, 'errorCode' | 'errorStatus'>): boolean {
-  return row.errorCode === 'PROVIDER' && row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus);
+/**
+ * A provider failure whose server refused the request itself (REQUEST_REJECTED): the same request
+ * fails the same way. Not one that names a setting the configuration sends (errorSetting: a
+ * temperature the model does not take): that says nothing of the workflow, and a mended
+ * configuration or server passes.
+ */
+function rejectedRequest(row: Pick<ResultRow, 'errorCode' | 'errorStatus' | 'errorSetting'>): boolean {
+  return row.errorCode === 'PROVIDER' && row.errorStatus !== undefined && REQUEST_REJECTED.has(row.errorStatus) && row.errorSetting === undefined;
 }
 
 /** A row as the figures score it: a failure of the workflow's own answered nothing (EM, F1 and Acc 0; its retrieval as it was). */
-export function scoredMetrics<T extends Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus' | 'metrics'>>(row: T): T {
+export function scoredMetrics<T extends Pick<ResultRow, 'status' | 'errorCode' | 'error' | 'errorStatus' | 'errorSetting' | 'metrics'>>(row: T): T {
   return scoredAsWrong(row) ? { ...row, metrics: { ...row.metrics, em: 0, f1: 0, acc: 0 } } : row;
 }
 

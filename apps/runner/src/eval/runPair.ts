@@ -48,7 +48,7 @@ export function pairThread(workflowId: string, questionId: string, evalId = ''):
  * engine checkpoints go, so the re-run starts the run over (a machine checkpointed in its failure
  * state would otherwise fail again) and replays the journalled calls up to where it failed.
  */
-export async function settlePair(context: PairContext, row: Pick<ResultRow, 'workflow' | 'questionId' | 'status' | 'errorCode' | 'error' | 'errorStatus'>, evalId?: string): Promise<void> {
+export async function settlePair(context: PairContext, row: Pick<ResultRow, 'workflow' | 'questionId' | 'status' | 'errorCode' | 'error' | 'errorStatus' | 'errorSetting'>, evalId?: string): Promise<void> {
   if (!context.checkpoints) return;
   const thread = pairThread(row.workflow, row.questionId, evalId);
   if (isRetryable(row)) await context.checkpoints.saver.deleteThread(thread);
@@ -86,7 +86,7 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
     gold: goldAnswers(question),
     status: result.status,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error), ...(result.error.status !== undefined ? { errorStatus: result.error.status } : {}) } : {}),
+    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error), ...(result.error.status !== undefined ? { errorStatus: result.error.status } : {}), ...(result.error.setting !== undefined ? { errorSetting: result.error.setting } : {}) } : {}),
     metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
     usage: result.usage,
     evidenceIds: result.evidenceIds,

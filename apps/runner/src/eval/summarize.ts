@@ -173,6 +173,8 @@ export interface FailureSummary {
   workflows: Record<string, number>;
   /** Tokens (prompt + completion) the failed runs left out of the figures spent before they failed: in no workflow's figures, so counted here. */
   tokens: number;
+  /** Runs the server refused for a setting the configuration sends (a 400 naming `temperature`, `max_tokens`, ...): how many, and the first one's setting and error (absent when none). */
+  setting_refused?: { runs: number; setting: string; error: string };
 }
 
 export interface IncompleteSummary {
@@ -362,9 +364,16 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       workflows: countBy(failedRows.map((r) => r.workflow)),
       ...(leftOut.length < failedRows.length ? { scored_as_wrong: failedRows.length - leftOut.length } : {}),
       tokens: leftOut.reduce((n, r) => n + rowTokens(r), 0),
+      ...settingRefused(failedRows),
     },
     ...incompleteOf(asked, context),
   };
+}
+
+function settingRefused(failedRows: readonly ResultRow[]): Pick<FailureSummary, 'setting_refused'> {
+  const refused = failedRows.filter((r) => r.errorSetting !== undefined);
+  const first = refused[0];
+  return first ? { setting_refused: { runs: refused.length, setting: first.errorSetting!, error: first.error ?? '' } } : {};
 }
 
 /** What summary.md says of the failed runs: which score as wrong, which are left out, which a re-run retries. */
@@ -378,6 +387,12 @@ function failedRunsLine(failed: Summary['failed']): string {
   if (out) {
     parts.push(
       `${out} ${out === 1 ? 'is' : 'are'} left out of every figure here (n counts the runs scored) and spent ${failed.tokens ?? 0} tokens (prompt + completion), counted in no figure above; ${retryable ? `${retryable} of them may pass on a re-run of the same command, which runs ${retryable === 1 ? 'it' : 'them'} again (each getting back the model calls it completed, not paying for them twice)` : `a re-run of the same command does not run ${out === 1 ? 'it' : 'them'} again`}.`,
+    );
+  }
+  const refused = failed.setting_refused;
+  if (refused) {
+    parts.push(
+      `${refused.runs === runs ? (runs === 1 ? 'It was' : 'They were all') : `${refused.runs} of them were`} refused by the server for a setting the model configuration sends (\`${refused.setting}\`), not for the question: mend it in multihop.config.json, or the server, and re-run. The first: ${refused.error}`,
     );
   }
   return parts.join(' ');

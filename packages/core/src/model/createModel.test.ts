@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ModelOutputError } from '../errors';
-import { createModel } from './createModel';
+import { ModelOutputError, RunAbortedError } from '../errors';
+import { createModel, parseReply } from './createModel';
 import type { ChatMessage, PromptTemplate, Provider, ProviderRequest } from './port';
 import { createScriptedProvider } from './scripted';
 
@@ -181,6 +181,44 @@ describe('createModel', () => {
     await expect(other).rejects.toThrow(/ran out of replies/);
   });
 
+  it('takes the JSON object a reply gives after citing passages like [1] and [2], and shows the object\'s issues when none fits', async () => {
+    const provider = createScriptedProvider({ replies: { writer: ['From [1] and [2]: {"answer":"Paris","confidence":0.9}'] } });
+    const result = await createModel({ provider }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(result.output).toEqual({ answer: 'Paris', confidence: 0.9 });
+    expect(result.usage.attempts).toBe(1);
+    const broken = parseReply('See [3]: {"answer":"Paris"}', answerSchema);
+    expect(broken.ok).toBe(false);
+    expect(broken.ok ? '' : broken.issues).toContain('confidence');
+    expect(broken.ok ? '' : broken.issues).not.toContain('received array');
+    // An object inside the one taken is not a candidate of its own.
+    expect(parseReply('{"result": {"answer":"x","confidence":1}}', answerSchema).ok).toBe(false);
+  });
+
+  it('stops a call that waits for a request slot when its run is aborted, without waiting for the slot', async () => {
+    let release!: () => void;
+    const provider: Provider = {
+      id: 'busy',
+      async generate() {
+        await new Promise<void>((r) => (release = r));
+        return { text: '{"answer":"x","confidence":0}', model: 'busy' };
+      },
+    };
+    const model = createModel({ provider, concurrency: 1 });
+    const first = model.call({ prompt: answerPrompt, vars: { question: 'first' } });
+    const controller = new AbortController();
+    const second = model.call({ prompt: answerPrompt, vars: { question: 'second' }, signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort(new Error('this run\'s --timeout passed'));
+    const error = await second;
+    expect(error).toBeInstanceOf(RunAbortedError);
+    // The first call still holds the slot: the second gave up before it was freed, and the slot stays usable.
+    release();
+    await expect(first).resolves.toMatchObject({ output: { answer: 'x' } });
+    const third = model.call({ prompt: answerPrompt, vars: { question: 'third' } });
+    await new Promise((r) => setTimeout(r, 0));
+    release();
+    await expect(third).resolves.toMatchObject({ output: { answer: 'x' } });
+  });
+
   it('keeps at most `concurrency` provider requests in flight', async () => {
     let inFlight = 0;
     let peak = 0;
@@ -215,8 +253,30 @@ describe('the response cache key', () => {
     const repaired = await model.call({ prompt: answerPrompt, vars: { question: 'other' } });
     expect(repaired).toMatchObject({ output: { answer: 'C' }, usage: { attempts: 2 } });
     const again = await model.call({ prompt: answerPrompt, vars: { question: 'other' } });
-    expect(again).toMatchObject({ output: { answer: 'C' }, usage: { cached: true, attempts: 1 } });
+    expect(again).toMatchObject({ output: { answer: 'C' }, usage: { cached: true, attempts: 2 } });
     expect(provider.requests).toHaveLength(4);
+  });
+
+  it('replays a repaired call as it happened: both rounds\' tokens, two attempts and the mended reply', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-repair-'));
+    const provider = createScriptedProvider({ replies: { writer: ['{"answer":"Paris","confidence":7}', '{"answer":"Paris","confidence":0.7}'] }, usage: { promptTokens: 100, completionTokens: 10 } });
+    const fresh = await createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    const replay = await createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(provider.requests).toHaveLength(2);
+    expect(fresh.usage).toMatchObject({ promptTokens: 200, completionTokens: 20, attempts: 2, cached: false });
+    const { cached, latencyMs, ...same } = replay.usage;
+    expect(cached).toBe(true);
+    expect(same).toEqual((({ cached: _c, latencyMs: _l, ...rest }) => rest)(fresh.usage));
+    expect(replay.repaired).toEqual(fresh.repaired);
+    expect(replay.output).toEqual(fresh.output);
+  });
+
+  it('caches nothing of a call that failed, so a re-run asks again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-failed-'));
+    const provider = createScriptedProvider({ replies: { writer: ['oops', 'still not JSON', '{"answer":"Paris","confidence":1}'] } });
+    await expect(createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } })).rejects.toBeInstanceOf(ModelOutputError);
+    const retried = await createModel({ provider, cache: dir }).call({ prompt: answerPrompt, vars: { question: 'q' } });
+    expect(retried).toMatchObject({ output: { answer: 'Paris' }, usage: { cached: false, attempts: 1 } });
   });
 
   it('does not share entries between providers with the same model name but other settings', async () => {

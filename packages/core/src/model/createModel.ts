@@ -2,7 +2,7 @@ import { z, type ZodType } from 'zod';
 import { ModelOutputError, recordSpent, RunAbortedError } from '../errors';
 import { estimateTokens, type CallUsage } from '../usage';
 import { ResponseCache } from './cache';
-import { extractJson } from './json';
+import { jsonCandidates } from './json';
 import { ConcurrencyLimiter } from './limiter';
 import type {
   ChatMessage,
@@ -41,10 +41,14 @@ export function createModel(options: ModelOptions): ModelPort {
     const hit = cache ? await cache.get(key) : undefined;
     if (hit) return { ...hit, cached: true };
     throwIfAborted(request.signal);
-    const response = await limiter.run(() => {
-      throwIfAborted(request.signal);
-      return provider.generate(request);
-    });
+    const response = await limiter.run(
+      () => {
+        throwIfAborted(request.signal);
+        return provider.generate(request);
+      },
+      request.signal,
+      (reason) => new RunAbortedError(reason),
+    );
     return { ...response, cached: false };
   }
 
@@ -76,8 +80,10 @@ export function createModel(options: ModelOptions): ModelPort {
         return checked.success ? { ok: true, value: checked.data } : { ok: false, issues: z.prettifyError(checked.error) };
       };
       const raws: string[] = [];
-      const rendered: ChatMessage[] = request.prompt.render(request.vars);
-      let messages = rendered;
+      // The replies the provider sent (not the cache) and the messages each answered: a call that
+      // ends well caches each under its own messages, so a replay repairs as the call did, at its cost.
+      const fresh: Array<{ messages: ChatMessage[]; response: ProviderResponse }> = [];
+      let messages: ChatMessage[] = request.prompt.render(request.vars);
       let issues = '';
 
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -116,6 +122,7 @@ export function createModel(options: ModelOptions): ModelPort {
           usage.completionTokens += estimateTokens(response.text);
         }
         raws.push(response.text);
+        if (!response.cached) fresh.push({ messages, response });
         if (response.finishReason === 'length') {
           // A reply cut off at the token limit is never parsed (a truncated plain-text answer would
           // pass), and a repair round, a longer prompt, would be cut off again.
@@ -129,9 +136,9 @@ export function createModel(options: ModelOptions): ModelPort {
         const text = visibleReply(response.text);
         const parsed: Parsed<T> = !reply && text.trim() === '' ? { ok: false, issues: emptyReply(response) } : read(text);
         if (parsed.ok) {
-          if (cache && !response.cached) {
-            // Keyed by the first rendering, so a repaired reply is found by the next identical call.
-            await cache.set(cacheKey(provider, { messages: rendered, jsonSchema, vars: request.vars, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) }), response);
+          if (cache) {
+            const temperature = request.temperature !== undefined ? { temperature: request.temperature } : {};
+            for (const round of fresh) await cache.set(cacheKey(provider, { messages: round.messages, jsonSchema, vars: request.vars, ...temperature }), round.response);
           }
           usage.latencyMs = Date.now() - started;
           return {
@@ -206,13 +213,20 @@ function oneLine(issues: string): string {
   return issues.replace(/\n\s*→ at /g, ' at ').replace(/\s*\n\s*/g, '; ').trim();
 }
 
-/** Parses and validates a reply: bare or fenced JSON, then the zod schema. */
+/**
+ * Parses and validates a reply: the first JSON value in it (bare, fenced or inside prose) that the
+ * zod schema accepts. When none does, the issues are those of the first object found (a cited
+ * `[1]` before it is not the reply), else of the first value.
+ */
 export function parseReply<T>(text: string, schema: ZodType<T>): Parsed<T> {
-  const json = extractJson(text);
-  if (json === undefined) return { ok: false, issues: 'the reply contains no JSON object' };
-  const result = schema.safeParse(json);
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: z.prettifyError(result.error) };
+  let shown: { issues: string; object: boolean } | undefined;
+  for (const json of jsonCandidates(text)) {
+    const result = schema.safeParse(json);
+    if (result.success) return { ok: true, value: result.data };
+    const object = json !== null && typeof json === 'object' && !Array.isArray(json);
+    if (!shown || (!shown.object && object)) shown = { issues: z.prettifyError(result.error), object };
+  }
+  return { ok: false, issues: shown ? shown.issues : 'the reply contains no JSON object' };
 }
 
 function repairInstruction(issues: string, jsonSchema: Record<string, unknown>): string {

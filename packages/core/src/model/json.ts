@@ -4,24 +4,37 @@
  * the reply holds no parsable JSON object or array.
  */
 export function extractJson(text: string): unknown {
+  for (const value of jsonCandidates(text)) return value;
+  return undefined;
+}
+
+/**
+ * Every JSON value a reply may mean, in order: the whole reply, each fenced block, then each
+ * balanced object or array in the text from left to right (none inside one already taken). A
+ * reply that cites passages before its JSON ("From [1] and [2]: {…}") yields [1], [2] and the
+ * object, so a caller can take the first its schema accepts.
+ */
+export function* jsonCandidates(text: string): Generator<unknown> {
   const trimmed = text.trim();
   const direct = tryParse(trimmed);
-  if (direct.ok) return direct.value;
-
+  if (direct.ok) {
+    yield direct.value;
+    return;
+  }
   for (const fenced of fencedBlocks(trimmed)) {
     const parsed = tryParse(fenced);
-    if (parsed.ok) return parsed.value;
+    if (parsed.ok) yield parsed.value;
   }
-
   for (let start = 0; start < trimmed.length; start++) {
     const ch = trimmed[start];
     if (ch !== '{' && ch !== '[') continue;
     const end = balancedEnd(trimmed, start);
     if (end < 0) continue;
     const parsed = tryParse(trimmed.slice(start, end + 1));
-    if (parsed.ok) return parsed.value;
+    if (!parsed.ok) continue;
+    yield parsed.value;
+    start = end;
   }
-  return undefined;
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

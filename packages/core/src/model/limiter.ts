@@ -21,9 +21,27 @@ export class ConcurrencyLimiter {
     return this.waiting.length;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once a slot is free. A `signal` that fires while the task waits for its slot
+   * takes it out of the queue and rejects with `abortError(signal.reason)`: an aborted run
+   * does not wait for other runs' calls to finish first.
+   */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal, abortError: (reason: unknown) => Error = (reason) => (reason instanceof Error ? reason : new Error(String(reason)))): Promise<T> {
     if (this.active >= this.concurrency) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (signal?.aborted) throw abortError(signal.reason);
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const at = this.waiting.indexOf(wake);
+          if (at >= 0) this.waiting.splice(at, 1);
+          reject(abortError(signal?.reason));
+        };
+        const wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        this.waiting.push(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     }
     this.active++;
     try {
