@@ -331,6 +331,42 @@ describe('a worker building a workflow from another file than the eval’s', () 
   }, 90_000);
 });
 
+describe('a worker that cannot see the eval’s results directory or loads another copy of its questions', () => {
+  it('refuses the pairs, back on the queue, naming --store or the question; a worker with the eval’s files runs them', async () => {
+    const out = mkdtempSync(join(temp, 'other-files-'));
+    // Two HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7) as a closed-book CSV.
+    const csv = join(out, '..', 'two-questions.csv');
+    const questions = 'Question,Answer\nWhat language were books being translated into during the era of Haymo of Faversham?,Latin\nIf Gallu is a demon Lilu is what?,a spirit\n';
+    writeFileSync(csv, questions);
+    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    while (!existsSync(join(out, 'queue.json'))) await sleep(20);
+    await sleep(500); // the pairs queued
+    // A machine where the eval's directory path holds another eval's (or nothing): it would record where the eval never looks.
+    const queueJson = readFileSync(join(out, 'queue.json'), 'utf8');
+    writeFileSync(join(out, 'queue.json'), JSON.stringify({ evalId: 'another-eval' }));
+    const elsewhere = startWorker();
+    expect(await elsewhere.exited).toBe(2);
+    expect(elsewhere.log()).toMatch(/the eval records its results in its directory .* which is not eval \w+'s on this machine .*: a worker on another machine needs an eval started with --store postgres:\/\/\.\.\.; stopped, its pairs are back on the queue/);
+    writeFileSync(join(out, 'queue.json'), queueJson);
+    // A worker whose copy of the question file has another gold answer.
+    writeFileSync(csv, questions.replace(',a spirit', ',a god'));
+    const edited = startWorker();
+    expect(await edited.exited).toBe(2);
+    expect(edited.log()).toMatch(/question \S+ of .*two-questions\.csv, as this worker loads it, differs from the eval's \(its text, gold answers or supporting passages\)/);
+    writeFileSync(csv, questions);
+    const right = startWorker();
+    expect(await evalExit).toBe(0);
+    right.child.kill('SIGTERM');
+    expect(await right.exited).toBe(0);
+    expect(rows(out).map((r) => r.gold)).toEqual(expect.arrayContaining([['Latin'], ['a spirit']]));
+    expect(elsewhere.log()).not.toMatch(/started direct/);
+    // The question it loads as the eval did, it may run; the edited one, never.
+    expect(edited.log()).not.toMatch(/started direct 1 /);
+  }, 90_000);
+});
+
 describe('multihop worker --idle-exit and --rate-limit', () => {
   it('with nothing queued, says its limit, stops after the idle seconds and exits 0', async () => {
     const done = spawnSync(process.execPath, [bin, 'worker', '--queue', redis!.url, '--rate-limit', '5/500ms', '--idle-exit', '1'], { env, encoding: 'utf8', timeout: 60_000 });

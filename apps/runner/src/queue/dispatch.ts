@@ -7,7 +7,7 @@ import type { Io } from '../io';
 import { Progress } from '../eval/Progress';
 import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
-import { JOB_ATTEMPTS, jobId, type EvalSpec, type PairJobData } from './jobs';
+import { JOB_ATTEMPTS, jobId, questionDigest, type EvalSpec, type PairJobData } from './jobs';
 import { redactUrl } from '@multihop/checkpoint';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME } from './redis';
 import { openStore, pairKey, parseStoreUrl, type StoreSpec, type StoredPair } from './store';
@@ -82,6 +82,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
         store: storeSpec,
         workflow: { id: pair.workflow.id, base: pair.workflow.workflow.id, settings: pair.workflow.settings, ...(pair.workflow.workflow.artifacts ? { artifacts: { ...pair.workflow.workflow.artifacts } } : {}) },
         questionId: pair.question.id,
+        questionDigest: questionDigest(pair.question),
       },
       opts: {
         jobId: jobId(evalId, key),
@@ -93,14 +94,21 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
     });
     const enqueue = async (keys: readonly string[]) => {
       const jobs = [];
+      const finished: string[] = [];
       for (const key of keys) {
-        const id = jobId(evalId, key);
-        const state = await queue.getJobState(id);
-        // Finished before (a retryable failure being run again, or another store): run it again.
-        if (state === 'completed' || state === 'failed') {
-          await store.forget(evalId, key);
-          await queue.remove(id);
-        } else if (state !== 'unknown') continue; // already queued or running: a worker will record it
+        const state = await queue.getJobState(jobId(evalId, key));
+        if (state === 'completed' || state === 'failed') finished.push(key);
+        else if (state === 'unknown') jobs.push(jobOf(key, pending.get(key)!));
+        // else: already queued or running, and a worker will record it.
+      }
+      // A job that finished is in the store (a worker records before it completes the job), unless
+      // it was a retryable failure forgotten above to run again, or it went to another store: only
+      // those are queued again. The store is read after the jobs' states, so a pair a worker recorded
+      // while this eval started is taken by the next poll, not thrown away and paid for again.
+      const recorded = finished.length ? await store.keys(evalId) : new Set<string>();
+      for (const key of finished) {
+        if (recorded.has(key)) continue;
+        await queue.remove(jobId(evalId, key));
         jobs.push(jobOf(key, pending.get(key)!));
       }
       for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));

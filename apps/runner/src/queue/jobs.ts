@@ -1,4 +1,5 @@
-import type { Budget } from '@multihop/core';
+import { createHash } from 'node:crypto';
+import { goldAnswers, type Budget, type Question } from '@multihop/core';
 import type { Setting } from '../setting';
 import type { StoreSpec } from './store';
 
@@ -41,6 +42,16 @@ export interface PairJobData {
     artifacts?: Record<string, string>;
   };
   questionId: string;
+  /** questionDigest of the question as the eval loaded it: a worker whose copy of the dataset differs refuses the job. Absent from jobs of older evals. */
+  questionDigest?: string;
+}
+
+/**
+ * What a run and its scoring read of a question: its text, its gold answers with their aliases and
+ * its supporting passages. A worker loading its own copy of the dataset must load this one.
+ */
+export function questionDigest(question: Question): string {
+  return createHash('sha1').update(JSON.stringify([question.id, question.text, goldAnswers(question), question.supportingIds])).digest('hex');
 }
 
 /** What a finished job returns (kept in Redis with the job). */

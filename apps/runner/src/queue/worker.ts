@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { holdThread, openCheckpointStore, redactUrl, type CheckpointStore } from '@multihop/checkpoint';
@@ -8,7 +9,7 @@ import { openCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
 import { modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
-import type { EvalSpec, PairJobData, PairJobResult } from './jobs';
+import { questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
 import { openStore, type ResultStore, type StoreSpec } from './store';
 
@@ -109,8 +110,15 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       throw new WaitingError();
     };
     try {
+      checkEvalDirectory(data.store, data.evalId);
       [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
       workflow = workflowFor(data.workflow);
+      const loaded = context.questions.get(data.questionId);
+      if (loaded && data.questionDigest !== undefined && questionDigest(loaded) !== data.questionDigest) {
+        throw new ConfigError(
+          `question ${data.questionId} of ${data.eval.dataset}, as this worker loads it, differs from the eval's (its text, gold answers or supporting passages): give the worker the same dataset file (MULTIHOP_DATASETS_DIR, or the same --dataset path)`,
+        );
+      }
     } catch (error) {
       if (!(error instanceof MultihopError)) throw error;
       // This worker cannot serve the eval (another model, a store it cannot reach, a dataset it
@@ -215,6 +223,25 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
   }
   log('stopped');
   return 0;
+}
+
+/**
+ * A results directory as the store is the eval's own only on the eval's machine: there it holds
+ * the eval's queue.json. Anywhere else the worker would make the path anew and record where the
+ * eval never looks, and the eval would queue the pair again and again.
+ */
+function checkEvalDirectory(store: StoreSpec, evalId: string): void {
+  if (store.kind !== 'dir') return;
+  let id: unknown;
+  try {
+    id = (JSON.parse(readFileSync(join(store.dir, 'queue.json'), 'utf8')) as { evalId?: unknown }).evalId;
+  } catch {
+    id = undefined;
+  }
+  if (id === evalId) return;
+  throw new ConfigError(
+    `the eval records its results in its directory ${store.dir}, which ${existsSync(store.dir) ? `is not eval ${evalId}'s on this machine (its queue.json names ${JSON.stringify(id ?? null)})` : 'is not on this machine'}: a worker on another machine needs an eval started with --store postgres://...`,
+  );
 }
 
 /** What `open` gives for `key`, opened once and shared by every job that needs it; an opening that failed is forgotten, so a later job tries again. */
