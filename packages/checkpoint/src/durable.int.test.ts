@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModel, type ModelPort, type Question, type RunResult, type Workflow } from '@multihop/core';
+import { createModel, ProviderError, type ModelPort, type Question, type RunResult, type Workflow } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { opera, operaNoRewrite } from '@multihop/opera';
 import { offlineHandlers as operaHandlers } from '@multihop/opera/offline';
@@ -109,6 +109,49 @@ describe.each([
     }
     expect(tried).toBe(3);
   }, 120_000);
+});
+
+describe.each([
+  ['PAR²-RAG (LangGraph)', () => par2Rag()],
+  ['OPERA (XState)', () => opera()],
+])('%s: a thread that failed at the provider, or stopped on its budget, goes on when resumed', (_name, make) => {
+  it('makes the calls the failure left unmade once the provider is back, and meets the same budget again', async () => {
+    const workflow = make();
+    // The first question whose run makes three calls or more: one before the outage, some after.
+    let question: Question | undefined;
+    let ref: Awaited<ReturnType<typeof reference>> | undefined;
+    for (const q of corpus.dataset.questions) {
+      ref = await reference(workflow, q);
+      question = q;
+      if (ref.calls >= 3) break;
+    }
+    if (!question || !ref || ref.calls < 3) throw new Error('no question of the sample makes three calls');
+    const store = await openCheckpointStore(join(dir, `${workflow.id}-outage.sqlite`));
+    // The endpoint goes down after the first call.
+    const working = countingModel();
+    const down: ModelPort = {
+      modelFor: (role) => working.port.modelFor(role),
+      async call(request) {
+        if (working.calls() >= 1) throw new ProviderError('openai:m at http://127.0.0.1:9/v1 failed after 3 attempt(s): 503', { provider: 'openai:m', status: 503, attempts: 3, retryable: true });
+        return working.port.call(request);
+      },
+    };
+    const failed = await workflow.run(question, { model: down, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('outage') });
+    expect(failed.status).toBe('error');
+    expect(failed.error?.code).toBe('PROVIDER');
+    const back = countingModel();
+    const resumed = await workflow.run(question, { model: back.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('outage') });
+    expect({ status: resumed.status, answer: resumed.answer, error: resumed.error?.code }).toEqual({ status: ref.result.status, answer: ref.result.answer, error: undefined });
+    expect(back.calls()).toBe(ref.calls - 1);
+
+    // A run stopped by --max-llm-calls 1 is partial, and so is its thread resumed under the same budget.
+    const budget = { maxLlmCalls: 1 };
+    const stopped = await workflow.run(question, { model: countingModel().port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('budget'), budget });
+    expect({ status: stopped.status, stopReason: stopped.stopReason }).toEqual({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
+    const again = await workflow.run(question, { model: countingModel().port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('budget'), budget });
+    expect({ status: again.status, stopReason: again.stopReason, answer: again.answer }).toEqual({ status: 'partial', stopReason: 'budget:maxLlmCalls', answer: stopped.answer });
+    await store.close();
+  }, 60_000);
 });
 
 it('PAR²-RAG keeps no candidate passages in the checkpoints written after reranking them', async () => {

@@ -59,7 +59,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
     },
     async put(threadId: string, key: string, call: RecordedCall) {
       await pool.query(
-        `INSERT INTO ${TABLES.calls} (thread_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (thread_id, key) DO UPDATE SET value = excluded.value`,
+        `INSERT INTO ${TABLES.calls} (thread_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (thread_id, key) DO NOTHING`,
         [threadId, key, encodeCall(call)],
       );
     },

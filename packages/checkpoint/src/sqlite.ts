@@ -148,7 +148,8 @@ export function openSqliteStore(file: string): CheckpointStore {
   }
   const saver = new SqliteSaver(db as never);
   const getCall = db.prepare(`SELECT value FROM ${TABLES.calls} WHERE thread_id = ? AND key = ?`);
-  const putCall = db.prepare(`INSERT OR REPLACE INTO ${TABLES.calls} (thread_id, key, value) VALUES (?, ?, ?)`);
+  // A recorded reply is never replaced: a process that lost the thread and writes late leaves the holder's.
+  const putCall = db.prepare(`INSERT OR IGNORE INTO ${TABLES.calls} (thread_id, key, value) VALUES (?, ?, ?)`);
   const getThread = db.prepare(`SELECT * FROM ${TABLES.threads} WHERE thread_id = ?`);
   const startThread = db.prepare(
     `INSERT INTO ${TABLES.threads} (thread_id, spec, status, result, created_at, updated_at) VALUES (?, ?, 'running', NULL, ?, ?)

@@ -151,13 +151,19 @@ async function runActor<TMachine extends AnyStateMachine>(
 
     const onSnapshot = (snapshot: ReturnType<typeof actor.getSnapshot>, restored = false): void => {
       if (settled) return;
-      if (!restored) checkpoint(snapshot);
+      const control = t.caughtError?.error;
+      const stopped = control instanceof BudgetExceededError || control instanceof RunAbortedError;
+      // A run that ended in a failure state, or was stopped, keeps no checkpoint of its end: a resumed
+      // thread goes back into the step that failed (the provider back, or the same budget met again,
+      // its completed calls from the journal), as LangGraph never checkpoints a failed step. Kept, the
+      // end would be restored without its error and answer XSTATE_FAILED for good.
+      const failedEnd = snapshot.status === 'done' && (stopped || (options.failedStates?.includes(t.state) ?? false));
+      if (!restored && !failedEnd) checkpoint(snapshot);
       if (snapshot.status === 'done') {
         const state = t.state;
         // A budget stop or an abort that an actor threw is the run's to label (partial, aborted),
         // whichever final state the machine's onError led to: a machine cannot turn it into a success.
-        const control = t.caughtError?.error;
-        if (control instanceof BudgetExceededError || control instanceof RunAbortedError) {
+        if (stopped) {
           settle(() => reject(control));
           return;
         }

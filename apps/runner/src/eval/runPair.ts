@@ -45,8 +45,9 @@ export function pairThread(workflowId: string, questionId: string, evalId = ''):
  * re-run would repeat) drops the pair's thread, checkpoints and journal. A failure that may pass on a re-run
  * (provider outage, abort, a full disk: isRetryable) keeps the thread's journal of completed
  * model calls, so the re-run gets each of them back instead of paying for it again; only its
- * engine checkpoints go, so the re-run starts the run over (a machine checkpointed in its failure
- * state would otherwise fail again) and replays the journalled calls up to where it failed.
+ * engine checkpoints go, so the re-run starts the run over and replays the journalled calls up to
+ * where it failed (threads of older versions hold a machine checkpointed in its failure state,
+ * which would fail again).
  */
 export async function settlePair(context: PairContext, row: Pick<ResultRow, 'workflow' | 'questionId' | 'status' | 'errorCode' | 'error' | 'errorStatus' | 'errorSetting'>, evalId?: string): Promise<void> {
   if (!context.checkpoints) return;
