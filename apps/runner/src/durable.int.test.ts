@@ -83,11 +83,15 @@ async function killAfter(
   file = store,
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<{ signal: NodeJS.Signals | null; code: number | null; stderr: string; journalled: number }> {
-  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '250' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // 500 ms a call: the kill lands while the run still has a call or more to make (a 1 s window at 250 ms was tight under CI's load).
+  const child = spawn(process.execPath, ['-r', register, bin, ...args], { cwd: work, env: { ...env, MULTIHOP_OFFLINE_LATENCY_MS: '500' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
+  let done = false;
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  for (let i = 0; i < 600 && journalled(thread, file) < calls; i++) await new Promise((r) => setTimeout(r, 50));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => ((done = true), resolve({ code, signal }))));
+  // Until the journal holds `calls` calls, or the child has ended on its own (its stderr then says why the test failed).
+  const deadline = Date.now() + 120_000;
+  while (!done && Date.now() < deadline && journalled(thread, file) < calls) await new Promise((r) => setTimeout(r, 50));
   child.kill(signal);
   const ended = await exited;
   return { ...ended, stderr, journalled: journalled(thread, file) };
@@ -157,7 +161,7 @@ it('Ctrl-C in rollouts says how many questions the file keeps and how to add the
   let said = '';
   child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
   const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const questionsIn = () => new Set((existsSync(out) ? readFileSync(out, 'utf8') : '').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question_id: string }).question_id)).size;
+  const questionsIn = () => new Set((existsSync(out) ? readFileSync(out, 'utf8') : '').split('\n').slice(0, -1).filter(Boolean).map((l) => (JSON.parse(l) as { question_id: string }).question_id)).size;
   // Once the first question's groups are in the file, while the others still run.
   for (let i = 0; i < 1200 && questionsIn() < 1; i++) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGINT');

@@ -277,7 +277,7 @@ describe('bad --queue and --store', () => {
     expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--queue', redis!.url, '--store', 'mysql://x')).err).toMatch(/^multihop: --store "mysql:\/\/x" is not a Postgres URL/);
     expect((await run('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-dev', '--store', postgres!.url)).err).toMatch(/^multihop: --store is where queue workers record results: give it with --queue/);
     expect((await run('worker', '--queue', redis!.url, '--rate-limit', 'fast')).err).toMatch(/^multihop: --rate-limit "fast": give pairs per duration/);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a worker whose model is not the eval’s', () => {
@@ -304,7 +304,7 @@ describe('a worker whose model is not the eval’s', () => {
     } finally {
       wrong.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a worker building a workflow from another file than the eval’s', () => {
@@ -328,7 +328,7 @@ describe('a worker building a workflow from another file than the eval’s', () 
     right.child.kill('SIGTERM');
     expect(await right.exited).toBe(0);
     expect(rows(out).filter((r) => r.workflow === 'router')).toHaveLength(2);
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('a worker that cannot see the eval’s results directory or loads another copy of its questions', () => {
@@ -342,7 +342,6 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     children.add(evalRun);
     const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
     while (!existsSync(join(out, 'queue.json'))) await sleep(20);
-    await sleep(500); // the pairs queued
     // A machine where the eval's directory path holds another eval's (or nothing): it would record where the eval never looks.
     const queueJson = readFileSync(join(out, 'queue.json'), 'utf8');
     writeFileSync(join(out, 'queue.json'), JSON.stringify({ evalId: 'another-eval' }));
@@ -364,7 +363,7 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     expect(elsewhere.log()).not.toMatch(/started direct/);
     // The question it loads as the eval did, it may run; the edited one, never.
     expect(edited.log()).not.toMatch(/started direct 1 /);
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('multihop worker --idle-exit and --rate-limit', () => {

@@ -9,6 +9,9 @@ import { legacyJudgeKey } from './eval/judging';
 import { rowTokens, type ResultRow } from './eval/ResultsLog';
 import type { Summary } from './eval/summarize';
 
+// A budget against a hang, not a bound on speed: tests here have taken 60 s under CI's load (12–19 s idle).
+jest.setTimeout(300_000);
+
 // The router's whole loop through the CLI, on real HotpotQA and MuSiQue train questions with the
 // offline model and LanceDB on disk: evals of the candidates, `train router --from` those evals,
 // then an eval of the router beside its candidates with the oracle row.

@@ -82,6 +82,43 @@ describe('run --thread / resume: bad input', () => {
     expect(err).toContain(`no thread "nothing-here" in ${file} (it has none)`);
   });
 
+  it('a thread whose command failed before its run began (a mistyped --id) is not kept: the corrected command takes the same --thread', async () => {
+    const file = join(dir, 'typo.sqlite');
+    const args = (id: string) => ['run', '--workflow', 'direct', '--dataset', 'hotpotqa-train', '--setting', 'closed', '--id', id, '--db', join(dir, 'lance'), '--thread', 'fresh1', '--checkpoints', file];
+    const typo = await cli(...args('5a7decc75542995f4f40230'));
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('no question with id "5a7decc75542995f4f40230"');
+    const right = await cli(...args('5a7decc75542995f4f40230f'));
+    expect(right.err).not.toContain('belongs to another run');
+    expect(right.code).toBe(0);
+    const store = await openCheckpointStore(file);
+    expect((await store.getThread('fresh1'))?.status).toBe('done');
+    await store.close();
+  });
+
+  it('a store whose thread records were damaged says so, naming the store and the thread, and still lists the readable ones', async () => {
+    const file = join(dir, 'damaged.sqlite');
+    const store = await openCheckpointStore(file);
+    await store.startThread('good', { workflow: 'direct', dataset: 'hotpotqa-train', id: 'x' });
+    await store.startThread('torn', { workflow: 'direct' });
+    await store.startThread('empty', {});
+    await store.close();
+    const Database = require('better-sqlite3') as new (file: string) => { prepare(sql: string): { run(...args: unknown[]): unknown }; close(): void };
+    const db = new Database(file);
+    db.prepare("UPDATE multihop_threads SET spec = '{\"workflow\":' WHERE thread_id = 'torn'").run();
+    db.close();
+    const torn = await cli('resume', 'torn', '--checkpoints', file);
+    expect(torn.code).toBe(2);
+    expect(torn.err).toContain(`checkpoint store ${file}: thread "torn" has a spec that is not JSON`);
+    const empty = await cli('resume', 'empty', '--checkpoints', file);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain(`thread "empty" records no run to continue`);
+    const missing = await cli('resume', 'other', '--checkpoints', file);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/no thread "other" in .*; recent threads: .*good \(direct, running\)/);
+    expect(missing.err).not.toContain('torn (');
+  });
+
   it('resume with a store that does not exist names it, and does not make it', async () => {
     const file = join(dir, 'no-such-store.sqlite');
     const { code, err } = await cli('resume', 'nothing-here', '--checkpoints', file);

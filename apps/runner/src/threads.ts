@@ -44,6 +44,10 @@ export interface DurableThread {
   /** Aborted if the thread's lease is lost to another process: the run stops. */
   signal: AbortSignal;
   end(result: RunResult): Promise<void>;
+  /** Called as the run starts: from then on, the thread is kept whatever happens. */
+  begin(): void;
+  /** A thread this command made and never began (its question was not found, its corpus would not open) is forgotten, so its id can be given again. */
+  discardIfUnused(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,9 +86,16 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
     const durable: DurableRunOptions = store.durable(threadId);
+    let began = false;
     return {
       options: durable,
       signal: lease.signal,
+      begin() {
+        began = true;
+      },
+      async discardIfUnused() {
+        if (!existing && !began) await store.deleteThread(threadId);
+      },
       async end(result: RunResult) {
         // A process that lost its thread (stopped past its lease, and another took it) writes nothing of it.
         if (!(await lease.confirm())) throw lease.signal.reason;

@@ -9,6 +9,9 @@ import { sharedDatasetsDir } from '@multihop/testing';
 import type { StudioEval, StudioRunSummary, StudioWorkflow } from '@multihop/runner/studio';
 import { launchChromium } from './chromium';
 
+// A budget against a hang, not a bound on speed: the replay test has taken 31 s beside the runner's tests in CI.
+jest.setTimeout(300_000);
+
 /**
  * The studio end to end: the real `multihop studio` (a child process, as a user starts it),
  * the built web app, and Chromium driving it. Runs use the offline model (a deterministic

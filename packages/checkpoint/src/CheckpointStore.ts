@@ -125,15 +125,37 @@ export interface ThreadRow {
   updated_at: string;
 }
 
-export function threadOf(row: ThreadRow): ThreadRecord {
+/**
+ * A thread's record from its row; a column that is not the JSON the store wrote (a damaged file,
+ * a hand edit) is a STORE_DAMAGED error naming the store, the thread and the column.
+ */
+export function threadOf(row: ThreadRow, location: string): ThreadRecord {
+  const json = (column: 'spec' | 'result', text: string): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new MultihopError('STORE_DAMAGED', `checkpoint store ${location}: thread "${row.thread_id}" has a ${column} that is not JSON (${(error as Error).message}); the store is damaged or was edited: give the run another thread id, or another --checkpoints store`, { cause: error });
+    }
+  };
   return {
     threadId: row.thread_id,
-    spec: JSON.parse(row.spec) as unknown,
+    spec: json('spec', row.spec),
     status: row.status as ThreadStatus,
-    ...(row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
+    ...(row.result !== null ? { result: json('result', row.result) } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** The threads a listing can read, newest first: a damaged row is left out, not the whole listing. */
+export function readableThreads(rows: readonly ThreadRow[], location: string): ThreadRecord[] {
+  return rows.flatMap((row) => {
+    try {
+      return [threadOf(row, location)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** A journal entry as stored: JSON text. */

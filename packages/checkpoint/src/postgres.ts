@@ -1,7 +1,7 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ConfigError, type CallJournal, type RecordedCall } from '@multihop/core';
 import pg from 'pg';
-import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+import { decodeCall, encodeCall, heldElsewhere, TABLES, TABLES_DDL, readableThreads, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The database's clock in ms since the epoch: leases expire by it, so workers whose clocks differ agree. */
 const DB_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
@@ -74,7 +74,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
     },
     async getThread(threadId) {
       const { rows } = await pool.query<ThreadRow>(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);
-      return rows[0] ? threadOf(rows[0]) : undefined;
+      return rows[0] ? threadOf(rows[0], shown) : undefined;
     },
     async startThread(threadId, spec) {
       const now = new Date().toISOString();
@@ -94,7 +94,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
     },
     async listThreads() {
       const { rows } = await pool.query<ThreadRow>(`SELECT * FROM ${TABLES.threads} ORDER BY updated_at DESC`);
-      return rows.map(threadOf);
+      return readableThreads(rows, shown);
     },
     async deleteThread(threadId) {
       await saver.deleteThread(threadId);

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { ConfigError, makeDirectory, MultihopError, type CallJournal, type RecordedCall } from '@multihop/core';
-import { decodeCall, encodeCall, foreignTables, heldElsewhere, TABLES, TABLES_DDL, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
+import { decodeCall, encodeCall, foreignTables, heldElsewhere, TABLES, TABLES_DDL, readableThreads, takeLeaseOnConflict, threadOf, type CheckpointStore, type ThreadRow } from './CheckpointStore';
 
 /** The part of better-sqlite3's Database this store uses. */
 interface Database {
@@ -18,9 +18,20 @@ class ForeignDatabase extends Error {}
 /** How long a write waits for another connection's write lock before SQLite gives up. */
 const BUSY_TIMEOUT_MS = 10_000;
 
-/** SQLite's bare "database is locked" (SQLITE_BUSY after the busy timeout), said with the store and the likely cause. */
+/**
+ * SQLite's bare "database is locked" (SQLITE_BUSY after the busy timeout), said with the store and
+ * the likely cause; a file found damaged mid-use (SQLITE_CORRUPT, SQLITE_NOTADB), said with the store.
+ */
 function lockedError(path: string, error: unknown): unknown {
-  if ((error as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return new MultihopError(
+      'STORE_DAMAGED',
+      `checkpoint store ${path}: the file is damaged (SQLite: ${(error as Error).message}); its threads cannot be read or continued: give the run another --checkpoints file (sqlite3's .recover may save what is left of this one)`,
+      { cause: error },
+    );
+  }
+  if (code !== 'SQLITE_BUSY') return error;
   return new MultihopError(
     'STORE_LOCKED',
     `checkpoint store ${path}: another process has held its write lock for over ${BUSY_TIMEOUT_MS / 1000} s (SQLite: database is locked); ` +
@@ -187,7 +198,7 @@ export function openSqliteStore(file: string): CheckpointStore {
     },
     async getThread(threadId) {
       const row = getThread.get(threadId) as ThreadRow | undefined;
-      return row ? threadOf(row) : undefined;
+      return row ? threadOf(row, path) : undefined;
     },
     async startThread(threadId, spec) {
       const now = new Date().toISOString();
@@ -197,9 +208,11 @@ export function openSqliteStore(file: string): CheckpointStore {
       endThread.run(status, result === undefined ? null : JSON.stringify(result), new Date().toISOString(), threadId);
     },
     async listThreads() {
-      return (listThreads.all() as ThreadRow[]).map(threadOf);
+      return readableThreads(listThreads.all() as ThreadRow[], path);
     },
     async deleteThread(threadId) {
+      // The saver makes its tables on its first read or write, and its deleteThread is neither: a thread that never ran a step may come first.
+      await saver.getTuple({ configurable: { thread_id: threadId } });
       await saver.deleteThread(threadId);
       deleteCalls.run(threadId);
       deleteThread.run(threadId);

@@ -3,7 +3,7 @@ import { hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testin
 import type { Chart } from './chart';
 import { ProviderError } from './errors';
 import { createModel } from './model/createModel';
-import type { PromptTemplate } from './model/port';
+import type { PromptTemplate, Provider } from './model/port';
 import { createScriptedProvider } from './model/scripted';
 import type { TraceEvent } from './types';
 import { TraceBus } from './trace';
@@ -124,8 +124,7 @@ describe('defineWorkflow / runWorkflow', () => {
   });
 
   it('stops at the deadline, aborting the call in flight', async () => {
-    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, latencyMs: 30 });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { timeoutMs: 100 } });
+    const result = await loop.run(question, { model: createModel({ provider: firstThenWait(reply('x', false)) }), retriever: overlapRetriever(passages), budget: { timeoutMs: 100 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'x' });
   });
 
@@ -308,3 +307,16 @@ describe('routeChoice: the router\'s choice rule', () => {
     expect(routeChoice([], 0)).toBeUndefined();
   });
 });
+
+/** Answers the first call at once; every later call waits until its run is aborted (the deadline): no race between the two. */
+function firstThenWait(text: string): Provider {
+  let calls = 0;
+  return {
+    id: 'first-then-wait',
+    async generate(request) {
+      calls += 1;
+      if (calls === 1) return { text, model: 'first-then-wait' };
+      return new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true }));
+    },
+  };
+}

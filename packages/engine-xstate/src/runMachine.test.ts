@@ -1,4 +1,4 @@
-import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort } from '@multihop/core';
+import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type Provider, type RunOptions, type RetrieverPort } from '@multihop/core';
 import { createActor, setup, waitFor } from 'xstate';
 import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, transitionsOf, walkProblems } from '../test/hopLoop';
 import { runMachine, type MachineRunOptions, type MachineRunResult } from './runMachine';
@@ -91,8 +91,7 @@ describe('runMachine', () => {
   });
 
   it('ends a run stopped by its deadline as partial, with the latest answer', async () => {
-    const provider = createScriptedProvider({ replies: { reasoner: [reply('a first guess', false), reply('never reached', true)] }, latencyMs: 60 });
-    const { result } = await run({}, { model: createModel({ provider }), budget: { timeoutMs: 100 } });
+    const { result } = await run({}, { model: createModel({ provider: firstThenWait(reply('a first guess', false)) }), budget: { timeoutMs: 100 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'a first guess' });
   });
 
@@ -204,3 +203,16 @@ describe('runMachine', () => {
     expect(bare.context.error).toContain('ran without a runtime');
   });
 });
+
+/** Answers the first call at once; every later call waits until its run is aborted (the deadline): no race between the two. */
+function firstThenWait(text: string): Provider {
+  let calls = 0;
+  return {
+    id: 'first-then-wait',
+    async generate(request) {
+      calls += 1;
+      if (calls === 1) return { text, model: 'first-then-wait' };
+      return new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true }));
+    },
+  };
+}

@@ -16,6 +16,9 @@ import { fitProjection } from './embedding';
 import { routerTrainer } from './trainer';
 import { createRouterWorkflow } from './workflows';
 
+// A budget against a hang, not a bound on speed: tests here have taken 60 s under CI's load (12–19 s idle).
+jest.setTimeout(300_000);
+
 // Real runs of three baselines on HotpotQA train questions (their own paragraphs, the offline
 // model), scored with the official F1: the outcomes the router learns from, then routes with.
 const model = offlineModel({ handlers: offlineHandlers });

@@ -32,7 +32,8 @@ describe('npm run build (nx run-many -t build)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'multihop-build-graph-'));
     try {
       const file = join(dir, 'tasks.json');
-      const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', FORCE_COLOR: '0' };
+      // Its own workspace data and cache: the running `npm test` (an outer Nx) reads and writes the workspace's.
+      const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', FORCE_COLOR: '0', NX_WORKSPACE_DATA_DIRECTORY: join(dir, 'workspace-data'), NX_CACHE_DIRECTORY: join(dir, 'cache') };
       const nx = spawnSync(process.execPath, [join(workspaceRoot, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'run-many', '-t', 'build', `--graph=${file}`], { cwd: workspaceRoot, env, encoding: 'utf8', timeout: 120_000 });
       expect({ status: nx.status, stderr: nx.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
       const { tasks } = JSON.parse(readFileSync(file, 'utf8')) as { tasks: { dependencies: Record<string, string[]> } };

@@ -55,7 +55,9 @@ export async function startOpenAICompatibleServer(
   const requests: StubRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await readBody(req);
+    // A client that gave up before sending its body (an abort, a timeout) is owed nothing.
+    const raw = await readBody(req).catch(() => undefined);
+    if (raw === undefined) return;
     let body: StubRequest['body'] = {};
     try {
       body = raw ? (JSON.parse(raw) as StubRequest['body']) : {};

@@ -1,5 +1,5 @@
 import { checkpointStoreExists } from '@multihop/checkpoint';
-import { ConfigError } from '@multihop/core';
+import { ConfigError, MultihopError } from '@multihop/core';
 import type { Io } from '../io';
 import { checkpointsLocation, openStore, runOptionsOf, type ThreadSpec } from '../threads';
 import { runCommand } from './run';
@@ -33,6 +33,9 @@ export async function resumeCommand(io: Io, options: ResumeCommandOptions): Prom
       );
     }
     spec = thread.spec as ThreadSpec;
+    if (!spec || typeof spec !== 'object' || typeof spec.workflow !== 'string' || !(typeof spec.question === 'string' || (typeof spec.dataset === 'string' && typeof spec.id === 'string'))) {
+      throw new MultihopError('STORE_DAMAGED', `checkpoint store ${store.location}: thread "${options.thread}" records no run to continue (its spec names no workflow, or no question); the store is damaged or was edited: start the run again with a new --thread`);
+    }
   } finally {
     await store.close();
   }

@@ -57,6 +57,10 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
   );
   try {
     return await runOnCorpus(io, options, { workflow, model, setting, durable });
+  } catch (error) {
+    // A mistyped --id leaves no thread behind: the corrected command may take the same --thread.
+    await durable?.discardIfUnused().catch(() => undefined);
+    throw error;
   } finally {
     quiet();
     await durable?.close();
@@ -87,6 +91,7 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model
       gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
+    durable?.begin();
     const result = await workflow.run(query, {
       model: model.port,
       retriever: corpus.retrieverFor(query),

@@ -9,7 +9,8 @@ import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
  * server on 127.0.0.1 (@multihop/testing), scripted per case.
  */
 
-jest.setTimeout(60_000);
+// A budget against a hang, not a bound on speed (CI's load slows these CLI runs 2–6×).
+jest.setTimeout(300_000);
 
 const QUESTION = ['run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?'];
 const ANSWER: StubReply = { content: '{"answer":"William Shakespeare"}' };
