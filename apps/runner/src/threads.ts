@@ -85,7 +85,8 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
     }
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
-    const durable: DurableRunOptions = store.durable(threadId);
+    // Fenced by the lease: once another process has taken the thread, this one writes nothing more of it.
+    const durable: DurableRunOptions = lease.durable();
     let began = false;
     return {
       options: durable,

@@ -4,6 +4,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres, type TestServer } from '@multihop/testing';
 import pg from 'pg';
+import { emptyCheckpoint, type BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { RecordedCall } from '@multihop/core';
 import type { CheckpointStore } from './CheckpointStore';
 import { holdThread, MACHINE_TAG, ThreadBusyError } from './lease';
 import { openMemoryStore } from './memory';
@@ -129,6 +131,37 @@ describe.each(backends)('thread leases on %s', (_name, backend) => {
     expect(await b.acquireLease('s2', 'host-b:202', 30_000)).toEqual({ held: true });
     await new Promise<void>((resolve) => third.signal.addEventListener('abort', () => resolve()));
     expect(third.held).toBe(false);
+  });
+
+  it('a holder that lost its thread writes nothing more of it: its checkpoints and journal entries are refused, and the new holder\'s stay', async () => {
+    const [a, b] = [await connection(), await connection()];
+    const first = await holdThread(a, 'f1', { owner: 'host-a:101' });
+    const durable = first.durable();
+    const saver = durable.checkpointer as BaseCheckpointSaver;
+    const config = { configurable: { thread_id: 'f1', checkpoint_ns: '' } };
+    const call = (text: string): RecordedCall => ({ output: { answer: text }, text, usage: { role: 'writer', model: 'offline', promptTokens: 1, completionTokens: 1, estimated: false, cached: false, attempts: 1, latencyMs: 0 } });
+    // While it holds the thread, its writes go through.
+    await saver.put(config, emptyCheckpoint(), { source: 'input', step: -1, parents: {} }, {});
+    await durable.calls.put('f1', 'k0', call('first holder'));
+    // Another process takes the thread over (the first stalled past its lease) and records a call.
+    await b.releaseLease('f1', 'host-a:101');
+    expect(await b.acquireLease('f1', 'host-b:202', 30_000)).toEqual({ held: true });
+    await b.calls.put('f1', 'k1', call('second holder'));
+    const checkpoints = async () => {
+      const ids: string[] = [];
+      for await (const tuple of b.saver.list(config)) ids.push(tuple.checkpoint.id);
+      return ids;
+    };
+    const before = await checkpoints();
+    // The first wakes and writes before its next renewal: refused, and its run stops.
+    await expect(saver.put(config, emptyCheckpoint(), { source: 'loop', step: 0, parents: {} }, {})).rejects.toThrow(/lost thread "f1"/);
+    await expect(durable.calls.put('f1', 'k1', call('late first holder'))).rejects.toThrow(/lost thread "f1"/);
+    expect(first.signal.aborted).toBe(true);
+    expect(await checkpoints()).toEqual(before);
+    expect((await b.calls.get('f1', 'k1'))?.text).toBe('second holder');
+    // Reads still pass.
+    expect((await durable.calls.get('f1', 'k0'))?.text).toBe('first holder');
+    await first.release();
   });
 
   it('a holder on this machine whose process is gone is taken over at once; a live one, or one of another machine or pid namespace, is not', async () => {

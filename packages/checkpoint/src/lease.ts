@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { MultihopError, processAlive } from '@multihop/core';
+import { MultihopError, processAlive, type DurableRunOptions } from '@multihop/core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckpointStore, LeaseHolder } from './CheckpointStore';
 
@@ -60,6 +60,13 @@ export interface ThreadLease {
    * final (a result, a thread's end), since `held` learns of a loss only at the next renewal.
    */
   confirm(): Promise<boolean>;
+  /**
+   * `RunOptions.durable` for the thread, fenced by the lease: each checkpoint and journal entry is
+   * written only after the lease is renewed, so a process that lost the thread (stopped past its
+   * lease while another took it) writes nothing more of it; the write fails with THREAD_LOST and
+   * the run stops.
+   */
+  durable(): DurableRunOptions;
   /** Stops renewing and gives the lease up (once; later calls do nothing). */
   release(): Promise<void>;
 }
@@ -77,6 +84,24 @@ export interface HoldOptions {
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+
+/** The LangGraph saver with `fence` run before each write (a checkpoint, a step's pending writes); reads and the rest pass through. */
+function fencedSaver(saver: object, fence: () => Promise<void>): object {
+  return new Proxy(saver, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (key === 'put' || key === 'putWrites') {
+        return async (...args: unknown[]) => {
+          await fence();
+          return method.apply(target, args);
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
 
 /**
  * Holds a thread for this process while it runs it, so two processes never run one thread at
@@ -122,6 +147,14 @@ export async function holdThread(store: CheckpointStore, threadId: string, optio
     );
   }, Math.max(10, ttlMs / 3));
   timer.unref();
+  const confirm = async (): Promise<boolean> => {
+    if (!held) return false;
+    if (!(await store.renewLease(threadId, owner, ttlMs))) lose();
+    return held;
+  };
+  const fence = async (): Promise<void> => {
+    if (!(await confirm())) throw lost.signal.reason;
+  };
   return {
     threadId,
     owner,
@@ -129,10 +162,10 @@ export async function holdThread(store: CheckpointStore, threadId: string, optio
       return held;
     },
     signal: lost.signal,
-    async confirm() {
-      if (!held) return false;
-      if (!(await store.renewLease(threadId, owner, ttlMs))) lose();
-      return held;
+    confirm,
+    durable() {
+      const base = store.durable(threadId);
+      return { ...base, checkpointer: fencedSaver(base.checkpointer, fence), calls: { get: (t, k) => base.calls.get(t, k), put: async (t, k, call) => (await fence(), base.calls.put(t, k, call)) } };
     },
     async release() {
       if (released) return;

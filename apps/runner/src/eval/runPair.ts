@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { CheckpointStore } from '@multihop/checkpoint';
+import type { CheckpointStore, ThreadLease } from '@multihop/checkpoint';
 import { goldAnswers, makeDirectory, writeFileWhole, type Budget, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
 import { isRetryable, type ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
@@ -67,11 +67,13 @@ export interface PairOutcome {
  * whether in `multihop eval`'s own process or in a `multihop worker` taking it from a queue.
  * The run gets the query (id, text, dataset name); the gold stays here, with the scorer. Runs
  * never throw (failures come back as results). Nothing is written: the caller records the
- * outcome (writeTrace, then the results line). `signal` stops the run (a worker that lost the pair's thread).
+ * outcome (writeTrace, then the results line). `lease`, a worker's hold on the pair's thread,
+ * fences the run's writes and stops it once the thread is lost to another worker.
  */
-export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, signal?: AbortSignal): Promise<PairOutcome> {
+export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, lease?: Pick<ThreadLease, 'signal' | 'durable'>): Promise<PairOutcome> {
   const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
-  const durable = context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
+  const durable = lease ? lease.durable() : context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
+  const signal = lease?.signal;
   const result = await workflow.workflow.run(query, {
     model: context.model.port,
     retriever: context.retrieverFor(query),

@@ -144,7 +144,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
     });
     try {
       log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
-      const outcome = await runPair(pair, workflow, question, data.evalId, lease.signal);
+      const outcome = await runPair(pair, workflow, question, data.evalId, lease);
       // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
       if (token && (await job.extendLock(token, lockDuration)) !== 1) {
         throw new Error(`lost the lock of ${workflow.id} ${question.id} (no renewal within ${options.stalledAfter} s): another worker runs it`);
