@@ -9,7 +9,7 @@ import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
 import { JOB_ATTEMPTS, jobId, questionDigest, type EvalSpec, type PairJobData } from './jobs';
 import { redactUrl } from '@multihop/checkpoint';
-import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME } from './redis';
+import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
 import { openStore, pairKey, parseStoreUrl, type StoreSpec, type StoredPair } from './store';
 
 export interface DispatchOptions {
@@ -53,7 +53,22 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
   const store = await openStore(storeSpec);
   const { Queue: BullQueue } = require('bullmq') as typeof import('bullmq');
   const queue: Queue<PairJobData> = new BullQueue(QUEUE_NAME, { connection: connectionFor(url) });
-  queue.on('error', () => undefined);
+  // Redis away mid-eval: the calls below wait for it (BullMQ retries for good). Say so, at most
+  // once a minute, and say when it answers again, so a waiting eval is never a silent one.
+  let outage = false;
+  let toldAt = 0;
+  queue.on('error', (error) => {
+    if (!outage || Date.now() - toldAt > 60_000) {
+      io.err(`\n${command}: the queue at ${redactUrl(url)} does not answer (${reason(error)}); waiting for it: the pairs recorded so far are kept, and the workers go on once it is back`);
+      toldAt = Date.now();
+    }
+    outage = true;
+  });
+  const answered = () => {
+    if (!outage) return;
+    outage = false;
+    io.err(`${command}: the queue at ${redactUrl(url)} answers again`);
+  };
   const outcome: DispatchOutcome = { failed: [], byWorker: new Map() };
   try {
     const evalId = evalIdOf(out);
@@ -151,6 +166,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
             } else if (state === 'unknown' || state === 'completed') gone.push(key);
           }),
         );
+        answered();
         // Off the queue but not in the store (removed by hand, or completed into another store): queue it again.
         // One that completed since this poll's read is in the store, and the next poll takes it.
         if (gone.length) {
@@ -162,6 +178,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
       if (Date.now() - lastWorkersCheck >= WORKERS_CHECK_MS) {
         lastWorkersCheck = Date.now();
         const now = await queue.getWorkersCount();
+        answered();
         if ((now === 0) !== (lastWorkers === 0)) io.err(`\n${command}: ${now ? `${now} worker${now === 1 ? '' : 's'} connected` : 'no worker connected: the pairs wait on the queue'}`);
         lastWorkers = now;
       }
