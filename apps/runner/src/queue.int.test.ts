@@ -83,6 +83,15 @@ function inFlight(log: string): string[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `ready()` holds, for two minutes at most; fails saying what it waited for and what `log()` shows (a child that died at start-up). */
+async function until(ready: () => boolean, what: string, log: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`waited 120 s for ${what}; the child said:\n${log()}`);
+    await sleep(20);
+  }
+}
+
 describe.each([
   ['a Postgres table', () => ['--store', postgres!.url]],
   ['the results directory', () => []],
@@ -92,7 +101,7 @@ describe.each([
     const a = startWorker();
     const b = startWorker();
     // Both ready before the pairs are queued (under load one may take seconds to load), so both get some.
-    while (!a.log().includes('taking pairs from') || !b.log().includes('taking pairs from')) await sleep(20);
+    await until(() => a.log().includes('taking pairs from') && b.log().includes('taking pairs from'), 'both workers to start', () => a.log() + b.log());
     const evalRun = spawn(process.execPath, [bin, 'eval', ...PAIRS, '--out', out, '--queue', redis!.url, ...store()], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(evalRun);
     let evalErr = '';
@@ -289,7 +298,7 @@ describe('a worker whose model is not the eval’s', () => {
     wrong.stderr!.on('data', (chunk: Buffer) => (wrongLog += chunk.toString('utf8')));
     const wrongExit = new Promise<number | null>((resolve) => wrong.once('exit', (code) => (children.delete(wrong), resolve(code))));
     try {
-      while (!wrongLog.includes('taking pairs from')) await sleep(20);
+      await until(() => wrongLog.includes('taking pairs from'), 'the worker to start', () => wrongLog);
       const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'single-turn-rag', '--dataset', 'hotpotqa-dev', '--limit', '3', '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
       children.add(evalRun);
       const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
@@ -316,7 +325,7 @@ describe('a worker building a workflow from another file than the eval’s', () 
     const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'router,direct,single-turn-rag', '--set', `router.file=${file}`, '--set', 'router.candidates=direct,single-turn-rag', '--dataset', 'hotpotqa-dev', '--offset', '300', '--limit', '2', '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
     children.add(evalRun);
     const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
-    while (!existsSync(join(out, 'queue.json'))) await sleep(20);
+    await until(() => existsSync(join(out, 'queue.json')), 'the eval to queue its pairs');
     // Retrained in place once the eval had built its router and queued its pairs.
     writeFileSync(file, JSON.stringify({ ...JSON.parse(original), lambda: 0.5 }));
     const stale = startWorker();
@@ -341,7 +350,7 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
     children.add(evalRun);
     const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
-    while (!existsSync(join(out, 'queue.json'))) await sleep(20);
+    await until(() => existsSync(join(out, 'queue.json')), 'the eval to queue its pairs');
     // A machine where the eval's directory path holds another eval's (or nothing): it would record where the eval never looks.
     const queueJson = readFileSync(join(out, 'queue.json'), 'utf8');
     writeFileSync(join(out, 'queue.json'), JSON.stringify({ evalId: 'another-eval' }));

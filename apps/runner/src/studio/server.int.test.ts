@@ -182,13 +182,16 @@ describe('multihop studio server', () => {
     try {
       const post = (q: string) =>
         fetch(`${slow.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workflow: 'single-turn-rag', question: q, corpus: 'hotpotqa-train' }) });
+      const asked = slowModel!.requests.length;
       const first = await post('Who directed the film Ed Wood?');
       expect(first.status).toBe(201);
       const { runId } = (await first.json()) as StudioRunStarted;
       const second = await post('Which magazine was started first?');
       expect(second.status).toBe(429);
       expect(((await second.json()) as { error: string }).error).toContain('at once');
-      await new Promise((r) => setTimeout(r, 300));
+      // Stopped while its model call is in flight (the model answers after 2 s), not before or after it.
+      for (let i = 0; i < 3000 && slowModel!.requests.length === asked; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(slowModel!.requests.length).toBeGreaterThan(asked);
       const stop = await fetch(`${slow.url}api/runs/${runId}/stop`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
       expect(await stop.json()).toEqual({ stopped: true });
       const stream = await (await fetch(`${slow.url}api/runs/${runId}/events?token=${TOKEN}`)).text();

@@ -258,18 +258,25 @@ describe('bad input and faults: the commands and the eval machinery', () => {
   });
 
   it.concurrent(kind('ingest/interrupted'), async () => {
-    const cwd = scratch();
-    const args = ['ingest', '--dataset', '2wiki-dev', '--db', join(cwd, 'db')];
-    const stopped = await runCli(args, {
-      cwd,
-      onSpawn: (child) => {
-        let seen = '';
-        child.stderr!.on('data', (c: Buffer) => {
-          seen += c.toString();
-          if (seen.includes('passages ') && !child.killed) child.kill('SIGINT');
-        });
-      },
-    });
+    // Ctrl-C once the ingest reports its first passages: a window of about a second, which a loaded
+    // machine can miss (the ingest then ends first, exit 0). Such a try proves nothing, so it is made again in a fresh directory, a few times at most.
+    const interrupt = async () => {
+      const cwd = scratch();
+      const args = ['ingest', '--dataset', '2wiki-dev', '--db', join(cwd, 'db')];
+      const stopped = await runCli(args, {
+        cwd,
+        onSpawn: (child) => {
+          let seen = '';
+          child.stderr!.on('data', (c: Buffer) => {
+            seen += c.toString();
+            if (seen.includes('passages ') && !child.killed) child.kill('SIGINT');
+          });
+        },
+      });
+      return { cwd, args, stopped };
+    };
+    let { cwd, args, stopped } = await interrupt();
+    for (let tries = 1; tries < 4 && stopped.code === 0; tries++) ({ cwd, args, stopped } = await interrupt());
     answered(stopped, 130, 'ingest: interrupted; a corpus whose ingest had not finished has no manifest, and the next ingest (or a run on it) ingests it afresh');
     // The same command then ingests it whole.
     const again = await runCli(args, { cwd });
@@ -474,7 +481,9 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     const out = join(scratch(), 'out');
     const file = join(out, 'results.jsonl');
     const args = ['eval', '--workflows', 'par2-rag,ircot', '--dataset', 'hotpotqa-train', '--limit', '6', '--concurrency', '1', '--out', out, '--db', await db()];
+    // 100 ms a model call: the kill after two lines lands while many pairs are left (1.5 s of them at full speed was tight under load).
     const killed = await runCli(args, {
+      env: { MULTIHOP_OFFLINE_LATENCY_MS: '100' },
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (existsSync(file) && lineCount(file) >= 2) {

@@ -40,7 +40,7 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then closed (default: stdin closed at once). */
   input?: string;
-  /** Kill the child after this many ms (default 120 s), a test's guard, not an assertion. */
+  /** Kill the child after this many ms (default 300 s), a test's guard against a hang, not an assertion; its stderr then says so. */
   killAfterMs?: number;
   /** Called once with the child, e.g. to send SIGINT when some output appears. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
@@ -74,11 +74,14 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   child.stdin.on('error', () => undefined);
   child.stdin.end(options.input ?? '');
   options.onSpawn?.(child);
-  const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000);
+  const guardMs = options.killAfterMs ?? 300_000;
+  let guarded = false;
+  const guard = setTimeout(() => ((guarded = true), child.kill('SIGKILL')), guardMs);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
+      // A child the guard killed says so, so a failure on its `signal` is not a mystery.
+      resolve({ code, signal, stdout, stderr: guarded ? `${stderr}\n[the test harness killed this child after ${guardMs / 1000} s: it had not ended]\n` : stderr });
     });
   });
 }
