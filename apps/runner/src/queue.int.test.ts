@@ -7,6 +7,9 @@ import { DEFAULT_ROUTER_FILE } from '@multihop/router';
 import { sharedDatasetsDir, startPostgres, startRedis, type TestServer } from '@multihop/testing';
 import { main } from './cli';
 import type { ResultRow } from './eval/ResultsLog';
+import { keysToQueue } from './queue/dispatch';
+import { jobId } from './queue/jobs';
+import { connectionFor } from './queue/redis';
 import { openStore, pairKey } from './queue/store';
 import type { Summary } from './eval/summarize';
 
@@ -372,6 +375,43 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     expect(elsewhere.log()).not.toMatch(/started direct/);
     // The question it loads as the eval did, it may run; the edited one, never.
     expect(edited.log()).not.toMatch(/started direct 1 /);
+  }, 300_000);
+});
+
+describe('an eval started again while workers record its pairs', () => {
+  it('queues again only the finished pairs the store lacks, never one a worker recorded while the eval started', async () => {
+    const { Queue, Worker } = require('bullmq') as typeof import('bullmq');
+    const connection = connectionFor(redis!.url);
+    const queue = new Queue('keys-to-queue-test', { connection });
+    const evalId = 'restart';
+    const [recorded, lost, failed, waiting, unqueued] = ['q1', 'q2', 'q3', 'q4', 'q5'].map((q) => pairKey('direct', q)) as [string, string, string, string, string];
+    const store = await openStore({ kind: 'dir', dir: mkdtempSync(join(temp, 'restart-')) });
+    try {
+      // Three jobs finish (two completed, one failed for good), and a worker recorded the first.
+      await queue.addBulk([recorded, lost, failed].map((key) => ({ name: 'pair', data: { key }, opts: { jobId: jobId(evalId, key), attempts: 1 } })));
+      const worker = new Worker<{ key: string }>('keys-to-queue-test', async (job) => {
+        if (job.data.key === failed) throw new Error('failed for good');
+      }, { connection });
+      const states = () => Promise.all([recorded, lost, failed].map((key) => queue.getJobState(jobId(evalId, key))));
+      for (let i = 0; i < 1500 && !(await states()).every((s) => s === 'completed' || s === 'failed'); i++) await sleep(20);
+      await worker.close();
+      expect(await states()).toEqual(['completed', 'completed', 'failed']);
+      await store.record(evalId, { row: { workflow: 'direct', questionId: 'q1' } as ResultRow, trace: {}, worker: 'w' });
+      // One job waits for a worker.
+      await queue.add('pair', { key: waiting }, { jobId: jobId(evalId, waiting) });
+
+      const again = await keysToQueue(queue, store, evalId, [recorded, lost, failed, waiting, unqueued]);
+      expect(again.sort()).toEqual([lost, failed, unqueued].sort());
+      // The recorded pair's job and record stay for the eval's poll to take; the others' finished jobs are gone, to be added again.
+      expect(await queue.getJobState(jobId(evalId, recorded))).toBe('completed');
+      expect([...(await store.keys(evalId))]).toEqual([recorded]);
+      expect(await queue.getJobState(jobId(evalId, lost))).toBe('unknown');
+      expect(await queue.getJobState(jobId(evalId, waiting))).toBe('waiting');
+    } finally {
+      await store.close();
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+    }
   }, 300_000);
 });
 

@@ -10,7 +10,7 @@ import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
 import { JOB_ATTEMPTS, jobId, questionDigest, type EvalSpec, type PairJobData } from './jobs';
 import { redactUrl } from '@multihop/checkpoint';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
-import { openStore, pairKey, parseStoreUrl, type StoreSpec, type StoredPair } from './store';
+import { openStore, pairKey, parseStoreUrl, type ResultStore, type StoreSpec, type StoredPair } from './store';
 
 export interface DispatchOptions {
   io: Io;
@@ -108,24 +108,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
       },
     });
     const enqueue = async (keys: readonly string[]) => {
-      const jobs = [];
-      const finished: string[] = [];
-      for (const key of keys) {
-        const state = await queue.getJobState(jobId(evalId, key));
-        if (state === 'completed' || state === 'failed') finished.push(key);
-        else if (state === 'unknown') jobs.push(jobOf(key, pending.get(key)!));
-        // else: already queued or running, and a worker will record it.
-      }
-      // A job that finished is in the store (a worker records before it completes the job), unless
-      // it was a retryable failure forgotten above to run again, or it went to another store: only
-      // those are queued again. The store is read after the jobs' states, so a pair a worker recorded
-      // while this eval started is taken by the next poll, not thrown away and paid for again.
-      const recorded = finished.length ? await store.keys(evalId) : new Set<string>();
-      for (const key of finished) {
-        if (recorded.has(key)) continue;
-        await queue.remove(jobId(evalId, key));
-        jobs.push(jobOf(key, pending.get(key)!));
-      }
+      const jobs = (await keysToQueue(queue, store, evalId, keys)).map((key) => jobOf(key, pending.get(key)!));
       for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
       return jobs.length;
     };
@@ -205,6 +188,28 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
     await queue.close().catch(() => undefined);
     await store.close().catch(() => undefined);
   }
+}
+
+/**
+ * Which of `keys` go on the queue now: those with no job, and those whose job finished without a
+ * record in the store (its job is removed first). A job that finished is in the store (a worker
+ * records before it completes the job), unless it was a retryable failure forgotten to run again,
+ * or it went to another store. The store is read after the jobs' states, so a pair a worker
+ * recorded while the eval started is left for the poll to take, not thrown away and paid for again.
+ * A job waiting or running is left alone: its worker records it.
+ */
+export async function keysToQueue(queue: Pick<Queue, 'getJobState' | 'remove'>, store: Pick<ResultStore, 'keys'>, evalId: string, keys: readonly string[]): Promise<string[]> {
+  const fresh: string[] = [];
+  const finished: string[] = [];
+  for (const key of keys) {
+    const state = await queue.getJobState(jobId(evalId, key));
+    if (state === 'completed' || state === 'failed') finished.push(key);
+    else if (state === 'unknown') fresh.push(key);
+  }
+  const recorded = finished.length ? await store.keys(evalId) : new Set<string>();
+  const again = finished.filter((key) => !recorded.has(key));
+  for (const key of again) await queue.remove(jobId(evalId, key));
+  return [...fresh, ...again];
 }
 
 /** Moves one recorded pair into the eval's directory: the trace first, then its results line. */
