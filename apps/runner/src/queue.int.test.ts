@@ -343,14 +343,19 @@ describe('a worker building a workflow from another file than the eval’s', () 
   }, 300_000);
 });
 
-describe('a worker that cannot see the eval’s results directory or loads another copy of its questions', () => {
-  it('refuses the pairs, back on the queue, naming --store or the question; a worker with the eval’s files runs them', async () => {
+describe('a worker that cannot see the eval’s results directory or loads another copy of its questions or corpus', () => {
+  it('refuses the pairs, back on the queue, naming --store, the question or the corpus; a worker with the eval’s files runs them', async () => {
     const out = mkdtempSync(join(temp, 'other-files-'));
-    // Two HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7) as a closed-book CSV.
+    // Two HotpotQA train questions (5a7decc75542995f4f40230f, 5a77ec115542992a6e59dff7) as a CSV, searching a corpus file of three passages.
     const csv = join(out, '..', 'two-questions.csv');
     const questions = 'Question,Answer\nWhat language were books being translated into during the era of Haymo of Faversham?,Latin\nIf Gallu is a demon Lilu is what?,a spirit\n';
     writeFileSync(csv, questions);
-    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
+    const corpusFile = join(out, '..', 'three-passages.jsonl');
+    const passages = ['Haymo of Faversham|Haymo of Faversham was an English Franciscan.', 'Latin|Books were translated into Latin.', 'Lilu|A lilu is a spirit in Akkadian lore.']
+      .map((p, i) => JSON.stringify({ id: `p${i}`, title: p.split('|')[0], text: p.split('|')[1] }))
+      .join('\n');
+    writeFileSync(corpusFile, `${passages}\n`);
+    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--corpus', corpusFile, '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
     children.add(evalRun);
     const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
     await until(() => existsSync(join(out, 'queue.json')), 'the eval to queue its pairs');
@@ -367,6 +372,13 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     expect(await edited.exited).toBe(2);
     expect(edited.log()).toMatch(/question \S+ of .*two-questions\.csv, as this worker loads it, differs from the eval's \(its text, gold answers or supporting passages\)/);
     writeFileSync(csv, questions);
+    // A worker whose copy of the corpus file has a passage more.
+    writeFileSync(corpusFile, `${passages}\n${JSON.stringify({ id: 'p3', title: 'Gallu', text: 'A gallu is a demon.' })}\n`);
+    const otherCorpus = startWorker();
+    expect(await otherCorpus.exited).toBe(2);
+    expect(otherCorpus.log()).toMatch(/this worker searches corpus \S+ of 4 passages, the eval \S+ of 3: give the worker the same dataset and --corpus files/);
+    expect(otherCorpus.log()).not.toMatch(/started direct/);
+    writeFileSync(corpusFile, `${passages}\n`);
     const right = startWorker();
     expect(await evalExit).toBe(0);
     right.child.kill('SIGTERM');

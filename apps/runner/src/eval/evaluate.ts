@@ -194,6 +194,7 @@ export async function evaluate(
             modelId,
             fingerprints: model.fingerprints,
             answerAliases: corpus.dataset.answerAliases?.sha1 ?? null,
+            searched: { corpus: corpus.describe.corpus, passages: corpus.describe.corpusSize },
             ...(options.budget ? { budget: options.budget } : {}),
             ...(options.cacheDir ? { cacheDir: resolve(options.cacheDir) } : {}),
             ...(options.db ? { db: resolve(options.db) } : {}),

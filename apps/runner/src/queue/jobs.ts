@@ -20,6 +20,8 @@ export interface EvalSpec {
   budget?: Budget;
   /** The sha1 of the id-aliases file the eval's gold answers gained aliases from, if any; a worker whose dataset loads other aliases (or none) refuses the job. Absent from jobs of older evals. */
   answerAliases?: string | null;
+  /** The corpus the eval searches (its name and distinct passages); a worker whose corpus is another refuses the job. Absent from jobs of older evals. */
+  searched?: { corpus: string; passages: number };
   cacheDir?: string;
   /** The eval's --db, absolute; a worker's own --db wins. */
   db?: string;

@@ -276,6 +276,14 @@ async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<Eval
       `this worker's ${spec.dataset} ${aliases ? `gains answer aliases from ${corpus.dataset.answerAliases!.path} (sha1 ${aliases.slice(0, 12)})` : 'has no answer aliases'}, the eval's ${spec.answerAliases ? `has those of sha1 ${spec.answerAliases.slice(0, 12)}` : 'has none'}: give the worker the same id_aliases.json beside the dataset, or none`,
     );
   }
+  // The passages the runs search: the worker's copy of the dataset (or --corpus file) must bring the eval's.
+  const searched = { corpus: corpus.describe.corpus, passages: corpus.describe.corpusSize };
+  if (spec.searched && (spec.searched.corpus !== searched.corpus || spec.searched.passages !== searched.passages)) {
+    corpus.close();
+    throw new ConfigError(
+      `this worker searches corpus ${searched.corpus} of ${searched.passages} passages, the eval ${spec.searched.corpus} of ${spec.searched.passages}: give the worker the same dataset${spec.corpus ? ' and --corpus' : ''} files`,
+    );
+  }
   return {
     corpus,
     questions: new Map(corpus.dataset.questions.map((q) => [q.id, q])),
