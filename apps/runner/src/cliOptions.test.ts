@@ -65,6 +65,16 @@ describe('eval and sweep options a new user meets, through the CLI', () => {
       const filed = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--out', join(dir, 'judge-file'), '--db', db);
       expect(filed.code).toBe(0);
       expect(server.requests.slice(2).map((r) => r.body.model)).toEqual(['file-judge', 'file-judge']);
+      // The runs never call the judge: under --judge offline the file's judge is not built, nor its key asked for, and the
+      // run is the offline model's throughout; the directory judged by the file's judge resumes under another judge.
+      delete process.env['OPENAI_API_KEY'];
+      const keyless = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--judge', 'offline', '--out', join(dir, 'judge-keyless'), '--db', db);
+      expect(keyless.code).toBe(0);
+      const plain = JSON.parse(readFileSync(join(dir, 'judge-keyless', 'summary.json'), 'utf8')) as Summary;
+      expect({ model: plain.model, offline: plain.offline }).toEqual({ model: expect.not.stringContaining('file-judge'), offline: true });
+      const rejudged = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--judge', 'offline', '--out', join(dir, 'judge-file'), '--db', db);
+      expect(rejudged.code).toBe(0);
+      expect(rejudged.err).toContain('2 of 2 pairs already in');
     } finally {
       await server.close();
       for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url], ['MULTIHOP_CONFIG', saved.config]] as const) {

@@ -52,15 +52,17 @@ export function resolveModel(
     roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).filter(([role]) => role !== 'judge').map(([role, fingerprint]) => [role, masked(fingerprint)])),
   };
   const judgeFingerprint = masked(resolved.fingerprints.roles['judge'] ?? resolved.fingerprints.default);
-  const roles = Object.entries(resolved.describe.roles);
+  // The runs' models: a run never calls the judge, which an eval describes apart (its Judge line).
+  const roles = Object.entries(resolved.describe.roles).filter(([role]) => role !== 'judge');
+  const offline = [resolved.describe.default, ...roles.map(([, m]) => m)].every((m) => m === 'offline');
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
   // A mixed run says which roles the offline model served, so its figures are never taken for a language model's.
-  const mixed = !resolved.offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0)
+  const mixed = !offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0)
     ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
     : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
-  return { ...resolved, label, fingerprints, judgeFingerprint };
+  return { ...resolved, offline, label, fingerprints, judgeFingerprint };
 }
 
 /** A provider's fingerprint with any user:password in a URL masked. */

@@ -8,7 +8,7 @@ import { sharedDatasetsDir, startPostgres, startRedis, type TestServer } from '@
 import { main } from './cli';
 import type { ResultRow } from './eval/ResultsLog';
 import { keysToQueue } from './queue/dispatch';
-import { jobId } from './queue/jobs';
+import { evalAliveKey, jobId } from './queue/jobs';
 import { connectionFor } from './queue/redis';
 import { openStore, pairKey } from './queue/store';
 import type { Summary } from './eval/summarize';
@@ -364,7 +364,7 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     writeFileSync(join(out, 'queue.json'), JSON.stringify({ evalId: 'another-eval' }));
     const elsewhere = startWorker();
     expect(await elsewhere.exited).toBe(2);
-    expect(elsewhere.log()).toMatch(/the eval records its results in its directory .* which is not eval \w+'s on this machine .*: a worker on another machine needs an eval started with --store postgres:\/\/\.\.\.; stopped, its pairs are back on the queue/);
+    expect(elsewhere.log()).toMatch(/the eval records its results in its directory .*, which holds eval another-eval on this machine: a worker on another machine needs an eval started with --store postgres:\/\/\.\.\.; stopped, its pairs are back on the queue/);
     writeFileSync(join(out, 'queue.json'), queueJson);
     // A worker whose copy of the question file has another gold answer.
     writeFileSync(csv, questions.replace(',a spirit', ',a god'));
@@ -387,6 +387,42 @@ describe('a worker that cannot see the eval’s results directory or loads anoth
     expect(elsewhere.log()).not.toMatch(/started direct/);
     // The question it loads as the eval did, it may run; the edited one, never.
     expect(edited.log()).not.toMatch(/started direct 1 /);
+  }, 300_000);
+});
+
+describe('jobs left on the queue by an eval that is gone', () => {
+  it('are dropped by the worker, which goes on to the next eval\'s pairs', async () => {
+    const out = mkdtempSync(join(temp, 'left-'));
+    const csv = join(out, '..', 'left-two.csv');
+    writeFileSync(csv, 'Question,Answer\nWhat language were books being translated into during the era of Haymo of Faversham?,Latin\nIf Gallu is a demon Lilu is what?,a spirit\n');
+    const args = [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--db', db, '--out', out, '--queue', redis!.url];
+    // An eval killed with its pairs on the queue (no worker yet), its directory then deleted.
+    const killed = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(killed);
+    let said = '';
+    killed.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+    const gone = new Promise<void>((resolve) => killed.once('exit', () => (children.delete(killed), resolve())));
+    await until(() => /queued 2 new jobs/.test(said), 'the first eval to queue its pairs', () => said);
+    const { evalId } = JSON.parse(readFileSync(join(out, 'queue.json'), 'utf8')) as { evalId: string };
+    killed.kill('SIGKILL');
+    await gone;
+    rmSync(out, { recursive: true, force: true });
+    // Its liveness key lapses (EVAL_ALIVE_MS after it stopped): deleted here rather than waited for.
+    const { Queue } = require('bullmq') as typeof import('bullmq');
+    const probe = new Queue('liveness-probe', { connection: connectionFor(redis!.url) });
+    await (await probe.getBackend().client).del(evalAliveKey(evalId));
+    await probe.close();
+    // The same command again: a new eval in the same directory, then one worker.
+    const evalRun = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    const worker = startWorker();
+    expect(await evalExit).toBe(0);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(rows(out).map((r) => r.gold).sort()).toEqual([['Latin'], ['a spirit']]);
+    expect(worker.log()).toContain(`eval ${evalId} has stopped following its pairs`);
+    expect(worker.log()).not.toContain('refusing');
   }, 300_000);
 });
 

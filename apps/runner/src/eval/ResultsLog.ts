@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError, InputError, makeDirectory, processAlive, totalTokens, writeFileWhole, type Budget, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { checkJsonlLog } from './jsonl';
-import { ENVIRONMENT_ERRNO } from './runPair';
+import { ENVIRONMENT_ERRNO, withoutJudge } from './runPair';
 
 export interface RowMetrics {
   em: number;
@@ -169,7 +169,8 @@ export class ResultsLog {
         throw new InputError(`${configFile}: not valid JSON (${(error as Error).message}); delete it or use another --out`, { file: configFile });
       }
       for (const field of ['dataset', 'setting', 'model', 'corpus'] as const) {
-        if (previous[field] !== config[field]) {
+        // A model id of before also named the judge's role, which no run calls.
+        if (field === 'model' ? withoutJudge(previous.model) !== withoutJudge(config.model) : previous[field] !== config[field]) {
           throw new ConfigError(
             `${configFile}: this directory holds results for ${field} "${previous[field] ?? '(none)'}", not "${config[field] ?? '(none)'}"; use another --out or the same ${field}`,
           );

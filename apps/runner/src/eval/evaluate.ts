@@ -78,7 +78,8 @@ export async function evaluate(
   const part = options.part !== undefined ? parsePart(options.part) : undefined;
   // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs.
   if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
-  const model = resolveModel(options.model, { cacheDir: options.cacheDir, ...requestLimit(options) });
+  // Under --judge the configuration's judge role is not built for the runs (which never call it), nor its key asked for.
+  const model = resolveModel(options.model, { cacheDir: options.cacheDir, ...requestLimit(options), ...judgeFlag(options) });
   if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
   const modelId = modelIdOf(model);
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
@@ -351,13 +352,8 @@ function otherSelection(summaryFile: string, next: Summary): string | undefined 
  * already keeps.
  */
 function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: string): { id: string; key: string; label: string; model: RunnerModel } {
-  const offline = options.judge ? options.judge.trim() === 'offline' : runModel.port.modelFor('judge') === 'offline';
-  const flag = options.judge ? { roleModels: { judge: { model: options.judge, source: '--judge' } } } : {};
-  const model = offline
-    ? options.judge
-      ? resolveModel(options.model, flag)
-      : runModel
-    : resolveModel(options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...flag });
+  const offline = runModel.port.modelFor('judge') === 'offline';
+  const model = offline ? runModel : resolveModel(options.model, { cacheDir: options.cacheDir ?? join(out, 'cache', 'judge'), ...requestLimit(options), ...judgeFlag(options) });
   const id = model.port.modelFor('judge');
   const label = id === 'offline' ? 'offline model (lexical judge: gold contained in the answer, or token F1 ≥ 0.6; not a language model)' : id;
   // The judge's verdicts are kept under its id, and under its set-up when that says more (another
@@ -365,6 +361,11 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
   const fingerprint = model.judgeFingerprint;
   const key = fingerprint === id ? id : `${id}@${shortHash(fingerprint)}`;
   return { id, key, label, model };
+}
+
+/** `--judge` as the judge role's model, over a config file's `roles.judge`. */
+function judgeFlag(options: Pick<EvaluationOptions, 'judge'>): { roleModels?: Record<string, { model: string; source: string }> } {
+  return options.judge ? { roleModels: { judge: { model: options.judge, source: '--judge' } } } : {};
 }
 
 /** The model port's limit on requests in flight: --concurrency when given, else the config file's, else max(4, K). */

@@ -128,7 +128,16 @@ function traceName(questionId: string): string {
   return safe === questionId ? `${safe}.json` : `${safe}-${createHash('sha1').update(questionId).digest('hex').slice(0, 8)}.json`;
 }
 
-/** The model a results directory is for: the default model and each per-role model (`offline`, `openai:gpt-4o;judge=offline`). */
+/**
+ * The model a results directory's runs are for: the default model and each per-role model
+ * (`offline`, `openai:gpt-4o;par2-esc=openai:o4-mini`). Not the judge's role: a run never calls
+ * it, and the verdicts are kept by judge apart (directories written before kept it: `withoutJudge`).
+ */
 export function modelIdOf(model: { describe: { default: string; roles: Record<string, string> } }): string {
-  return [model.describe.default, ...Object.entries(model.describe.roles).map(([r, m]) => `${r}=${m}`)].join(';');
+  return [model.describe.default, ...Object.entries(model.describe.roles).filter(([r]) => r !== 'judge').map(([r, m]) => `${r}=${m}`)].join(';');
+}
+
+/** A model id without a `judge=` part, as directories written before modelIdOf left it out recorded one. */
+export function withoutJudge(modelId: string | undefined): string | undefined {
+  return modelId?.split(';').filter((part) => !part.startsWith('judge=')).join(';');
 }

@@ -7,7 +7,7 @@ import type { Io } from '../io';
 import { Progress } from '../eval/Progress';
 import type { ResultsLog } from '../eval/ResultsLog';
 import { writeTrace, type EvaluatedWorkflow } from '../eval/runPair';
-import { JOB_ATTEMPTS, jobId, questionDigest, type EvalSpec, type PairJobData } from './jobs';
+import { EVAL_ALIVE_MS, evalAliveKey, JOB_ATTEMPTS, jobId, questionDigest, type EvalSpec, type PairJobData } from './jobs';
 import { redactUrl } from '@multihop/checkpoint';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
 import { openStore, pairKey, parseStoreUrl, type ResultStore, type StoreSpec, type StoredPair } from './store';
@@ -72,6 +72,14 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
   const outcome: DispatchOutcome = { failed: [], byWorker: new Map() };
   try {
     const evalId = evalIdOf(out);
+    // This eval is alive while it follows its pairs (see evalAliveKey).
+    let aliveAt = 0;
+    const keepAlive = async () => {
+      if (Date.now() - aliveAt < EVAL_ALIVE_MS / 6) return;
+      await (await queue.getBackend().client).set(evalAliveKey(evalId), String(process.pid), { PX: EVAL_ALIVE_MS });
+      aliveAt = Date.now();
+    };
+    await keepAlive();
     const all = new Map<string, { workflow: EvaluatedWorkflow; question: Question }>();
     for (const question of options.questions) for (const workflow of options.workflows) all.set(pairKey(workflow.id, question.id), { workflow, question });
 
@@ -115,6 +123,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
     // A stored result that is a retryable failure (provider down): dropped and queued again.
     for (const key of pending.keys()) if (stored.has(key)) await store.forget(evalId, key);
     const added = await enqueue([...pending.keys()]);
+    await keepAlive();
     const workers = await queue.getWorkersCount();
     io.err(`${command}: queued ${added} new jobs (${pending.size - added} were queued already); ${workers ? `${workers} worker${workers === 1 ? '' : 's'} connected` : `no worker connected yet: start \`multihop worker --queue ${redactUrl(url)}\` here or on any machine`}`);
 
@@ -124,6 +133,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
     let lastWorkers = workers;
     while (pending.size && !options.stopped()) {
       await sleep(POLL_MS, options.stopped);
+      await keepAlive();
       // One read per poll: the pending pairs the workers have recorded since the last one.
       for (const pair of await store.read(evalId, [...pending.keys()])) {
         take(out, results, pair);

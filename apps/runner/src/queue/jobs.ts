@@ -68,5 +68,13 @@ export function jobId(evalId: string, key: string): string {
   return `${evalId}-${key}`;
 }
 
+/**
+ * The Redis key an eval following its pairs keeps alive (refreshed as it polls, expiring
+ * EVAL_ALIVE_MS after it stopped): a worker tells a live eval whose directory it cannot see (on
+ * another machine) from a dead one whose jobs outlived it.
+ */
+export const evalAliveKey = (evalId: string): string => `multihop-eval:alive:${evalId}`;
+export const EVAL_ALIVE_MS = 60_000;
+
 /** Retries of a job whose processor threw (a store or corpus failure, not a failed run: runs return their failures). */
 export const JOB_ATTEMPTS = 3;

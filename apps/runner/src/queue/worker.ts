@@ -9,7 +9,7 @@ import { openCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
 import { modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
-import { questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
+import { EVAL_ALIVE_MS, evalAliveKey, questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
 import { openStore, type ResultStore, type StoreSpec } from './store';
 
@@ -110,7 +110,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       throw new WaitingError();
     };
     try {
-      checkEvalDirectory(data.store, data.evalId);
+      await checkEvalDirectory(data.store, data.evalId, async () => (await (await worker.getBackend().client).get(evalAliveKey(data.evalId))) !== null);
       [context, store, checkpoints] = await Promise.all([contextFor(data.eval), storeFor(data.store), checkpointsFor(data.store)]);
       workflow = workflowFor(data.workflow);
       const loaded = context.questions.get(data.questionId);
@@ -227,10 +227,12 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
 
 /**
  * A results directory as the store is the eval's own only on the eval's machine: there it holds
- * the eval's queue.json. Anywhere else the worker would make the path anew and record where the
- * eval never looks, and the eval would queue the pair again and again.
+ * the eval's queue.json. Elsewhere, while the eval is alive, the worker would make the path anew
+ * and record where the eval never looks (and the eval would queue the pair again and again): it
+ * refuses. A job whose eval is gone (killed, its directory deleted or started afresh) fails for
+ * good, and the worker goes on to the next one.
  */
-function checkEvalDirectory(store: StoreSpec, evalId: string): void {
+async function checkEvalDirectory(store: StoreSpec, evalId: string, alive: () => Promise<boolean>): Promise<void> {
   if (store.kind !== 'dir') return;
   let id: unknown;
   try {
@@ -239,8 +241,13 @@ function checkEvalDirectory(store: StoreSpec, evalId: string): void {
     id = undefined;
   }
   if (id === evalId) return;
+  const where = existsSync(store.dir) ? `which holds ${id ? `eval ${String(id)}` : 'no eval'} on this machine` : 'which is not on this machine';
+  if (!(await alive())) {
+    const { UnrecoverableError } = require('bullmq') as typeof import('bullmq');
+    throw new UnrecoverableError(`eval ${evalId} has stopped following its pairs (over ${EVAL_ALIVE_MS / 1000} s ago) and its results directory ${store.dir} is not its own here, ${where}: a job left from it, dropped`);
+  }
   throw new ConfigError(
-    `the eval records its results in its directory ${store.dir}, which ${existsSync(store.dir) ? `is not eval ${evalId}'s on this machine (its queue.json names ${JSON.stringify(id ?? null)})` : 'is not on this machine'}: a worker on another machine needs an eval started with --store postgres://...`,
+    `the eval records its results in its directory ${store.dir}, ${where}: a worker on another machine needs an eval started with --store postgres://...`,
   );
 }
 

@@ -390,6 +390,8 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   const provider = build(defaultSpec, defaultSource);
   const roles: Record<string, Provider> = {};
   for (const [role, value] of Object.entries(config.roles ?? {})) {
+    // A role the caller assigns is not the file's to serve: its model is not built (nor its key asked for).
+    if (options.roleModels?.[role]) continue;
     const spec = specFrom(value, `${where}: roles.${role}`);
     roles[role] = build(typeof value === 'string' ? described(spec) : spec, `${where}: roles.${role}`);
   }
