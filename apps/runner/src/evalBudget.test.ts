@@ -230,6 +230,7 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
     expect(summary.failed).toMatchObject({ runs: 1, retryable: 1, setting_refused: { runs: 1, setting: 'temperature', error: expect.stringContaining("Unsupported value: 'temperature'") } });
     expect(summary.failed.scored_as_wrong).toBeUndefined();
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('refused by the server for a setting the model configuration sends (`temperature`)');
+    expect(first.err).toContain('the server refused 1 for a setting the model configuration sends (`temperature`): mend it in multihop.config.json (or the server) before the re-run');
     // The server mended: the same command runs the pair again, and it counts.
     refuse = false;
     const again = await withEnv(env, () => cli(...args));

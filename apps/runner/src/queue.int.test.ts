@@ -444,11 +444,19 @@ describe('an eval started again while workers record its pairs', () => {
       for (let i = 0; i < 1500 && !(await states()).every((s) => s === 'completed' || s === 'failed'); i++) await sleep(20);
       await worker.close();
       expect(await states()).toEqual(['completed', 'completed', 'failed']);
-      await store.record(evalId, { row: { workflow: 'direct', questionId: 'q1' } as ResultRow, trace: {}, worker: 'w' });
       // One job waits for a worker.
       await queue.add('pair', { key: waiting }, { jobId: jobId(evalId, waiting) });
 
-      const again = await keysToQueue(queue, store, evalId, [recorded, lost, failed, waiting, unqueued]);
+      // The worker records the first pair while the eval reads the jobs' states (after a store read made before them would have missed it).
+      const racing = {
+        getJobState: async (id: string) => {
+          const state = await queue.getJobState(id);
+          if (id === jobId(evalId, recorded)) await store.record(evalId, { row: { workflow: 'direct', questionId: 'q1' } as ResultRow, trace: {}, worker: 'w' });
+          return state;
+        },
+        remove: (id: string) => queue.remove(id),
+      };
+      const again = await keysToQueue(racing as unknown as Parameters<typeof keysToQueue>[0], store, evalId, [recorded, lost, failed, waiting, unqueued]);
       expect(again.sort()).toEqual([lost, failed, unqueued].sort());
       // The recorded pair's job and record stay for the eval's poll to take; the others' finished jobs are gone, to be added again.
       expect(await queue.getJobState(jobId(evalId, recorded))).toBe('completed');

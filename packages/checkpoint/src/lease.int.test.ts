@@ -133,6 +133,14 @@ describe.each(backends)('thread leases on %s', (_name, backend) => {
     expect(third.held).toBe(false);
   });
 
+  it('its journal keeps the first reply recorded for a call: a second write of the same call changes nothing', async () => {
+    const store = await connection();
+    const call = (text: string): RecordedCall => ({ output: { answer: text }, text, usage: { role: 'writer', model: 'offline', promptTokens: 1, completionTokens: 1, estimated: false, cached: false, attempts: 1, latencyMs: 0 } });
+    await store.calls.put('j1', 'k', call('first'));
+    await store.calls.put('j1', 'k', call('second'));
+    expect((await store.calls.get('j1', 'k'))?.text).toBe('first');
+  });
+
   it('a holder that lost its thread writes nothing more of it: its checkpoints and journal entries are refused, and the new holder\'s stay', async () => {
     const [a, b] = [await connection(), await connection()];
     const first = await holdThread(a, 'f1', { owner: 'host-a:101' });

@@ -15,7 +15,8 @@ export function openMemoryStore(): CheckpointStore {
       return call ? (JSON.parse(JSON.stringify(call)) as RecordedCall) : undefined;
     },
     async put(threadId, key, call) {
-      recorded.set(at(threadId, key), JSON.parse(JSON.stringify(call)) as RecordedCall);
+      // A recorded reply is never replaced, as in the SQL stores.
+      if (!recorded.has(at(threadId, key))) recorded.set(at(threadId, key), JSON.parse(JSON.stringify(call)) as RecordedCall);
     },
   };
   return {

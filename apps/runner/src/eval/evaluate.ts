@@ -294,7 +294,10 @@ export async function evaluate(
           `${command}: ${summary.failed.runs} of ${rows.length} runs FAILED (${codes})` +
             (own ? `; ${own} failed on the workflow's own account and score${own === 1 ? 's' : ''} as wrong` : '') +
             (out ? `; ${out} ${out === 1 ? 'is' : 'are'} left out of the metrics (the failed column)` : '') +
-            `; ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}`,
+            `; ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}` +
+            (summary.failed.setting_refused
+              ? `; the server refused ${summary.failed.setting_refused.runs} for a setting the model configuration sends (\`${summary.failed.setting_refused.setting}\`): mend it in multihop.config.json (or the server) before the re-run`
+              : ''),
         );
       }
       const judgeFailures = [...judgements.failures(answered)];

@@ -190,8 +190,10 @@ describe('createModel', () => {
     expect(broken.ok).toBe(false);
     expect(broken.ok ? '' : broken.issues).toContain('confidence');
     expect(broken.ok ? '' : broken.issues).not.toContain('received array');
-    // An object inside the one taken is not a candidate of its own.
+    // An object inside the one taken is not a candidate of its own, nor one inside a malformed object (a first hop's draft): that gets a repair round naming the fault.
     expect(parseReply('{"result": {"answer":"x","confidence":1}}', answerSchema).ok).toBe(false);
+    const malformed = parseReply('{"first_hop": {"answer":"Lilith","confidence":1}, "answer":"a spirit", "confidence":1 /* done */}', answerSchema);
+    expect(malformed).toEqual({ ok: false, issues: expect.stringMatching(/^the reply's JSON object is not valid JSON \(/) });
   });
 
   it('stops a call that waits for a request slot when its run is aborted, without waiting for the slot', async () => {
@@ -217,6 +219,21 @@ describe('createModel', () => {
     await new Promise((r) => setTimeout(r, 0));
     release();
     await expect(third).resolves.toMatchObject({ output: { answer: 'x' } });
+  });
+
+  it('keeps one abort listener per run however many of its calls wait for a slot, and stops them all at its abort', async () => {
+    const provider: Provider = { id: 'never', generate: () => new Promise(() => undefined) };
+    const model = createModel({ provider, concurrency: 1 });
+    void model.call({ prompt: answerPrompt, vars: { question: 'holds the slot' } });
+    const controller = new AbortController();
+    let listeners = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => ((listeners += 1), add(...args))) as AbortSignal['addEventListener'];
+    const waiting = Array.from({ length: 16 }, (_, i) => model.call({ prompt: answerPrompt, vars: { question: `fan-out ${i}` }, signal: controller.signal }).catch((e: unknown) => e));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(listeners).toBe(1);
+    controller.abort(new Error('stopped'));
+    for (const error of await Promise.all(waiting)) expect(error).toBeInstanceOf(RunAbortedError);
   });
 
   it('keeps at most `concurrency` provider requests in flight', async () => {

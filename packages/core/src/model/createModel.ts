@@ -2,7 +2,7 @@ import { z, type ZodType } from 'zod';
 import { ModelOutputError, recordSpent, RunAbortedError } from '../errors';
 import { estimateTokens, type CallUsage } from '../usage';
 import { ResponseCache } from './cache';
-import { jsonCandidates } from './json';
+import { jsonCandidates, malformedJson } from './json';
 import { ConcurrencyLimiter } from './limiter';
 import type {
   ChatMessage,
@@ -138,7 +138,8 @@ export function createModel(options: ModelOptions): ModelPort {
         if (parsed.ok) {
           if (cache) {
             const temperature = request.temperature !== undefined ? { temperature: request.temperature } : {};
-            for (const round of fresh) await cache.set(cacheKey(provider, { messages: round.messages, jsonSchema, vars: request.vars, ...temperature }), round.response);
+            // The mended round first: a replay that finds the first round's broken reply finds the mended one too.
+            for (const round of [...fresh].reverse()) await cache.set(cacheKey(provider, { messages: round.messages, jsonSchema, vars: request.vars, ...temperature }), round.response);
           }
           usage.latencyMs = Date.now() - started;
           return {
@@ -226,7 +227,9 @@ export function parseReply<T>(text: string, schema: ZodType<T>): Parsed<T> {
     const object = json !== null && typeof json === 'object' && !Array.isArray(json);
     if (!shown || (!shown.object && object)) shown = { issues: z.prettifyError(result.error), object };
   }
-  return { ok: false, issues: shown ? shown.issues : 'the reply contains no JSON object' };
+  if (shown) return { ok: false, issues: shown.issues };
+  const malformed = malformedJson(text);
+  return { ok: false, issues: malformed ? `the reply's JSON object is not valid JSON (${malformed})` : 'the reply contains no JSON object' };
 }
 
 function repairInstruction(issues: string, jsonSchema: Record<string, unknown>): string {

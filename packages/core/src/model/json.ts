@@ -10,9 +10,10 @@ export function extractJson(text: string): unknown {
 
 /**
  * Every JSON value a reply may mean, in order: the whole reply, each fenced block, then each
- * balanced object or array in the text from left to right (none inside one already taken). A
- * reply that cites passages before its JSON ("From [1] and [2]: {…}") yields [1], [2] and the
- * object, so a caller can take the first its schema accepts.
+ * balanced object or array in the text from left to right (none inside a balanced span already
+ * read, whether it parsed or not: a value nested in a malformed object is a part of it, not the
+ * reply). A reply that cites passages before its JSON ("From [1] and [2]: {…}") yields [1], [2]
+ * and the object, so a caller can take the first its schema accepts.
  */
 export function* jsonCandidates(text: string): Generator<unknown> {
   const trimmed = text.trim();
@@ -25,15 +26,37 @@ export function* jsonCandidates(text: string): Generator<unknown> {
     const parsed = tryParse(fenced);
     if (parsed.ok) yield parsed.value;
   }
-  for (let start = 0; start < trimmed.length; start++) {
+  // Brackets that never close are each scanned to the end: a bounded number of them, so a long
+  // reply full of them costs milliseconds, not seconds.
+  let unclosed = 0;
+  for (let start = 0; start < trimmed.length && unclosed < MAX_UNCLOSED; start++) {
     const ch = trimmed[start];
     if (ch !== '{' && ch !== '[') continue;
     const end = balancedEnd(trimmed, start);
-    if (end < 0) continue;
+    if (end < 0) {
+      unclosed++;
+      continue;
+    }
     const parsed = tryParse(trimmed.slice(start, end + 1));
-    if (!parsed.ok) continue;
-    yield parsed.value;
     start = end;
+    if (parsed.ok) yield parsed.value;
+  }
+}
+
+const MAX_UNCLOSED = 64;
+
+/** Why the reply's first balanced object is not JSON (a trailing comma, a comment), for a repair round; undefined if it has none or it parses. */
+export function malformedJson(text: string): string | undefined {
+  const trimmed = text.trim();
+  const start = trimmed.indexOf('{');
+  if (start < 0) return undefined;
+  const end = balancedEnd(trimmed, start);
+  if (end < 0) return undefined;
+  try {
+    JSON.parse(trimmed.slice(start, end + 1));
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 

@@ -6,6 +6,8 @@
 export class ConcurrencyLimiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  /** One abort listener per signal, for all its waiting tasks (a run's fan-out may queue dozens on one signal). */
+  private readonly aborts = new Map<AbortSignal, { waiters: Set<() => void>; listener: () => void }>();
 
   constructor(readonly concurrency: number) {
     if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -19,6 +21,31 @@ export class ConcurrencyLimiter {
 
   get queued(): number {
     return this.waiting.length;
+  }
+
+  private watch(signal: AbortSignal, onAbort: () => void): void {
+    let entry = this.aborts.get(signal);
+    if (!entry) {
+      const waiters = new Set<() => void>();
+      const listener = () => {
+        this.aborts.delete(signal);
+        for (const waiter of waiters) waiter();
+      };
+      entry = { waiters, listener };
+      this.aborts.set(signal, entry);
+      signal.addEventListener('abort', listener, { once: true });
+    }
+    entry.waiters.add(onAbort);
+  }
+
+  private unwatch(signal: AbortSignal, onAbort: () => void): void {
+    const entry = this.aborts.get(signal);
+    if (!entry) return;
+    entry.waiters.delete(onAbort);
+    if (entry.waiters.size === 0) {
+      this.aborts.delete(signal);
+      signal.removeEventListener('abort', entry.listener);
+    }
   }
 
   /**
@@ -36,11 +63,11 @@ export class ConcurrencyLimiter {
           reject(abortError(signal?.reason));
         };
         const wake = () => {
-          signal?.removeEventListener('abort', onAbort);
+          if (signal) this.unwatch(signal, onAbort);
           resolve();
         };
         this.waiting.push(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
+        if (signal) this.watch(signal, onAbort);
       });
     }
     this.active++;
