@@ -432,7 +432,7 @@ describe('an eval started again while workers record its pairs', () => {
     const connection = connectionFor(redis!.url);
     const queue = new Queue('keys-to-queue-test', { connection });
     const evalId = 'restart';
-    const [recorded, lost, failed, waiting, unqueued] = ['q1', 'q2', 'q3', 'q4', 'q5'].map((q) => pairKey('direct', q)) as [string, string, string, string, string];
+    const [recorded, lost, failed, waiting, unqueued, removed] = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((q) => pairKey('direct', q)) as [string, string, string, string, string, string];
     const store = await openStore({ kind: 'dir', dir: mkdtempSync(join(temp, 'restart-')) });
     try {
       // Three jobs finish (two completed, one failed for good), and a worker recorded the first.
@@ -444,8 +444,9 @@ describe('an eval started again while workers record its pairs', () => {
       for (let i = 0; i < 1500 && !(await states()).every((s) => s === 'completed' || s === 'failed'); i++) await sleep(20);
       await worker.close();
       expect(await states()).toEqual(['completed', 'completed', 'failed']);
-      // One job waits for a worker.
+      // One job waits for a worker; one pair was recorded and its job is gone (removed by hand, or aged out).
       await queue.add('pair', { key: waiting }, { jobId: jobId(evalId, waiting) });
+      await store.record(evalId, { row: { workflow: 'direct', questionId: 'q6' } as ResultRow, trace: {}, worker: 'w' });
 
       // The worker records the first pair while the eval reads the jobs' states (after a store read made before them would have missed it).
       const racing = {
@@ -456,11 +457,11 @@ describe('an eval started again while workers record its pairs', () => {
         },
         remove: (id: string) => queue.remove(id),
       };
-      const again = await keysToQueue(racing as unknown as Parameters<typeof keysToQueue>[0], store, evalId, [recorded, lost, failed, waiting, unqueued]);
+      const again = await keysToQueue(racing as unknown as Parameters<typeof keysToQueue>[0], store, evalId, [recorded, lost, failed, waiting, unqueued, removed]);
       expect(again.sort()).toEqual([lost, failed, unqueued].sort());
       // The recorded pair's job and record stay for the eval's poll to take; the others' finished jobs are gone, to be added again.
       expect(await queue.getJobState(jobId(evalId, recorded))).toBe('completed');
-      expect([...(await store.keys(evalId))]).toEqual([recorded]);
+      expect([...(await store.keys(evalId))].sort()).toEqual([recorded, removed].sort());
       expect(await queue.getJobState(jobId(evalId, lost))).toBe('unknown');
       expect(await queue.getJobState(jobId(evalId, waiting))).toBe('waiting');
     } finally {

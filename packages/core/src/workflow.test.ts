@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testing';
+import { firstThenWait, hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testing';
 import type { Chart } from './chart';
 import { ProviderError } from './errors';
 import { createModel } from './model/createModel';
-import type { PromptTemplate, Provider } from './model/port';
+import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
 import type { TraceEvent } from './types';
 import { TraceBus } from './trace';
@@ -307,16 +307,3 @@ describe('routeChoice: the router\'s choice rule', () => {
     expect(routeChoice([], 0)).toBeUndefined();
   });
 });
-
-/** Answers the first call at once; every later call waits until its run is aborted (the deadline): no race between the two. */
-function firstThenWait(text: string): Provider {
-  let calls = 0;
-  return {
-    id: 'first-then-wait',
-    async generate(request) {
-      calls += 1;
-      if (calls === 1) return { text, model: 'first-then-wait' };
-      return new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true }));
-    },
-  };
-}

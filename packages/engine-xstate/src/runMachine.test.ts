@@ -1,4 +1,5 @@
-import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type Provider, type RunOptions, type RetrieverPort } from '@multihop/core';
+import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort } from '@multihop/core';
+import { firstThenWait } from '@multihop/testing';
 import { createActor, setup, waitFor } from 'xstate';
 import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, transitionsOf, walkProblems } from '../test/hopLoop';
 import { runMachine, type MachineRunOptions, type MachineRunResult } from './runMachine';
@@ -203,16 +204,3 @@ describe('runMachine', () => {
     expect(bare.context.error).toContain('ran without a runtime');
   });
 });
-
-/** Answers the first call at once; every later call waits until its run is aborted (the deadline): no race between the two. */
-function firstThenWait(text: string): Provider {
-  let calls = 0;
-  return {
-    id: 'first-then-wait',
-    async generate(request) {
-      calls += 1;
-      if (calls === 1) return { text, model: 'first-then-wait' };
-      return new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true }));
-    },
-  };
-}

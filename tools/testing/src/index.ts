@@ -3,7 +3,7 @@ export { readmeUsageExample, usageExampleSource, runExample, describeRun, type E
 export { hotpotDevSample, sharedDatasetsDir, type SampleQuestion, type SamplePassage } from './hotpotDevSample';
 export { describeMethodConformance, promptVarsFor } from './methodConformance';
 export { overlapRetriever } from './overlapRetriever';
-export { timed, questionStarting, type TimedCall } from './timedProvider';
+export { firstThenWait, timed, questionStarting, type TimedCall } from './timedProvider';
 export { startRedis, startPostgres, isListening, type TestServer } from './servers';
 export { betterSqliteCopy, betterSqlitePreload } from './betterSqliteCopy';
 export { aptInstall, debianBinary, debianPackageStatus, settledPackage } from './apt';

@@ -162,11 +162,7 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
         answered();
         // Off the queue but not in the store (removed by hand, or completed into another store): queue it again.
         // One that completed since this poll's read is in the store, and the next poll takes it.
-        if (gone.length) {
-          const recorded = await store.keys(evalId);
-          const lost = gone.filter((key) => !recorded.has(key));
-          if (lost.length) await enqueue(lost);
-        }
+        if (gone.length) await enqueue(gone);
       }
       if (Date.now() - lastWorkersCheck >= WORKERS_CHECK_MS) {
         lastWorkersCheck = Date.now();
@@ -201,25 +197,23 @@ export async function dispatchPairs(options: DispatchOptions): Promise<DispatchO
 }
 
 /**
- * Which of `keys` go on the queue now: those with no job, and those whose job finished without a
- * record in the store (its job is removed first). A job that finished is in the store (a worker
- * records before it completes the job), unless it was a retryable failure forgotten to run again,
- * or it went to another store. The store is read after the jobs' states, so a pair a worker
+ * Which of `keys` go on the queue now: those off the queue (no job, or one that finished) that the
+ * store does not hold; a finished job is removed first. A job that finished is in the store (a
+ * worker records before it completes the job), unless it was a retryable failure forgotten to run
+ * again, or it went to another store. The store is read after the jobs' states, so a pair a worker
  * recorded while the eval started is left for the poll to take, not thrown away and paid for again.
  * A job waiting or running is left alone: its worker records it.
  */
 export async function keysToQueue(queue: Pick<Queue, 'getJobState' | 'remove'>, store: Pick<ResultStore, 'keys'>, evalId: string, keys: readonly string[]): Promise<string[]> {
-  const fresh: string[] = [];
-  const finished: string[] = [];
+  const off: Array<{ key: string; finished: boolean }> = [];
   for (const key of keys) {
     const state = await queue.getJobState(jobId(evalId, key));
-    if (state === 'completed' || state === 'failed') finished.push(key);
-    else if (state === 'unknown') fresh.push(key);
+    if (state === 'completed' || state === 'failed' || state === 'unknown') off.push({ key, finished: state !== 'unknown' });
   }
-  const recorded = finished.length ? await store.keys(evalId) : new Set<string>();
-  const again = finished.filter((key) => !recorded.has(key));
-  for (const key of again) await queue.remove(jobId(evalId, key));
-  return [...fresh, ...again];
+  const recorded = off.length ? await store.keys(evalId) : new Set<string>();
+  const again = off.filter(({ key }) => !recorded.has(key));
+  for (const { key, finished } of again) if (finished) await queue.remove(jobId(evalId, key));
+  return again.map(({ key }) => key);
 }
 
 /** Moves one recorded pair into the eval's directory: the trace first, then its results line. */
