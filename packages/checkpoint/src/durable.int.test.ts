@@ -49,6 +49,12 @@ function countingModel(): { port: ModelPort; calls: () => number; abortAfter(k: 
   };
 }
 
+/** One workflow of each engine. */
+const ENGINES: Array<[string, () => Workflow]> = [
+  ['PAR²-RAG (LangGraph)', () => par2Rag()],
+  ['OPERA (XState)', () => opera()],
+];
+
 const shape = (result: RunResult): string[] => result.trace.map((e) => `${e.node}:${e.kind}`);
 
 async function reference(workflow: Workflow, question: Question): Promise<{ result: RunResult; calls: number }> {
@@ -57,10 +63,7 @@ async function reference(workflow: Workflow, question: Question): Promise<{ resu
   return { result, calls: model.calls() };
 }
 
-describe.each([
-  ['PAR²-RAG (LangGraph)', () => par2Rag()],
-  ['OPERA (XState)', () => opera()],
-])('%s: a run cut short resumes from its checkpoints', (_name, make) => {
+describe.each(ENGINES)('%s: a run cut short resumes from its checkpoints', (_name, make) => {
   it('gives the same answer and trace, making only the calls not made before the cut', async () => {
     const workflow = make();
     let tried = 0;
@@ -111,18 +114,14 @@ describe.each([
   }, 120_000);
 });
 
-describe.each([
-  ['PAR²-RAG (LangGraph)', () => par2Rag()],
-  ['OPERA (XState)', () => opera()],
-])('%s: a thread that failed at the provider, or stopped on its budget, goes on when resumed', (_name, make) => {
+describe.each(ENGINES)('%s: a thread that failed at the provider, or stopped on its budget, goes on when resumed', (_name, make) => {
   it('makes the calls the failure left unmade once the provider is back, and meets the same budget again', async () => {
     const workflow = make();
     // The first question whose run makes three calls or more: one before the outage, some after.
     let question: Question | undefined;
     let ref: Awaited<ReturnType<typeof reference>> | undefined;
     for (const q of corpus.dataset.questions) {
-      ref = await reference(workflow, q);
-      question = q;
+      [question, ref] = [q, await reference(workflow, q)];
       if (ref.calls >= 3) break;
     }
     if (!question || !ref || ref.calls < 3) throw new Error('no question of the sample makes three calls');
