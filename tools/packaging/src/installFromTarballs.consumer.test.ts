@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeRun, installedManifest, offerLocalPrebuilds, packAll, packStub, run, sharedDatasetsDir, stagePackages, tscBin, writeConsumerProject, type Packed } from './consumerProject';
+import { keepPacked } from './packedTarballs';
 import { publicPackages } from './workspace';
 
 const SLOW = 20 * 60_000;
@@ -35,6 +36,9 @@ beforeAll(async () => {
   const staged = stagePackages(join(work, 'stage'), packages);
   packed = await packAll(packages, staged, join(work, 'tarballs'));
   const t1 = Date.now();
+  // CI's release dry run lists these same builds rather than building every package again (packedTarballs.ts).
+  const keepIn = process.env['MULTIHOP_PACKED_OUT'];
+  if (keepIn) keepPacked(keepIn, packed);
 
   const lines = packed.map((p) => {
     const deps = Object.entries(p.manifest.dependencies ?? {}).map(([n, v]) => `${n}@${v}`);
