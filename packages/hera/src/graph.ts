@@ -2,7 +2,7 @@ import { Annotation, END, Send, START } from '@langchain/langgraph';
 import { readySteps } from '@multihop/core';
 import { append, last, workflowGraph, type GraphRuntime } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
-import type { AgentRuntime, AgentTask } from './agents/AgentTask';
+import type { AgentRuntime, AgentTask, StepSearch } from './agents/AgentTask';
 import { emptyBoard, finalAnswer, mergeBoards, type Blackboard } from './agents/Blackboard';
 import { answerGenerator } from './agents/AnswerGenerator';
 import { concludeAgent } from './agents/ConcludeAgent';
@@ -67,6 +67,10 @@ export const HeraState = Annotation.Root({
   task: last<AgentTask | null>(() => null),
   /** Step ids of each layer, in the order they ran. */
   layers: append<string[]>(),
+  /** Each finished step's searches, by step id, until `dispatch` adds their passages to the run's evidence. */
+  searches: Annotation<Record<string, StepSearch[]>>({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+  /** Steps whose searches are in the run's evidence. */
+  searchesAdded: append<string>(),
   answer: last<string>(() => ''),
 });
 
@@ -196,8 +200,18 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
 
   const agentNode = (agent: ExecutionAgent) => async (state: State, { ctx, promptFor }: Runtime) => {
     const task = state.task!;
-    const board = await AGENT_BODIES[agent]({ ctx, promptFor, topK: settings.topK, maxSubQuestions: settings.maxSubQuestions }, task);
-    return { outputs: { [task.step.step]: board } };
+    const searches: StepSearch[] = [];
+    const board = await AGENT_BODIES[agent]({ ctx, promptFor, topK: settings.topK, maxSubQuestions: settings.maxSubQuestions, gathered: (s) => searches.push(s) }, task);
+    return { outputs: { [task.step.step]: board }, ...(searches.length > 0 ? { searches: { [task.step.step]: searches } } : {}) };
+  };
+
+  // After a layer: its steps' passages join the run's evidence in step order. The branches ran
+  // in parallel, so adding them as each search returned would order the evidence by timing.
+  const dispatch = async (state: State, { ctx }: Runtime) => {
+    const added = new Set(state.searchesAdded);
+    const steps = (state.topology?.execution_order ?? []).map((s) => s.step).filter((id) => state.searches[id] && !added.has(id));
+    for (const id of steps) for (const search of state.searches[id]!) ctx.addEvidence(search.hits, { query: search.query, hop: Number(id) || 0 });
+    return steps.length > 0 ? { searchesAdded: steps } : {};
   };
 
   const final = async (state: State, { ctx }: Runtime) => {
@@ -218,7 +232,7 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     .node('validate', validate, { label: 'validate topology' })
     .node('repair', repair, { label: 'Orchestrator: repair topology' })
     .node('fallback', fallback, { label: 'fallback topology (Retriever → Answer Generator)' })
-    .node('dispatch', async () => ({}), { label: 'execute topology' })
+    .node('dispatch', dispatch, { label: 'execute topology' })
     .node('layer', layer, { label: 'ready steps (parallel)' });
   for (const agent of EXECUTION_AGENTS) {
     graph = graph.node(AGENT_NODES[agent], agentNode(agent), { label: agent, enter: (state) => (state.task ? { step: state.task.step.step, agent: state.task.step.agent } : {}) });

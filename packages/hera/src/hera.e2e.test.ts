@@ -93,6 +93,47 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
     expect(heraScore(result, bands)).toMatchObject({ agents: 4, selfLoops: 0, cycles: 0, diameter: 3, steps: 6 });
   });
 
+  it("orders the run's evidence by step, not by which parallel Retriever's search returned first", async () => {
+    const topology = {
+      query_profile: 'comparison of two bands',
+      selected_agents: ['Query Decomposer', 'Retriever', 'Answer Generator'],
+      execution_order: [
+        { step: 1, agent: 'Query Decomposer', depends_on: [] },
+        { step: 2, agent: 'Retriever', depends_on: [1] },
+        { step: 3, agent: 'Retriever', depends_on: [1] },
+        { step: 4, agent: 'Answer Generator', depends_on: [2, 3] },
+      ],
+      mode: 'parallel',
+    };
+    // The same run twice; only which of the two searches comes back first differs.
+    const runWithSlow = async (slow: string) => {
+      const provider = createScriptedProvider({
+        repeatLast: true,
+        replies: {
+          'hera-profiler': [profile],
+          'hera-orchestrator': [json(topology)],
+          'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
+          'hera-retriever': [
+            async (r) => {
+              const subGoal = String(r.vars['subGoal']);
+              if (subGoal.includes(slow)) await new Promise((done) => setTimeout(done, 300));
+              return json({ query: subGoal });
+            },
+          ],
+          'hera-answerer': [json({ answer: 'The Exies' })],
+        },
+      });
+      return createHeraWorkflow().run(bands, { model: createModel({ provider }), retriever: retriever(bands) });
+    };
+    const exiesLast = await runWithSlow('Exies');
+    const diabloLast = await runWithSlow('Diablo');
+    expect([exiesLast.status, diabloLast.status]).toEqual(['ok', 'ok']);
+    expect(exiesLast.evidence.map((e) => [e.id, e.query, e.hop])).toEqual(diabloLast.evidence.map((e) => [e.id, e.query, e.hop]));
+    // Step 2 (the first sub-question's Retriever) comes first even when its search returned last.
+    expect(exiesLast.evidence[0]).toMatchObject({ query: 'When was The Exies formed?', hop: 2 });
+    expect(new Set(exiesLast.evidence.map((e) => e.query))).toEqual(new Set(['When was The Exies formed?', 'When was Circus Diablo formed?']));
+  });
+
   it('rejects a cyclic topology, naming the steps; repairs once; rejects the dangling repair; runs the fallback', async () => {
     const cyclic = {
       query_profile: 'bridge',

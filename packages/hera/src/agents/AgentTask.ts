@@ -1,4 +1,4 @@
-import type { RunContext } from '@multihop/core';
+import type { RunContext, SearchHit } from '@multihop/core';
 import type { Prompt } from '@multihop/prompts';
 import type { TopologyStep } from '../topology';
 import type { Blackboard } from './Blackboard';
@@ -19,4 +19,16 @@ export interface AgentRuntime {
   promptFor<P extends Prompt<unknown>>(prompt: P): P;
   topK: number;
   maxSubQuestions: number;
+  /**
+   * Hands the graph a search's passages for the run's evidence. The graph adds them once the
+   * step's layer has finished, in step order, so the evidence order (what Recall@k and NDCG@k
+   * read) does not depend on which parallel branch's search returned first.
+   */
+  gathered(search: StepSearch): void;
+}
+
+/** One search a step ran: its query and the passages it took. */
+export interface StepSearch {
+  query: string;
+  hits: SearchHit[];
 }

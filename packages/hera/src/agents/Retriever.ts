@@ -32,19 +32,19 @@ export function retrievalTargets(task: AgentTask): Target[] {
  * Retriever (an agent with the search tool, §2's (π_i, ρ_i, T_i)): writes its search for each
  * target and takes the top-k passages (the paper's top-5 per step).
  */
-export async function retriever({ ctx, promptFor, topK }: AgentRuntime, task: AgentTask): Promise<Blackboard> {
+export async function retriever({ ctx, promptFor, topK, gathered }: AgentRuntime, task: AgentTask): Promise<Blackboard> {
   const targets = retrievalTargets(task);
   const found = await Promise.all(
     targets.map(async (target) => {
       const { output } = await ctx.model.call({ prompt: promptFor(heraRetrievePrompt), vars: { question: task.question, subGoal: target.text } });
-      const hits = await ctx.retriever.search(output.query, { k: topK });
-      ctx.addEvidence(hits, { query: output.query, hop: Number(task.step.step) || 0 });
-      return hits;
+      return { query: output.query, hits: await ctx.retriever.search(output.query, { k: topK }) };
     }),
   );
+  // In target order, whichever search returned first.
+  for (const search of found) gathered(search);
   const seen = new Set(task.input.passages.map((p) => p.id));
   const passages = [...task.input.passages];
-  for (const hit of found.flat()) {
+  for (const hit of found.flatMap((f) => f.hits)) {
     if (seen.has(hit.id)) continue;
     seen.add(hit.id);
     passages.push(hit);
