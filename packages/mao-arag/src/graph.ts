@@ -7,7 +7,7 @@ import { selectDocuments } from './agents/DocumentSelector';
 import type { WorkflowPlanner } from './agents/Planner';
 import { decomposeParallel, decomposeSerial, reviseSubQuestion, type SubAnswer } from './agents/QueryDecomposition';
 import { rewriteQuery } from './agents/QueryRewriter';
-import { retrieve } from './agents/Retrieval';
+import { retrieveAll } from './agents/Retrieval';
 import {
   describeProblem,
   FALLBACK_WORKFLOW,
@@ -243,14 +243,15 @@ export function buildMaoAragGraph(settings: MaoAragSettings) {
   const step = (executor: StepExecutor) => async (state: State, { ctx }: Runtime) => {
     const waiting = activeSlots(state).filter((s) => nextStep(s) === executor);
     const earlier = state.mode === 'serial' ? answeredSubQuestions(state) : [];
+    const retrieved = executor === 'R' ? await retrieveAll(ctx, waiting.map((slot) => ({ query: slot.query, turn: slot.turn })), settings.retrievalK) : [];
     const updated = await Promise.all(
-      waiting.map(async (slot): Promise<TurnSlot> => {
+      waiting.map(async (slot, i): Promise<TurnSlot> => {
         const advanced = { ...slot, cursor: slot.cursor + 1 };
         switch (executor) {
           case 'QR':
             return { ...advanced, query: await rewriteQuery(ctx, slot.question) };
           case 'R':
-            return { ...advanced, passages: await retrieve(ctx, slot.query, settings.retrievalK, slot.turn) };
+            return { ...advanced, passages: retrieved[i]! };
           case 'DS': {
             const { kept, indices } = await selectDocuments(ctx, slot.question, slot.passages);
             if (slot.passages.length > 0) ctx.decide('selected', { slot: slot.slot, kept: indices, of: slot.passages.length });

@@ -25,7 +25,7 @@ export { buildMaoAragGraph, MaoAragState, answeredSubQuestions, type MaoAragSett
 export { promptPlanner, fixedPlanner, type WorkflowPlanner, type PlanRequest, type PlanReply } from './agents/Planner';
 export { rewriteQuery } from './agents/QueryRewriter';
 export { decomposeSerial, decomposeParallel, reviseSubQuestion, type SubAnswer } from './agents/QueryDecomposition';
-export { retrieve } from './agents/Retrieval';
+export { retrieve, retrieveAll } from './agents/Retrieval';
 export { selectDocuments } from './agents/DocumentSelector';
 export { generateAnswer } from './agents/AnswerGenerator';
 export { summariseAnswers } from './agents/AnswerSummariser';

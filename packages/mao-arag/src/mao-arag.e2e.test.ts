@@ -153,6 +153,30 @@ describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
     expect(chartWalkProblems(result.trace, workflow.chart())).toEqual([]);
   });
 
+  it("QDP: the run's evidence is in sub-question order, whichever parallel search returns first", async () => {
+    const run = async (slow: string) => {
+      const provider = createScriptedProvider({
+        repeatLast: true,
+        replies: {
+          'mao-arag-planner': [plan('QDP'), plan('R,AG')],
+          'mao-arag-qdp': [subQuestions(['When was The Exies formed?', 'When was Circus Diablo formed?'])],
+          'mao-arag-ag': [answer('1997')],
+          'mao-arag-as': [answer('The Exies')],
+        },
+      });
+      // The real LanceDB search, with one sub-question's search held back.
+      const lance = scopedTo(corpus, bands);
+      const retriever = { search: async (query: string, options?: { k?: number }) => (query.includes(slow) ? new Promise<void>((done) => setTimeout(done, 300)) : Promise.resolve()).then(() => lance.search(query, options)) };
+      return noTrain().run(bands, { model: createModel({ provider }), retriever });
+    };
+    const exiesLast = await run('Exies');
+    const diabloLast = await run('Diablo');
+    expect([exiesLast.status, diabloLast.status]).toEqual(['ok', 'ok']);
+    expect(exiesLast.evidence.map((e) => [e.id, e.query])).toEqual(diabloLast.evidence.map((e) => [e.id, e.query]));
+    expect(exiesLast.evidence[0]).toMatchObject({ query: 'When was The Exies formed?' });
+    expect(new Set(exiesLast.evidence.map((e) => e.query))).toEqual(new Set(['When was The Exies formed?', 'When was Circus Diablo formed?']));
+  });
+
   it('stops a serial decomposition at the turn bound, and AS answers from the sub-answers it has', async () => {
     const provider = createScriptedProvider({
       replies: {
