@@ -178,7 +178,9 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
         return { context, noProgress: { kind: progress.kind, query: state.nextQuery, detail: progress.detail, hop: state.hop } };
       }
     }
-    return { context, hop };
+    // The iterative-chain variant's first retrieval searched the raw question: it is a query already
+    // searched, for the ESC and Query Formulator to see and for the repeated-query check.
+    return { context, hop, ...(state.response === null ? { queries: [state.nextQuery] } : {}) };
   };
   const final = async (state: State, { ctx }: Runtime) => {
     ctx.decide('answer', {

@@ -178,6 +178,22 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
       expect(result).toMatchObject({ status: 'ok', answer: 'unknown' });
       expect(noProgressDecisions(result)).toEqual([]);
     });
+
+    it('in the Iterative Chain variant, the raw question it searched first is a searched query: the ESC sees it, and a follow-up repeating it ends at reformulate', async () => {
+      const provider = createScriptedProvider({
+        replies: {
+          'par2-writer': [write('Shirley Temple')],
+          'par2-esc': [esc('CONTINUE', 'the question again')],
+          'par2-query-formulator': [JSON.stringify({ query: question.text.toUpperCase() })],
+        },
+      });
+      const result = await par2IterativeChain().run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'no-progress', answer: 'Shirley Temple' });
+      expect(noProgressDecisions(result)).toEqual([expect.objectContaining({ node: 'reformulate', data: expect.objectContaining({ kind: 'repeated-query' }) })]);
+      expect(result.trace.filter((e) => e.kind === 'retrieve')).toHaveLength(1);
+      expect(result.data?.['queries']).toEqual([question.text, question.text.toUpperCase()]);
+      expect(provider.requests.find((r) => r.role === 'par2-esc')!.vars['previousQueries']).toEqual([question.text]);
+    });
   });
 
   it('runs the module variants: Coverage Anchor writes once; Iterative Chain starts from the raw question', async () => {
