@@ -49,6 +49,37 @@ describe('methods found by their manifests', () => {
     }
   });
 
+  it("finds a method package of any scope that the project depends on, and loads it beside the runner's", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-methods-'));
+    try {
+      const install = (name: string, fields: object, files: Record<string, string> = {}) => {
+        const root = join(dir, 'node_modules', ...name.split('/'));
+        mkdirSync(root, { recursive: true });
+        writeFileSync(join(root, 'package.json'), JSON.stringify({ name, ...fields }));
+        for (const [file, text] of Object.entries(files)) writeFileSync(join(root, file), text);
+      };
+      const method = (id: string) => ({
+        fields: { multihop: { manifest: './manifest' }, exports: { './manifest': { default: './manifest.js' } } },
+        files: { 'manifest.js': `module.exports.manifest = { id: '${id}', family: 'method', title: '${id}', paper: 'none', prompts: [{ id: '${id}.answer', role: '${id}-answerer' }], workflows: [{ id: '${id}', engine: 'langgraph', title: '${id}', create() { throw new Error('not built in this test'); } }] };` },
+      });
+      install('@acme/our-method', method('acme-method').fields, method('acme-method').files);
+      install('unscoped-method', method('unscoped-method').fields, method('unscoped-method').files);
+      install('left-pad', { main: 'index.js' });
+      // Installed (a dependency's dependency, say) but not the project's own: not looked at.
+      install('@acme/not-declared', method('not-declared').fields, method('not-declared').files);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/our-method': '^1.0.0', 'left-pad': '^1.0.0' }, devDependencies: { 'unscoped-method': '^1.0.0', 'missing-dep': '^1.0.0' } }));
+      const found = findMethodPackages(join(dir, 'app'));
+      expect(found.map((p) => p.name)).toEqual(['@acme/our-method', 'unscoped-method']);
+      const { catalog, problems } = loadMethods([...findMethodPackages(), ...found]);
+      expect(problems).toEqual([]);
+      expect(catalog.find('acme-method')?.method.id).toBe('acme-method');
+      expect(catalog.find('unscoped-method')?.method.id).toBe('unscoped-method');
+      expect(catalog.find('not-declared')).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists every method without loading an engine, a store or the router\'s NLP library (what every command pays at start)', () => {
     // A fresh process, as `multihop workflows` is: jest's own module registry would hide what a real require loads.
     const script = `require('./src/methods').methodCatalog();

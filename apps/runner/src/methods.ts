@@ -14,6 +14,8 @@ export interface MethodPackage {
 interface PackageJson {
   name?: string;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   workspaces?: string[] | { packages?: string[] };
   exports?: Record<string, Record<string, string> | string>;
   multihop?: { manifest?: string; offline?: string };
@@ -28,10 +30,12 @@ const readJson = (file: string): PackageJson | undefined => {
 };
 
 /**
- * Where method packages are looked for: every `node_modules/@multihop` above this file (an npm
- * install of the runner and any method package installed beside it), and, inside a workspace,
- * the workspace's own package folders (a method folder just created by the generator, before
- * any `npm install` has linked it).
+ * Where method packages are looked for, in every folder above this file: its
+ * `node_modules/@multihop` (an npm install of the runner and any method package installed beside
+ * it); the packages its package.json depends on, whatever their scope (a team's own method,
+ * `@acme/our-method`, installed into the project that installs the runner: one package.json read
+ * per dependency, not a scan of node_modules); and, inside a workspace, the workspace's own package
+ * folders (a method folder just created by the generator, before any `npm install` has linked it).
  */
 function candidateDirs(from: string): string[] {
   const dirs: string[] = [];
@@ -39,6 +43,9 @@ function candidateDirs(from: string): string[] {
     const scope = join(dir, 'node_modules', '@multihop');
     if (existsSync(scope)) for (const name of readdirSync(scope)) dirs.push(join(scope, name));
     const pkg = readJson(join(dir, 'package.json'));
+    for (const name of Object.keys({ ...pkg?.dependencies, ...pkg?.devDependencies, ...pkg?.optionalDependencies })) {
+      if (!name.startsWith('@multihop/')) dirs.push(join(dir, 'node_modules', name));
+    }
     const globs = Array.isArray(pkg?.workspaces) ? pkg.workspaces : (pkg?.workspaces?.packages ?? []);
     for (const glob of globs) {
       // Workspace globs here are `folder/*`; anything fancier is left to node_modules.
