@@ -64,6 +64,16 @@ describe('method manifests', () => {
     expect(catalog.trainable).toEqual([]);
   });
 
+  it('refuses two different prompts under one id from two methods, naming both', () => {
+    const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('one')], prompts: [prompt('shared.answer')] });
+    const b = defineMethod({ id: 'b', family: 'B', paper: 'p', workflows: [entry('two')], prompts: [{ ...prompt('shared.answer'), role: 'b-answerer' }] });
+    expect(() => new MethodCatalog([a, b])).toThrow('prompt id "shared.answer" is offered by both a and b as two different prompts (role shared.answer, version 1; role b-answerer, version 1)');
+    const newer = defineMethod({ id: 'c', family: 'C', paper: 'p', workflows: [entry('three')], prompts: [{ ...prompt('shared.answer'), version: '2' }] });
+    expect(() => new MethodCatalog([a, newer])).toThrow(/prompt id "shared.answer" is offered by both a and c/);
+    const retext = defineMethod({ id: 'd', family: 'D', paper: 'p', workflows: [entry('four')], prompts: [Object.assign(prompt('shared.answer'), { template: 'Answer: {{question}}' })] });
+    expect(() => new MethodCatalog([a, retext])).toThrow(/prompt id "shared.answer" is offered by both a and d/);
+  });
+
   it('refuses two methods with one id, and a setting without a default, naming the method, the workflow and the setting', () => {
     const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('one')], prompts: [] });
     const twin = defineMethod({ id: 'a', family: 'A2', paper: 'p', workflows: [entry('two')], prompts: [] });

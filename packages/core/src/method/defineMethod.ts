@@ -126,6 +126,15 @@ export function defineMethod(manifest: MethodManifest): MethodManifest {
   });
 }
 
+/** The same prompt: one object, or copies agreeing on role, version and text (two installs of one prompts package). */
+function samePrompt(a: PromptTemplate, b: PromptTemplate): boolean {
+  if (a === b) return true;
+  const text = (p: PromptTemplate) => JSON.stringify([(p as { system?: unknown }).system ?? null, (p as { template?: unknown }).template ?? null]);
+  return a.role === b.role && a.version === b.version && text(a) === text(b);
+}
+
+const describePrompt = (p: PromptTemplate) => `role ${p.role}, version ${p.version}`;
+
 /**
  * The manifests of several methods as one catalogue: every workflow by id (ids must not clash
  * across methods), every prompt, every role.
@@ -135,9 +144,22 @@ export class MethodCatalog {
 
   constructor(readonly methods: readonly MethodManifest[]) {
     const methodIds = new Set<string>();
+    const promptIds = new Map<string, { method: MethodManifest; prompt: PromptTemplate }>();
     for (const method of methods) {
       if (methodIds.has(method.id)) throw new MultihopError('MANIFEST', `method id "${method.id}" is declared by two method packages; each method needs its own id`);
       methodIds.add(method.id);
+      // One prompt listed by two methods (the judge's, say) is one prompt; two prompts under one id would share
+      // the registry entry, the cache keys, the offline handler and the per-prompt usage, and one would be lost.
+      for (const prompt of method.prompts) {
+        const earlier = promptIds.get(prompt.id);
+        if (!earlier) promptIds.set(prompt.id, { method, prompt });
+        else if (!samePrompt(earlier.prompt, prompt)) {
+          throw new MultihopError(
+            'MANIFEST',
+            `prompt id "${prompt.id}" is offered by both ${earlier.method.id} and ${method.id} as two different prompts (${describePrompt(earlier.prompt)}; ${describePrompt(prompt)}); each method's prompts need ids of their own`,
+          );
+        }
+      }
       for (const entry of method.workflows) {
         const clash = this.byWorkflow.get(entry.id);
         if (clash) throw new MultihopError('MANIFEST', `workflow id "${entry.id}" is offered by both ${clash.method.id} and ${method.id}`);
