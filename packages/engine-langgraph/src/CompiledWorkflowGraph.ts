@@ -57,6 +57,8 @@ export class CompiledWorkflowGraph<SD extends StateDefinition, Extras extends ob
    * START are reported here, since LangGraph's own start node runs none of our code.
    */
   async invoke(input: UpdateType<SD>, runtime: GraphRuntime<Extras>, options: InvokeOptions = {}): Promise<StateType<SD>> {
+    // A run aborted (or out of budget) before it starts takes no edge, as the XState adapter's.
+    runtime.ctx.budget.check();
     const durable = runtime.ctx.durable;
     if (durable) return this.invokeDurably(input, runtime, options);
     for (const to of this.shape.startTargets) runtime.ctx.transition({ from: START, to });

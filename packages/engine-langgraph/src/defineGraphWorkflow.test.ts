@@ -68,6 +68,14 @@ describe('defineGraphWorkflow: a compiled graph as a core Workflow', () => {
     expect(result.trace.filter((e) => e.kind === 'enter').length).toBeLessThanOrEqual(2);
   });
 
+  it('a run aborted before it starts takes no edge and enters no node', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled before the start'));
+    const result = await hopsWorkflow(3).run(c!.query, { model: noModel(), retriever: c!.retriever, signal: controller.signal });
+    expect(result).toMatchObject({ status: 'error', stopReason: 'aborted' });
+    expect(result.trace.filter((e) => e.kind === 'transition' || e.kind === 'enter')).toEqual([]);
+  });
+
   it('stops a loop at its recursion limit, keeping the draft answer and the trace so far', async () => {
     const result = await hopsWorkflow(50, 4).run(c!.query, { model: noModel(), retriever: c!.retriever });
     expect(result.status).toBe('error');

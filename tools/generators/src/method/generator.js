@@ -86,8 +86,9 @@ function workspaceMethods(root) {
 
 /**
  * Why `id` cannot be a new method's id in this workspace (its method id and its first workflow's
- * id are both `id`), or undefined: another method or workflow with that id makes every `multihop`
- * command fail ("workflow id … is offered by both …"), and another workspace package named
+ * id are both `id`), or undefined: with another method or workflow of that id, every `multihop`
+ * command leaves one of the two packages out ("workflow id … is offered by both …"), most likely
+ * the new one, and another workspace package named
  * @multihop/<id> makes npm's workspaces ambiguous.
  * @param {string} id
  * @param {KnownMethod[]} methods
@@ -204,7 +205,7 @@ function methodGenerator(tree, options) {
       console.log(`${RUNNER_PACKAGE}: added "@multihop/${id}": "${range}" to dependencies (the runner finds methods at run time and depends on each, so the published CLI brings it).`);
     }
     console.log('Next:');
-    console.log(`  npm install                       links @multihop/${id} into node_modules: its own tests import it by name (run this before them)`);
+    console.log(`  npm install                       links @multihop/${id} into node_modules: its own tests import it by name (run this before them); commit package-lock.json with the folder`);
     console.log(`  npx nx test @multihop/${id}        its tests, including the conformance suite (src/manifest.test.ts)`);
     console.log('  npx nx test @multihop/packaging   the package rules (exports, README example, declared dependencies)');
     console.log('  npm run typecheck');
