@@ -181,13 +181,22 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const runId = trace.runId;
   // Errors already put in the trace by a wrapper, at the node where they happened.
   const traced = new WeakSet<object>();
-  const traceError = (error: unknown, data: Record<string, unknown>): void => {
+  const traceError = (error: unknown, data: Record<string, unknown>, at: string = here()): void => {
     if (typeof error !== 'object' || error === null || traced.has(error) || error instanceof BudgetExceededError || trace.isClosed) return;
     traced.add(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
     // An error no part of the project raised on purpose (a bug in a node): its stack says where.
     const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
-    trace.emit(here(), 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...data });
+    trace.emit(at, 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...data });
+  };
+  // Nodes entered and not yet left, in the order entered. A run that ends while one is still open
+  // (an engine that gives up on an abort without waiting for the node's body, a provider that
+  // ignores the abort) closes it itself, so every trace's enters and exits pair up on both engines.
+  const open: Array<{ name: string }> = [];
+  // The innermost node an error left through, so the run's end traces its STOP there too.
+  const failedAt = new WeakMap<object, string>();
+  const closeOpen = (reason: string): void => {
+    while (open.length > 0) trace.emit(open.pop()!.name, 'exit', { failed: true, reason });
   };
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
@@ -280,14 +289,24 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     async node(name, body, data = {}) {
       return currentNode.run(name, async () => {
         trace.emit(name, 'enter', data);
+        const entry = { name };
+        open.push(entry);
+        // Left once: the run's end may have closed it already (then the trace is closed too).
+        const leave = (exit: Record<string, unknown>): void => {
+          const i = open.indexOf(entry);
+          if (i < 0) return;
+          open.splice(i, 1);
+          trace.emit(name, 'exit', exit);
+        };
         try {
           const out = await body();
-          trace.emit(name, 'exit', {});
+          leave({});
           return out;
         } catch (error) {
           // The error is traced at the node it left (the run's end would trace it at the workflow).
           traceError(error, {});
-          trace.emit(name, 'exit', { failed: true });
+          if (typeof error === 'object' && error !== null && !failedAt.has(error)) failedAt.set(error, name);
+          leave({ failed: true });
           throw error;
         }
       });
@@ -350,15 +369,19 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     });
   } catch (caught) {
     const error = budget.deadlineError() ?? caught;
+    // Where the run stopped: the innermost node still open, else the node the error left through.
+    const at = open.at(-1)?.name ?? (typeof caught === 'object' && caught !== null ? failedAt.get(caught) : undefined) ?? here();
     if (error instanceof BudgetExceededError) {
-      trace.emit(here(), 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });
+      closeOpen(`budget:${error.kind}`);
+      trace.emit(at, 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });
       return finish({ answer: draft, status: 'partial', stopReason: `budget:${error.kind}` });
     }
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
     const raw = spentOf(error)?.raw;
     const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
-    traceError(error, {});
+    traceError(error, {}, at);
+    closeOpen(error instanceof RunAbortedError ? 'aborted' : code);
     return finish({
       answer: draft,
       status: 'error',

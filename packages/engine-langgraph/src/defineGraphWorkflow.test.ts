@@ -76,6 +76,43 @@ describe('defineGraphWorkflow: a compiled graph as a core Workflow', () => {
     expect(result.trace.filter((e) => e.kind === 'transition' || e.kind === 'enter')).toEqual([]);
   });
 
+  describe('a run that ends while a node still waits on work that ignores the abort', () => {
+    const stuck = () =>
+      defineGraphWorkflow({
+        id: 'stuck',
+        title: 'A node that waits 400 ms whatever the signal says',
+        paper: 'none',
+        graph: workflowGraph(Hops)
+          .node('hop', async () => {
+            await new Promise((r) => setTimeout(r, 400));
+            return { answer: 'late' };
+          })
+          .edge(START, 'hop')
+          .edge('hop', END)
+          .compile(),
+        input: (query) => ({ query: query.text }),
+        output: (state) => ({ answer: state.answer }),
+      });
+    const nodeEvents = (result: Awaited<ReturnType<ReturnType<typeof stuck>['run']>>) =>
+      result.trace
+        .filter((e) => ['enter', 'exit', 'error'].includes(e.kind) || (e.kind === 'decision' && e.data['decision'] === 'STOP'))
+        .map((e) => `${e.node}:${e.kind === 'exit' && e.data['failed'] ? `exit!${String(e.data['reason'])}` : e.kind === 'decision' ? 'STOP' : e.kind}`);
+
+    it('at its deadline: the node is closed, and the STOP is traced at it', async () => {
+      const result = await stuck().run(c!.query, { model: noModel(), retriever: c!.retriever, budget: { timeoutMs: 50 } });
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline' });
+      expect(nodeEvents(result)).toEqual(['hop:enter', 'hop:exit!budget:deadline', 'hop:STOP']);
+    });
+
+    it("on the caller's abort: the error is traced at the node, which is closed", async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('user cancelled')), 50);
+      const result = await stuck().run(c!.query, { model: noModel(), retriever: c!.retriever, signal: controller.signal });
+      expect(result).toMatchObject({ status: 'error', stopReason: 'aborted' });
+      expect(nodeEvents(result)).toEqual(['hop:enter', 'hop:error', 'hop:exit!aborted']);
+    });
+  });
+
   it('stops a loop at its recursion limit, keeping the draft answer and the trace so far', async () => {
     const result = await hopsWorkflow(50, 4).run(c!.query, { model: noModel(), retriever: c!.retriever });
     expect(result.status).toBe('error');

@@ -1,4 +1,4 @@
-import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort } from '@multihop/core';
+import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort, type TraceEvent } from '@multihop/core';
 import { firstThenWait } from '@multihop/testing';
 import { createActor, setup, waitFor } from 'xstate';
 import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, transitionsOf, walkProblems } from '../test/hopLoop';
@@ -7,6 +7,12 @@ import { runMachine, type MachineRunOptions, type MachineRunResult } from './run
 const [first, ...others] = hotpotQuestions(4);
 const { question, passages } = first!;
 const chart = chartFromXState(hopLoop, { id: 'hopLoop' });
+
+/** The trace's node events as `node:kind`, a failed exit as `exit!<reason>`, a decision by its name (transitions and calls left out). */
+const nodeEvents = (trace: readonly TraceEvent[]): string[] =>
+  trace
+    .filter((e) => ['enter', 'exit', 'error'].includes(e.kind) || (e.kind === 'decision' && e.data['decision'] === 'STOP'))
+    .map((e) => `${e.node}:${e.kind === 'exit' && e.data['failed'] ? `exit!${String(e.data['reason'] ?? '')}` : e.kind === 'decision' ? 'STOP' : e.kind}`);
 
 /** Runs the hop loop through runMachine as a core workflow body, keeping what runMachine resolved. */
 async function run(
@@ -89,11 +95,15 @@ describe('runMachine', () => {
     await new Promise((r) => setTimeout(r, 120));
     expect(provider.requests).toHaveLength(1);
     expect(transitionsOf(result.trace).map((t) => t.to)).toEqual(['retrieve', 'reason']);
+    // The node the run gave up on is closed, and the error is traced there, not at the workflow.
+    expect(nodeEvents(result.trace)).toEqual(['retrieve:enter', 'retrieve:exit', 'reason:enter', 'reason:error', 'reason:exit!aborted']);
   });
 
   it('ends a run stopped by its deadline as partial, with the latest answer', async () => {
     const { result } = await run({}, { model: createModel({ provider: firstThenWait(reply('a first guess', false)) }), budget: { timeoutMs: 100 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'a first guess' });
+    // The second hop's reason node, left waiting, is closed before the STOP, which is traced at it.
+    expect(nodeEvents(result.trace).slice(-3)).toEqual(['reason:enter', 'reason:exit!budget:deadline', 'reason:STOP']);
   });
 
   it('stops a loop with no bound at maxTransitions with a STEP_LIMIT error, where it would spin for good', async () => {
