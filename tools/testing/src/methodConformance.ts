@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Chart, MethodManifest, ModelPort, PromptTemplate, WorkflowContext, WorkflowEntry } from '@multihop/core';
+import type { Chart, MethodManifest, ModelPort, PromptTemplate, RunResult, WorkflowContext, WorkflowEntry } from '@multihop/core';
 import { hotpotDevSample, sharedDatasetsDir, type SamplePassage } from './hotpotDevSample';
 import { overlapRetriever } from './overlapRetriever';
 
@@ -142,8 +142,26 @@ export function settingsVariants(entry: WorkflowEntry): Array<Record<string, unk
 
 const DESCRIBED_KINDS = new Set(['step', 'choice', 'parallel']);
 
+/** Trace events a method puts at a node: the node must be one its chart draws. */
+const NODE_EVENTS = new Set(['enter', 'exit', 'llm', 'retrieve', 'decision', 'error']);
+
 export function describeMethodConformance(manifest: MethodManifest, options: MethodConformanceOptions): void {
   const { handlers, model } = options;
+  // Every workflow (each settings variant) run on real HotpotQA train questions, once, for the checks that read runs.
+  let sampled: Promise<Array<{ workflow: string; chart: Chart; result: RunResult }>> | undefined;
+  const sampleRuns = () =>
+    (sampled ??= (async () => {
+      const sample = hotpotTrainSample(options.nodeRunQuestions ?? 3);
+      const runs: Array<{ workflow: string; chart: Chart; result: RunResult }> = [];
+      for (const entry of manifest.workflows) {
+        for (const settings of settingsVariants(entry)) {
+          const workflow = entry.create(settings, options.context);
+          const chart = workflow.chart();
+          for (const { question, passages } of sample) runs.push({ workflow: entry.id, chart, result: await workflow.run(question, { model, retriever: overlapRetriever(passages) }) });
+        }
+      }
+      return runs;
+    })());
   describe(`method ${manifest.id}: manifest conformance`, () => {
     it('builds every workflow it lists, with the id, title and engine it states, and a chart', () => {
       expect(manifest.workflows.length).toBeGreaterThan(0);
@@ -221,35 +239,43 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       });
 
       it('declares, for every model call its workflows make on real HotpotQA train questions, the prompt at the node that makes it', async () => {
-        const sample = hotpotTrainSample(options.nodeRunQuestions ?? 3);
         const undeclared = new Set<string>();
         let calls = 0;
         let delegated = 0;
-        for (const entry of manifest.workflows) {
-          for (const settings of settingsVariants(entry)) {
-            const workflow = entry.create(settings, options.context);
-            const chart = workflow.chart();
-            const own = new Set(chart.nodes.map((n) => n.id));
-            const delegates = chart.nodes.some((n) => n.kind === 'workflow');
-            for (const { question, passages } of sample) {
-              const result = await workflow.run(question, { model, retriever: overlapRetriever(passages) });
-              for (const event of result.trace.filter((e) => e.kind === 'llm')) {
-                // A call made inside a workflow this one runs whole (a router's candidate) is that method's to declare.
-                if (delegates && !own.has(event.node)) {
-                  delegated++;
-                  continue;
-                }
-                calls++;
-                const promptId = String(event.data['promptId']);
-                if (!nodes[event.node]?.prompts?.includes(promptId)) undeclared.add(`${entry.id}: node "${event.node}" calls "${promptId}"`);
-              }
+        for (const { workflow, chart, result } of await sampleRuns()) {
+          const own = new Set(chart.nodes.map((n) => n.id));
+          const delegates = chart.nodes.some((n) => n.kind === 'workflow');
+          for (const event of result.trace.filter((e) => e.kind === 'llm')) {
+            // A call made inside a workflow this one runs whole (a router's candidate) is that method's to declare.
+            if (delegates && !own.has(event.node)) {
+              delegated++;
+              continue;
             }
+            calls++;
+            const promptId = String(event.data['promptId']);
+            if (!nodes[event.node]?.prompts?.includes(promptId)) undeclared.add(`${workflow}: node "${event.node}" calls "${promptId}"`);
           }
         }
         expect({ undeclared: [...undeclared] }).toEqual({ undeclared: [] });
         expect(calls + delegated).toBeGreaterThan(0);
-      });
+      }, 120_000);
     }
+
+    it('traces every node event of its runs at a node its chart draws (a name typed in ctx.node that no state has is caught here)', async () => {
+      const stray = new Set<string>();
+      for (const { workflow, chart, result } of await sampleRuns()) {
+        const own = new Set(chart.nodes.map((n) => n.id));
+        // A workflow this one runs whole (a router's candidate) traces at its own chart's nodes.
+        if (chart.nodes.some((n) => n.kind === 'workflow')) continue;
+        for (const event of result.trace) {
+          if (!NODE_EVENTS.has(event.kind) || own.has(event.node)) continue;
+          // Run-level events (an error or STOP outside any node) are at the workflow's own id.
+          if (event.node === result.workflowId && (event.kind === 'error' || event.kind === 'decision')) continue;
+          stray.add(`${workflow}: ${event.kind} at "${event.node}", which its chart (${[...own].join(', ')}) does not draw`);
+        }
+      }
+      expect({ stray: [...stray] }).toEqual({ stray: [] });
+    }, 120_000);
 
     it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA questions', async () => {
       for (const entry of hotpotDevSample(options.questions ?? 5)) {
