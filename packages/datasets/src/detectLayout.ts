@@ -7,7 +7,7 @@ import { NO_GOLD } from './validateRecord';
 const QUESTION_ONLY = new Set(['id', '_id', 'qid', 'question_id', 'question', 'query', 'type', 'level', 'metadata']);
 
 /** Tells the layout from the first record's fields; the caller can override it. */
-export function detectLayout(records: SourceRecord[], file: string): Layout {
+export function detectLayout(records: SourceRecord[], file: string, options: { goldOptional?: boolean } = {}): Layout {
   const first = records[0];
   if (!first) throw new InputError(`${file} holds no records`, { file });
   const r = first.value;
@@ -28,7 +28,8 @@ export function detectLayout(records: SourceRecord[], file: string): Layout {
   if (has('question') && Array.isArray(fields.answers)) return 'plain';
   if (hasAny('question', 'query') && hasAny('answer', 'answers', 'golden_answers', 'gold_answer', 'gold_answers')) return 'qa';
   // Only a question and what names or sorts it: a question set without gold (a test split), not gold under a name of its own.
-  if (hasAny('question', 'query') && Object.keys(fields).every((k) => QUESTION_ONLY.has(k))) {
+  if (hasAny('question', 'query') && Object.keys(fields).every((k) => QUESTION_ONLY.has(k.toLowerCase()))) {
+    if (options.goldOptional) return 'qa';
     throw new InputError(`${file}:${first.line}: the records have a question but no answer field (fields [${Object.keys(fields).join(', ')}]): ${NO_GOLD}`, { file, line: first.line, field: 'answer' });
   }
   const corpusLike = (has('title') && (has('text') || has('passage'))) || has('contents');

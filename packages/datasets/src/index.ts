@@ -1,6 +1,7 @@
 export type { CorpusFile, CorpusPassage, Dataset, Layout, RecordProblem } from './Dataset';
 export { LAYOUTS, LAYOUT_NEEDS, describeLayouts } from './Dataset';
 export { loadDataset, parseLayout, type LoadDatasetOptions } from './loadDataset';
+export { hasGold } from './hasGold';
 export { loadCorpus, loadCorpusFile, corpusAsDataset } from './loadCorpus';
 export { detectLayout, looksLikeCorpus } from './detectLayout';
 export { isCorpusFile } from './isCorpusFile';

@@ -50,6 +50,13 @@ export interface LoadDatasetOptions {
    * `answer_id`; `false` reads none.
    */
   answerAliases?: string | false;
+  /**
+   * `optional`: a question list whose records have no answer (a test split: `{id, question}` lines,
+   * or a `question` column alone) loads, each such question with no gold (`hasGold` false), for
+   * what answers without scoring (`multihop predict`, `run --id`). Default `required`: such a file
+   * is refused, naming the commands that take it.
+   */
+  gold?: 'required' | 'optional';
 }
 
 const LOADERS: Record<Layout, RecordLoader> = {
@@ -115,7 +122,8 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   const all = await readRecords(file, { keepBrokenLines: true });
   const readable = all.filter((r) => !r.broken);
   if (readable.length === 0 && all[0]?.broken) throw all[0].broken;
-  layout ??= detectLayout(readable, file);
+  const goldOptional = options.gold === 'optional';
+  layout ??= detectLayout(readable, file, { goldOptional });
 
   const corpus = new CorpusBuilder();
   let corpusFile: CorpusFile | undefined;
@@ -146,7 +154,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     read++;
     const mark = corpus.mark();
     const recordWarnings: string[] = [];
-    const ctx: LayoutContext = { file, corpus, warnings: recordWarnings, setting, index };
+    const ctx: LayoutContext = { file, corpus, warnings: recordWarnings, setting, index, ...(goldOptional ? { goldOptional } : {}) };
     try {
       if (record.broken) throw record.broken;
       const result = loader(record, ctx);

@@ -39,4 +39,4 @@ export function recordError(record: SourceRecord, file: string, field: string, m
  * questions): the commands that read a dataset score against gold, and `run --question` needs none.
  */
 export const NO_GOLD =
-  'a question set without gold answers (a test split?) cannot be loaded as a dataset: eval and run --id score against the gold; `run --question "..." --corpus FILE` answers one question without gold';
+  'a question set without gold answers (a test split?) cannot be scored: eval scores against the gold; `multihop predict --workflows ... --dataset FILE --corpus CORPUS` answers every question without scoring, and `run --dataset FILE --id ID` one of them';

@@ -15,6 +15,8 @@ export interface LayoutContext {
   setting: 'open' | 'closed';
   /** 0-based position of the record in the file, for layouts whose records carry no id. */
   index: number;
+  /** A question list's record without an answer loads with no gold (LoadDatasetOptions.gold `optional`). */
+  goldOptional?: boolean;
 }
 
 /** A gold paragraph named by title only, resolved against the pool after the whole file is read. */

@@ -15,10 +15,18 @@ const HotpotRecord = z.object({
   answer_id: z.string().nullish(),
 });
 
+const HotpotTestRecord = HotpotRecord.pick({ _id: true, question: true, type: true, context: true });
+
 /** Original HotpotQA and 2WikiMultiHopQA JSON: `context: [[title, [sentences]]]`, `supporting_facts: [[title, sent_id]]`. */
 export function hotpotRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuestion {
   const value = record.value as Record<string, unknown> | undefined;
-  if (value && typeof value === 'object' && !('answer' in value)) throw recordError(record, ctx.file, 'answer', `missing: ${NO_GOLD}`);
+  if (value && typeof value === 'object' && !('answer' in value)) {
+    if (!ctx.goldOptional) throw recordError(record, ctx.file, 'answer', `missing: ${NO_GOLD}`);
+    // A test split (2WikiMultiHopQA's test.json): the question and its paragraphs, no gold to score against.
+    const t = validateRecord(HotpotTestRecord, record, ctx.file);
+    const context = t.context.map(([title, sentences]) => ({ title, sentences }));
+    return mapSentenceContexts({ id: t._id, question: t.question, answer: '', type: t.type, context, supportingFacts: [], fields: { supportingTitle: (i) => `supporting_facts[${i}][0]` } }, record, ctx);
+  }
   const r = validateRecord(HotpotRecord, record, ctx.file);
   if (!r.answer.trim()) throw recordError(record, ctx.file, 'answer', 'is empty');
   const loaded = mapSentenceContexts(

@@ -28,31 +28,40 @@ export function qaRecord(record: SourceRecord, ctx: LayoutContext): LoadedQuesti
     throw recordError(record, ctx.file, questionKey ?? 'question', questionKey === undefined ? 'required (a question column or field)' : 'must be a non-empty string');
   }
   const answerKey = key(ANSWER_KEYS);
-  const parsed = Answer.safeParse(answerKey === undefined ? undefined : r[answerKey]);
+  const given = answerKey === undefined ? undefined : r[answerKey];
+  const none = given === undefined || given === null || (typeof given === 'string' && !given.trim()) || (Array.isArray(given) && given.length === 0);
+  // A test split's question: no gold, for the commands that answer without scoring.
+  if (none && ctx.goldOptional) return { question: { ...identity(r, ctx, question), answer: '', aliases: [], supportingIds: [] } };
+  const parsed = Answer.safeParse(given);
   if (!parsed.success || answerKey === undefined) {
     throw recordError(record, ctx.file, answerKey ?? 'answer', answerKey === undefined ? `required (answer, answers or golden_answers); ${NO_GOLD}` : 'must be a string or a non-empty list of strings');
   }
   const answers = answerList(parsed.data, record.table !== undefined);
   if (answers.length === 0) throw recordError(record, ctx.file, answerKey, 'is empty');
+  const metadata = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Record<string, unknown>;
+  const facts = metadata.supporting_facts as { title?: unknown } | undefined;
+  const titles = Array.isArray(facts?.title) ? [...new Set(facts.title.filter((t): t is string => typeof t === 'string' && t !== ''))] : [];
+  return {
+    question: {
+      ...identity(r, ctx, question),
+      answer: answers[0]!,
+      aliases: answers.slice(1),
+      supportingIds: [],
+      ...(titles.length ? { hops: titles.length } : {}),
+    },
+    ...(titles.length ? { goldTitles: titles.map((title) => ({ title })) } : {}),
+  };
+}
+
+/** The question's id (the record's position when it has none), text and type. */
+function identity(r: Record<string, unknown>, ctx: LayoutContext, question: string): { id: string; text: string; type?: string } {
+  const key = (names: string[]) => Object.keys(r).find((k) => names.includes(k.toLowerCase()));
   const idKey = key(ID_KEYS);
   const id = idKey === undefined ? '' : String(r[idKey] ?? '').trim();
   const metadata = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Record<string, unknown>;
   const typeKey = key(['type']);
   const type = typeKey !== undefined && typeof r[typeKey] === 'string' && r[typeKey] ? (r[typeKey] as string) : typeof metadata.type === 'string' ? metadata.type : undefined;
-  const facts = metadata.supporting_facts as { title?: unknown } | undefined;
-  const titles = Array.isArray(facts?.title) ? [...new Set(facts.title.filter((t): t is string => typeof t === 'string' && t !== ''))] : [];
-  return {
-    question: {
-      id: id || String(ctx.index),
-      text: question.trim(),
-      answer: answers[0]!,
-      aliases: answers.slice(1),
-      supportingIds: [],
-      ...(type ? { type } : {}),
-      ...(titles.length ? { hops: titles.length } : {}),
-    },
-    ...(titles.length ? { goldTitles: titles.map((title) => ({ title })) } : {}),
-  };
+  return { id: id || String(ctx.index), text: question.trim(), ...(type ? { type } : {}) };
 }
 
 function answerList(value: string | number | Array<string | number>, fromTable: boolean): string[] {
