@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { embeddedReport, StudioClient, type StudioInfo } from './api/client';
 import { useLoaded, type Loaded } from './data';
+import { ErrorBoundary } from './ErrorBoundary';
 import { EvalPage } from './eval/EvalPage';
 import { ReplayPage } from './pages/ReplayPage';
 import { RunPage } from './pages/RunPage';
@@ -37,6 +38,14 @@ function ServedApp() {
   const route = useRoute();
   const info = useLoaded(() => client.info(), [client]);
   const workflows = useLoaded(() => client.workflows(), [client]);
+  // The Run link leads back to the run last watched: its page re-opens the run's event stream,
+  // and the server replays it from the first event (a run goes on when the page is left).
+  const routeRun = route.page === 'run' ? (route.params.get('run') ?? undefined) : undefined;
+  const [lastRun, setLastRun] = useState<string | undefined>();
+  useEffect(() => {
+    if (routeRun) setLastRun(routeRun);
+  }, [routeRun]);
+  const hrefOf = (page: Page): string => (page === 'run' && lastRun ? routeHash('run', undefined, { run: lastRun }) : routeHash(page));
   return (
     <div className="app">
       <header className="topbar">
@@ -45,7 +54,7 @@ function ServedApp() {
         </a>
         <nav className="nav">
           {NAV.map((item) => (
-            <a key={item.page} href={routeHash(item.page)} className={route.page === item.page ? 'is-current' : undefined} data-testid={`nav-${item.page}`}>
+            <a key={item.page} href={hrefOf(item.page)} className={route.page === item.page ? 'is-current' : undefined} data-testid={`nav-${item.page}`}>
               {item.label}
             </a>
           ))}
@@ -53,10 +62,13 @@ function ServedApp() {
         <ModelBadge info={info} />
       </header>
       <main className={`page page-${route.page}`}>
-        {route.page === 'workflows' ? <WorkflowsPage workflows={workflows} selectedId={route.id} /> : null}
-        {route.page === 'run' ? <RunPage client={client} info={info} workflows={workflows} initialWorkflow={route.params.get('workflow') ?? undefined} /> : null}
-        {route.page === 'replay' ? <ReplayPage client={client} path={route.params.get('path') ?? undefined} /> : null}
-        {route.page === 'evals' ? <EvalPage client={client} /> : null}
+        {/* A page that fails to render says so below the top bar; the next page shown renders afresh. */}
+        <ErrorBoundary key={route.page} what={`the ${route.page} page`}>
+          {route.page === 'workflows' ? <WorkflowsPage workflows={workflows} selectedId={route.id} /> : null}
+          {route.page === 'run' ? <RunPage client={client} info={info} workflows={workflows} initialWorkflow={route.params.get('workflow') ?? undefined} runId={routeRun} /> : null}
+          {route.page === 'replay' ? <ReplayPage client={client} path={route.params.get('path') ?? undefined} /> : null}
+          {route.page === 'evals' ? <EvalPage client={client} /> : null}
+        </ErrorBoundary>
       </main>
     </div>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 export type Page = 'workflows' | 'run' | 'replay' | 'evals';
 
-/** Where the page is: `#/workflows/<id>`, `#/run?workflow=<id>`, `#/replay?path=<file>`, `#/evals?dir=<dir>`. */
+/** Where the page is: `#/workflows/<id>`, `#/run?workflow=<id>` or `#/run?run=<run id>`, `#/replay?path=<file>`, `#/evals?dir=<dir>`. */
 export interface Route {
   page: Page;
   /** The path segment after the page (the workflow id on `#/workflows/<id>`). */

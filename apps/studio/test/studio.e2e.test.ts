@@ -54,6 +54,39 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
 }
 
+/** `multihop studio` as a user starts it, in `work`, with `env` on top: the child and the URL it prints. */
+async function startStudio(env: Record<string, string> = {}): Promise<{ child: ChildProcess; signed: string }> {
+  const started = spawn(process.execPath, [bin, 'studio', '--port', '0', '--db', db], {
+    cwd: work,
+    // The server runs in a directory of its own, as a user's would: the datasets are named for it.
+    env: { ...process.env, MULTIHOP_STUDIO_DIR: join(studioDir, 'dist'), MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), MULTIHOP_MODEL: 'offline', LANCEDB_LOG: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  started.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const signed = await new Promise<string>((resolvePromise, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`multihop studio printed no URL in 60 s:\n${out}\n${stderr}`)), 60_000);
+    started.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /multihop studio: (http:\/\/127\.0\.0\.1:\d+\/\?token=\w+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1] as string);
+      }
+    });
+    started.on('exit', (code) => reject(new Error(`multihop studio exited with ${code}:\n${stderr}`)));
+  });
+  return { child: started, signed };
+}
+
+async function stopStudio(started: ChildProcess | undefined): Promise<void> {
+  if (started && started.exitCode === null) {
+    started.kill('SIGINT');
+    await new Promise((r) => started.once('exit', r));
+  }
+}
+
 beforeAll(async () => {
   // The web app is built by this project's build target (test:int depends on it).
   const quiet = { out: () => undefined, err: () => undefined };
@@ -63,27 +96,9 @@ beforeAll(async () => {
   const evaluated = readFileSync(join(evalDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean);
   questionId = (JSON.parse(evaluated[0] as string) as { questionId: string }).questionId;
 
-  child = spawn(process.execPath, [bin, 'studio', '--port', '0', '--db', db], {
-    cwd: work,
-    // The server runs in a directory of its own, as a user's would: the datasets are named for it.
-    env: { ...process.env, MULTIHOP_STUDIO_DIR: join(studioDir, 'dist'), MULTIHOP_DATASETS_DIR: sharedDatasetsDir(), MULTIHOP_MODEL: 'offline', LANCEDB_LOG: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const signed = await new Promise<string>((resolvePromise, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`multihop studio printed no URL in 60 s:\n${out}\n${stderr}`)), 60_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /multihop studio: (http:\/\/127\.0\.0\.1:\d+\/\?token=\w+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise(match[1] as string);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`multihop studio exited with ${code}:\n${stderr}`)));
-  });
+  const studio = await startStudio();
+  child = studio.child;
+  const signed = studio.signed;
   const parsed = new URL(signed);
   token = parsed.searchParams.get('token') ?? '';
   url = `${parsed.origin}/`;
@@ -95,10 +110,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('exit', r));
-  }
+  await stopStudio(child);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -128,6 +140,16 @@ describe('multihop studio in Chromium', () => {
     await page.waitForSelector('[data-testid="node-panel"]');
     expect(await page.textContent('[data-testid="node-panel"]')).toContain('par2.esc');
     await shot('studio-chart');
+    // The same with the keyboard: every node is named for a screen reader, and Enter on a focused node opens it.
+    await page.reload();
+    await page.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
+    expect(await page.$('[data-testid="node-panel"]')).toBeNull();
+    const names = await page.$$eval('.react-flow__node', (nodes) => nodes.map((n) => [n.getAttribute('data-id'), n.getAttribute('aria-label'), n.getAttribute('role')]));
+    for (const [id, label, role] of names) expect({ id, named: Boolean(label?.trim()), role }).toEqual({ id, named: true, role: 'button' });
+    await page.focus('.react-flow__node[data-id="esc"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="node-panel"]');
+    expect(await page.textContent('[data-testid="node-panel"]')).toContain('par2.esc');
   });
 
   for (const workflow of ['par2-rag', 'opera', 'hera']) {
@@ -158,6 +180,11 @@ describe('multihop studio in Chromium', () => {
       // Reported, not asserted: tests never assert wall-clock times.
       process.stderr.write(`studio e2e: ${workflow}: ${Math.round(timing ?? -1)} ms from clicking Run to the first lit node (offline model, corpus ${workflow === 'par2-rag' ? 'opened by this run' : 'already open'})\n`);
       expect(await page.textContent('[data-testid="run-answer"]')).toBeTruthy();
+      // The offline model's figures say so beside them (SPEC §8).
+      expect(await page.$('[data-testid="run-outcome"] [data-testid="offline-tag"]')).not.toBeNull();
+      // The address names the run, and the server's runs are listed beside the form.
+      expect(page.url()).toContain(`run=${run!.runId}`);
+      await page.waitForSelector(`[data-testid="runs-item"][data-run-id="${run!.runId}"][data-state="done"]`);
       if (workflow === 'hera') {
         // HERA's orchestrator picks a topology per question: drawn as soon as it is decided.
         await page.waitForSelector('[data-testid="topology"][data-diagram="topology"] [data-testid="topology-chart"][data-layout="done"]');
@@ -191,6 +218,8 @@ describe('multihop studio in Chromium', () => {
       expect(await states()).toBe(forward[i]);
       if (i > 0) await page.click('[data-testid="replay-prev"]');
     }
+    // An offline run's replay says so in its header.
+    expect(await page.$('[data-testid="trace-replay"] .replay-head [data-testid="offline-tag"]')).not.toBeNull();
   });
 
   it('shows an eval directory as plots: quality against cost with the Pareto front, metrics, breakdowns, comparisons', async () => {
@@ -220,6 +249,98 @@ describe('multihop studio in Chromium', () => {
     await page.click(`[data-testid="question-row"][data-question-id="${questionId}"]`);
     await page.waitForSelector('[data-testid="question-detail"]');
     await page.waitForSelector('[data-testid="side-by-side"] [data-layout="done"]', { timeout: 20_000 });
+    // Every block of the offline model's figures is marked, not only the header: the question's table, the questions, each replay.
+    for (const where of ['[data-testid="question-detail"] .eval-id', '[data-testid="question-count"]', '[data-testid="side-by-side"] .replay-head']) {
+      expect({ where, tagged: (await page.$(`${where} [data-testid="offline-tag"]`)) !== null }).toEqual({ where, tagged: true });
+    }
+  });
+
+  it('keeps the studio standing on an eval it cannot draw: the server refuses a summary without workflows, the page shows a bad one in place, and an eval whose every run failed says so', async () => {
+    const bad = (name: string, summary: unknown) => {
+      mkdirSync(join(work, 'evals', name), { recursive: true });
+      writeFileSync(join(work, 'evals', name, 'summary.json'), JSON.stringify(summary));
+      writeFileSync(join(work, 'evals', name, 'results.jsonl'), '');
+      return join('evals', name);
+    };
+    const empty = bad('bad-empty', {});
+    const nullWorkflow = bad('bad-null', { dataset: 'hotpotqa-train', n: 1, workflows: { 'par2-rag': null } });
+    const allFailed = bad('all-failed', {
+      dataset: 'hotpotqa-train', setting: 'closed', model: 'openai:gpt-x', offline: false, n: 2, offset: 0, created: '2026-11-28T09:12:18.875Z', settings: {},
+      workflows: {}, comparisons: [], breakdown: { hops: [], type: [] },
+      failed: { runs: 4, retryable: 4, codes: { PROVIDER: 4 }, workflows: { direct: 2, 'single-turn-rag': 2 }, tokens: 0 },
+    });
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(empty)}`);
+    await page.waitForSelector('.eval-main .eval-error');
+    expect(await page.textContent('.eval-main .eval-error')).toContain('not an eval summary');
+    // A summary the server passes but the page cannot draw: the error in the eval pane, the list and the top bar still there.
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(nullWorkflow)}`);
+    await page.waitForSelector('[data-testid="render-error"]');
+    expect(await page.textContent('[data-testid="render-error"]')).toContain(`Could not show the eval ${nullWorkflow}`);
+    expect(await page.$('[data-testid="nav-run"]')).not.toBeNull();
+    expect(await page.$(`[data-testid="eval-item"][data-dir="${join('evals', 'hotpot-train')}"]`)).not.toBeNull();
+    // The next eval opened in the same tab renders.
+    await page.click(`[data-testid="eval-item"][data-dir="${join('evals', 'hotpot-train')}"]`);
+    await page.waitForSelector('[data-testid="plot-pareto"] svg', { timeout: 20_000 });
+    expect(await page.$('[data-testid="render-error"]')).toBeNull();
+    await page.goto(`${url}#/evals?dir=${encodeURIComponent(allFailed)}`);
+    await page.waitForSelector('[data-testid="eval-no-runs"]');
+    expect(await page.textContent('[data-testid="eval-no-runs"]')).toBe('No run succeeded: 4 failed (PROVIDER 4), so there are no figures; a re-run of the same command runs them again.');
+    expect(await page.$('[data-testid="plot-pareto"]')).toBeNull();
+  });
+
+  it('comes back to a run left while it ran: the Run link re-opens its stream from the first event, and the runs list stops a run', async () => {
+    // A studio whose offline model takes a while to answer, so the run is still going when the page is left.
+    const slow = await startStudio({ MULTIHOP_OFFLINE_LATENCY_MS: '800' });
+    const view = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    try {
+      const origin = new URL(slow.signed).origin;
+      const slowToken = new URL(slow.signed).searchParams.get('token') ?? '';
+      await view.goto(slow.signed);
+      // Signed in once the page has taken the token off the address (before that, another address would lose it).
+      await view.waitForURL((address) => !address.search.includes('token='));
+      await view.goto(`${origin}/#/run?workflow=par2-rag`);
+      await view.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
+      await view.selectOption('[data-testid="run-dataset"]', 'hotpotqa-train');
+      await view.fill('[data-testid="run-question-search"]', questionId);
+      await view.click(`[data-testid="question-option"][data-question-id="${questionId}"]`);
+      await view.click('[data-testid="run-start"]');
+      await view.waitForSelector('[data-testid="run-status"][data-phase="running"]', { timeout: 60_000 });
+      await view.waitForSelector('[data-testid="event-row"]', { timeout: 60_000 });
+      const runId = new URLSearchParams(view.url().split('?')[1] ?? '').get('run') ?? '';
+      expect(runId).not.toBe('');
+      await view.click('[data-testid="nav-workflows"]');
+      await view.waitForSelector('.page-workflows');
+      const listed = (await (await fetch(`${origin}/api/runs`, { headers: { authorization: `Bearer ${slowToken}` } })).json()) as StudioRunSummary[];
+      expect(listed.find((r) => r.runId === runId)?.state).toBe('running');
+      await view.click('[data-testid="nav-run"]');
+      await view.waitForURL((address) => address.hash.includes(`run=${runId}`));
+      await view.waitForSelector('[data-testid="run-status"][data-phase="done"]', { timeout: 120_000 });
+      // Every event from the first, once each, as the server streams them; the chart lit in the trace's order.
+      const text = await (await fetch(`${origin}/api/runs/${runId}/events?token=${slowToken}`)).text();
+      const trace = text.split('\n\n').filter((b) => b.includes('event: trace')).map((b) => JSON.parse(/^data: (.*)$/m.exec(b)?.[1] ?? 'null') as TraceEvent);
+      const rows = await view.$$eval('[data-testid="event-row"]', (els) => els.map((el) => Number(el.getAttribute('data-seq'))));
+      expect(rows).toEqual(trace.map((e) => e.seq));
+      const lit = (await view.getAttribute('[data-testid="chart"][data-chart-id="par2-rag"]', 'data-lit-order')) ?? '';
+      expect(lit.split(',')).toEqual(trace.filter((e) => e.kind === 'enter').map((e) => e.node));
+
+      // Another run, stopped from the list.
+      await view.selectOption('[data-testid="run-dataset"]', 'hotpotqa-train');
+      await view.fill('[data-testid="run-question-search"]', questionId);
+      await view.click(`[data-testid="question-option"][data-question-id="${questionId}"]`);
+      await view.click('[data-testid="run-start"]');
+      await view.waitForURL((address) => /run=/.test(address.hash) && !address.hash.includes(`run=${runId}`));
+      await view.waitForSelector('[data-testid="run-status"][data-phase="running"]', { timeout: 60_000 });
+      const second = new URLSearchParams(view.url().split('?')[1] ?? '').get('run') ?? '';
+      expect(second).not.toBe(runId);
+      await view.click(`[data-testid="runs-item"][data-run-id="${second}"] [data-testid="runs-item-stop"]`);
+      await view.waitForSelector('[data-testid="run-status"][data-phase="done"]', { timeout: 60_000 });
+      expect(await view.getAttribute('[data-testid="run-outcome"]', 'data-result-status')).toBe('error');
+      expect(await view.textContent('[data-testid="run-outcome"]')).toContain('aborted');
+      await view.waitForSelector(`[data-testid="runs-item"][data-run-id="${second}"][data-state="done"]`, { timeout: 20_000 });
+    } finally {
+      await view.close();
+      await stopStudio(slow.child);
+    }
   });
 
   it('says what summary.md says before the figures: an incomplete eval, its budget, its failed runs and its warnings', async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Chart } from '@multihop/core';
+import { extname, join } from 'node:path';
+import { InputError, type Chart } from '@multihop/core';
 import type { Dataset } from '@multihop/datasets';
 import { readJsonlLog } from '../eval/jsonl';
 import { verdictIndex, type Judgement } from '../eval/judging';
@@ -54,8 +54,14 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   let summary: StudioEvalSummary;
   try {
     summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as StudioEvalSummary;
-  } catch (error) {
-    throw new PathRefused(404, `${join(shown, 'summary.json')}: not JSON (${(error as Error).message})`);
+  } catch {
+    // Not the parser's message: it quotes the file's first characters.
+    throw new PathRefused(422, `${join(shown, 'summary.json')}: not JSON`);
+  }
+  // The page draws from these two: a summary without them is not an eval's (a crash of the page otherwise).
+  const shape = summary as unknown as Record<string, unknown> | null;
+  if (!shape || typeof shape !== 'object' || Array.isArray(shape) || typeof shape['dataset'] !== 'string' || !isObject(shape['workflows'])) {
+    throw new PathRefused(422, `${join(shown, 'summary.json')}: not an eval summary (it needs a dataset and a workflows object, as multihop eval writes)`);
   }
   // The rows the summary scores: the latest line of each pair (a re-run supersedes a failed one), of
   // the summary's workflows and questions (a directory several evals share holds more). A failure
@@ -63,7 +69,7 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   // answer metrics 0 (the draft's kept beside them) and, in a judged eval, the verdict wrong.
   const workflows = new Set(Object.keys(summary.workflows ?? {}));
   const questions = summary.question_ids ? new Set(summary.question_ids) : undefined;
-  const scored = readJsonlLog<ResultRow>(join(dir, 'results.jsonl'), ['workflow', 'questionId'], { repair: false }).filter((row) => workflows.has(row.workflow) && (!questions || questions.has(row.questionId)));
+  const scored = readLog<ResultRow>(dir, shown, 'results.jsonl', ['workflow', 'questionId']).filter((row) => workflows.has(row.workflow) && (!questions || questions.has(row.questionId)));
   const rows: StudioEvalRow[] = latestRows(scored).map((row) => (scoredAsWrong(row) ? { ...scoredMetrics(row), scoredAsWrong: true, draftMetrics: row.metrics } : row));
   // Each answer's verdict as the summary takes it: the summary's judge's, on this answer under this
   // judge prompt (judgeKey), its set-up's key before its bare model id (an eval written before keys
@@ -72,7 +78,7 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   const verdicts: Record<string, 0 | 1> = {};
   const judges = [summary.judge?.key, summary.judge?.model].filter((j): j is string => j !== undefined);
   if (judges.length) {
-    const verdictOn = verdictIndex(readJsonlLog<Judgement>(join(dir, 'judgements.jsonl'), ['workflow', 'questionId'], { repair: false }), judges);
+    const verdictOn = verdictIndex(readLog<Judgement>(dir, shown, 'judgements.jsonl', ['workflow', 'questionId']), judges);
     for (const row of rows) {
       const pair = `${row.workflow}\u0000${row.questionId}`;
       if (row.scoredAsWrong) verdicts[pair] = 0;
@@ -82,6 +88,23 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
     }
   }
   return { dir: roots.display(dir), summary, rows, verdicts };
+}
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An eval's JSONL log, read without repairing it. A malformed line is the eval's data, not a
+ * defect of the server: 422, naming the file as the page names the directory (not its real path).
+ */
+function readLog<T>(dir: string, shown: string, name: string, required: readonly (keyof T & string)[]): T[] {
+  const file = join(dir, name);
+  try {
+    return readJsonlLog<T>(file, required, { repair: false });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const { line, field } = error.location;
+    throw new PathRefused(422, `${join(shown, name)}${line !== undefined ? `:${line}` : ''}: ${field !== undefined ? `field ${field} is missing` : 'not a JSON line'}`);
+  }
 }
 
 /**
@@ -112,11 +135,14 @@ export function readTrace(roots: Roots, requested: string): StudioReplay {
 }
 
 function replayOf(path: string, shown: string): StudioReplay {
+  // A trace is a .json file; anything else under the roots (a .env, a key) is not read as one.
+  if (extname(path).toLowerCase() !== '.json') throw new PathRefused(422, `${shown}: not a trace (a trace is a .json file: an eval's traces/ file or a run --json output)`);
   let run: StudioTraceFile;
   try {
     run = JSON.parse(readFileSync(path, 'utf8')) as StudioTraceFile;
-  } catch (error) {
-    throw new PathRefused(404, `${shown}: not a JSON trace (${(error as Error).message})`);
+  } catch {
+    // Not the parser's message: it quotes the file's first characters.
+    throw new PathRefused(422, `${shown}: not a JSON trace`);
   }
   if (!run || typeof run.workflowId !== 'string' || !Array.isArray(run.trace)) {
     throw new PathRefused(404, `${shown}: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`);

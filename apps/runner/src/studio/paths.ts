@@ -2,10 +2,13 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '@multihop/core';
 
-/** A path the page asked for that the server will not open: outside every root, or not there. */
+/**
+ * A path the page asked for that the server will not open: outside every root (403), not there
+ * (404), or there but not what it should be, such as an eval whose files do not parse (422).
+ */
 export class PathRefused extends Error {
   constructor(
-    readonly status: 403 | 404,
+    readonly status: 403 | 404 | 422,
     message: string,
   ) {
     super(message);

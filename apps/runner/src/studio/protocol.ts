@@ -2,9 +2,11 @@
  * The studio's HTTP API, as types: what `multihop studio` serves and what the web app
  * (apps/studio) reads. Types only, so the browser bundle imports nothing of the runner's code.
  *
- * Every `/api/*` request carries the start-up token, as `Authorization: Bearer <token>` or, for
- * an EventSource (which cannot set headers), `?token=<token>`. Errors answer with a status and
- * `{ error: string }` naming the field or path at fault.
+ * Every `/api/*` request carries the start-up token, as `Authorization: Bearer <token>`; only the
+ * event stream of a run (an EventSource cannot set headers) takes it as `?token=<token>`. Errors
+ * answer with a status (4xx for what the request or the files it names got wrong, 422 for an eval
+ * or trace file that does not parse) and `{ error: string }` naming the field or path at fault.
+ * JSON answers are gzip-compressed for a client that sends `Accept-Encoding: gzip`.
  */
 import type { Chart, RunResult, TraceEvent } from '@multihop/core';
 import type { ResultRow } from '../eval/ResultsLog';
@@ -108,7 +110,7 @@ export interface StudioRunRequest {
   model?: string;
 }
 
-/** The answer to POST /api/runs (201). */
+/** The answer to POST /api/runs (201), and to GET /api/runs/:id (a page coming back to a run). */
 export interface StudioRunStarted {
   runId: string;
   workflow: string;

@@ -50,6 +50,8 @@ export class RunManager {
   private readonly runs = new Map<string, LiveRun>();
   private readonly corpora = new Map<string, Promise<OpenedCorpus>>();
   private readonly models = new Map<string, RunnerModel>();
+  /** Starts past the cap check still opening their corpus: they hold a slot before they are in `runs`. */
+  private starting = 0;
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -89,10 +91,22 @@ export class RunManager {
 
   async start(body: unknown): Promise<StudioRunStarted> {
     const request = checkRunRequest(body, this.options.limits);
-    const running = [...this.runs.values()].filter((r) => !r.done).length;
+    // The check and the reservation happen in one go, before the first await: requests arriving
+    // while a corpus opens (seconds, on its first use) see the slot taken.
+    const running = [...this.runs.values()].filter((r) => !r.done).length + this.starting;
     if (running >= this.options.limits.maxConcurrentRuns) {
       throw new RequestRefused(429, `${running} runs are under way, the most this studio runs at once (maxConcurrentRuns); stop one or wait`);
     }
+    this.starting++;
+    try {
+      return await this.launch(request);
+    } finally {
+      // By now the run is in `runs` (counted there) or it failed to start (the slot is free again).
+      this.starting--;
+    }
+  }
+
+  private async launch(request: StudioRunRequest): Promise<StudioRunStarted> {
     const choices = this.modelChoices;
     if (request.model !== undefined && !choices.includes(request.model)) {
       throw new RequestRefused(400, `model: "${request.model}" is not one this studio offers (${choices.join(', ')}); start the studio with --model to offer another`);

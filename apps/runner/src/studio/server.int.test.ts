@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { TraceEvent } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '@multihop/testing';
@@ -52,6 +53,21 @@ function rawGet(path: string, headers: Record<string, string>): Promise<number> 
       resolve(res.statusCode ?? 0);
     });
     req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A raw request (any header, a chunked body): the status, the headers and the body as sent (not inflated). */
+function raw(options: { path: string; method?: string; headers?: Record<string, string>; port?: number; chunks?: Buffer[] }): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: options.port ?? server.port, path: options.path, method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    for (const chunk of options.chunks ?? []) req.write(chunk);
     req.end();
   });
 }
@@ -257,7 +273,7 @@ describe('multihop studio server', () => {
       [`/api/trace?path=${encodeURIComponent('evals/../../etc/passwd')}`, 403],
       [`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent('../../link-out/secret.json')}`, 403],
       [`/api/eval/trace?dir=evals/hotpot&file=${encodeURIComponent('/etc/passwd')}`, 403],
-      [`/api/eval/trace?dir=evals/hotpot&file=summary.md`, 404],
+      [`/api/eval/trace?dir=evals/hotpot&file=summary.md`, 422], // inside the eval, but not a trace
       [`/api/eval?dir=${encodeURIComponent('evals/none')}`, 404],
       ['/api/trace?path=', 403],
     ];
@@ -297,5 +313,118 @@ describe('multihop studio server', () => {
     const embedded = /window\.__MULTIHOP_REPORT__ = (.*);<\/script>/.exec(html)?.[1];
     expect(JSON.parse(embedded as string)).toEqual(JSON.parse(JSON.stringify(report)));
     expect(html.match(/<\/script>/g)).toHaveLength(2);
+  });
+  it('holds the runs-at-once cap against requests that arrive together (each start takes its slot before opening the corpus)', async () => {
+    const capped = await startStudioServer({ assets, roots: [work], token: TOKEN, db, model: 'openai:slow', limits: { maxConcurrentRuns: 2 } });
+    try {
+      const post = (q: string) =>
+        fetch(`${capped.url}api/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ workflow: 'single-turn-rag', question: q, corpus: 'hotpotqa-train' }) });
+      const answers = await Promise.all(['Who directed Ed Wood?', 'Which magazine was started first?', 'Where was the director born?'].map(post));
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 429]);
+      const listed = (await (await fetch(`${capped.url}api/runs`, { headers: auth })).json()) as Array<{ runId: string; state: string }>;
+      expect(listed.filter((r) => r.state === 'running')).toHaveLength(2);
+      // A page coming back to a run reads what it needs to draw it: the run as started.
+      const started = (await answers.find((a) => a.status === 201)!.json()) as StudioRunStarted;
+      const again = await fetch(`${capped.url}api/runs/${started.runId}`, { headers: auth });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual(started);
+      expect((await fetch(`${capped.url}api/runs/no-such-run`, { headers: auth })).status).toBe(404);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('answers an oversized chunked body with 413, not a reset connection', async () => {
+    const answer = await raw({
+      path: '/api/runs',
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      chunks: Array.from({ length: 100 }, () => Buffer.alloc(1024, 'x')),
+    });
+    expect(answer.status).toBe(413);
+    expect((JSON.parse(answer.body.toString('utf8')) as { error: string }).error).toContain('over 2048 bytes');
+    // The server is still there for the next request.
+    expect((await api('/api/info')).status).toBe(200);
+  });
+
+  it('answers malformed input with a 4xx that names it, not a 500, and echoes neither real paths nor file contents', async () => {
+    const malformed = await json<{ error: string }>('/api/datasets/%E0%A4%A/questions');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toContain('%-encoding');
+
+    const bad = join(work, 'bad-evals');
+    const midbad = join(bad, 'midbad');
+    cpSync(evalDir, midbad, { recursive: true });
+    const lines = readFileSync(join(midbad, 'results.jsonl'), 'utf8').split('\n');
+    lines[1] = '{"workflow": "par2-rag", torn';
+    writeFileSync(join(midbad, 'results.jsonl'), lines.join('\n'));
+    const torn = await json<{ error: string }>(`/api/eval?dir=${encodeURIComponent('bad-evals/midbad')}`);
+    expect(torn.status).toBe(422);
+    expect(torn.body.error).toBe(`${join('bad-evals', 'midbad', 'results.jsonl')}:2: not a JSON line`);
+
+    for (const [name, summary] of [['empty', {}], ['no-workflows', { dataset: 'hotpotqa-train', n: 4 }], ['array', []]] as const) {
+      mkdirSync(join(bad, name), { recursive: true });
+      writeFileSync(join(bad, name, 'summary.json'), JSON.stringify(summary));
+      writeFileSync(join(bad, name, 'results.jsonl'), '');
+      const answer = await json<{ error: string }>(`/api/eval?dir=${encodeURIComponent(`bad-evals/${name}`)}`);
+      expect({ name, status: answer.status }).toEqual({ name, status: 422 });
+      expect(answer.body.error).toContain('not an eval summary');
+    }
+    // An eval where every run failed has no workflow figures, and is still an eval.
+    mkdirSync(join(bad, 'allfail'), { recursive: true });
+    writeFileSync(join(bad, 'allfail', 'summary.json'), JSON.stringify({ dataset: 'hotpotqa-train', n: 4, workflows: {} }));
+    writeFileSync(join(bad, 'allfail', 'results.jsonl'), '');
+    expect((await api(`/api/eval?dir=${encodeURIComponent('bad-evals/allfail')}`)).status).toBe(200);
+
+    writeFileSync(join(work, 'secret.env'), 'OPENAI_API_KEY=sk-do-not-echo\n');
+    writeFileSync(join(work, 'secret.json'), 'OPENAI_API_KEY=sk-do-not-echo\n');
+    for (const file of ['secret.env', 'secret.json']) {
+      const answer = await json<{ error: string }>(`/api/trace?path=${file}`);
+      expect({ file, status: answer.status }).toEqual({ file, status: 422 });
+      expect(answer.body.error).not.toContain('OPENAI');
+      expect(answer.body.error).toContain(file);
+    }
+  });
+
+  it('takes ?token= on the event stream only, not on any other API route', async () => {
+    for (const path of ['api/info', 'api/runs', 'api/evals', `api/eval?dir=${encodeURIComponent('evals/hotpot')}&`]) {
+      const url = `${server.url}${path}${path.includes('?') ? '' : '?'}token=${TOKEN}`;
+      expect({ path, status: (await fetch(url)).status }).toEqual({ path, status: 401 });
+    }
+    const started = await json<StudioRunStarted>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'direct', question: 'Who directed Ed Wood?', corpus: 'hotpotqa-train', model: 'offline' }) });
+    expect(started.status).toBe(201);
+    const { done } = await readStream(started.body.runId);
+    expect(done.result.status).toBe('ok');
+  });
+
+  it('bound to every interface (0.0.0.0), prints a URL a browser can open and answers to the machine’s addresses', async () => {
+    const wild = await startStudioServer({ assets, roots: [work], token: TOKEN, db, host: '0.0.0.0' });
+    try {
+      const shown = new URL(wild.url).hostname;
+      expect(shown).not.toBe('0.0.0.0');
+      // The printed URL itself works, with the Host header a browser sends for it.
+      const info = await fetch(`${wild.url}api/info`, { headers: auth });
+      expect(info.status).toBe(200);
+      expect((await raw({ path: '/api/info', port: wild.port, headers: { ...auth, host: `${shown}:${wild.port}` } })).status).toBe(200);
+      expect((await raw({ path: '/', port: wild.port, headers: { host: `localhost:${wild.port}` } })).status).toBe(200);
+      expect((await raw({ path: '/api/info', port: wild.port, headers: { ...auth, host: `evil.example:${wild.port}` } })).status).toBe(403);
+      expect((await raw({ path: '/api/info', port: wild.port, headers: { ...auth, host: `0.0.0.0:${wild.port}` } })).status).toBe(200);
+    } finally {
+      await wild.close();
+    }
+  });
+
+  it('compresses JSON answers for a client that accepts gzip, and only for one', async () => {
+    const path = `/api/eval?dir=${encodeURIComponent('evals/hotpot')}`;
+    const plain = await raw({ path, headers: auth });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const packed = await raw({ path, headers: { ...auth, 'accept-encoding': 'gzip, deflate' } });
+    expect(packed.status).toBe(200);
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(gunzipSync(packed.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    const refused = await raw({ path, headers: { ...auth, 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
   });
 });

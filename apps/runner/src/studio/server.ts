@@ -2,7 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
+import { gzip } from 'node:zlib';
 import { loadDataset, NAMED_DATASETS } from '@multihop/datasets';
 import type { Dataset } from '@multihop/datasets';
 import { studioWorkflows } from './catalog';
@@ -78,21 +80,28 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
     return loading;
   };
 
-  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`]);
+  // Bound to every interface (0.0.0.0, ::), the studio is reached by the machine's addresses: those
+  // are its own names too. Read at start-up, as the printed URL is.
+  const wildcard = WILDCARDS.has(host);
+  const addresses = wildcard ? interfaceAddresses() : [];
+  /** This server's own `host:port` names (set once it listens): a Host or Origin naming another is refused. */
+  let allowedHosts = new Set<string>();
 
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', `http://${host}:${port}`);
-    if (!allowedHosts().has(req.headers.host ?? '')) return send(res, 403, { error: `Host ${req.headers.host ?? '(none)'} is not this studio's; open http://127.0.0.1:${port}/` });
-    if (!url.pathname.startsWith('/api/')) return serveStatic(res, options.assets, url.pathname, req.method ?? 'GET');
+    const url = new URL(req.url ?? '/', 'http://studio.invalid'); // only its path and query are read
+    if (!allowedHosts.has(req.headers.host ?? '')) return send(res, 403, { error: `Host ${req.headers.host ?? '(none)'} is not this studio's; open http://127.0.0.1:${port}/` });
+    const method = req.method ?? 'GET';
+    if (!url.pathname.startsWith('/api/')) return serveStatic(res, options.assets, url.pathname, method);
 
-    if (!authorised(req, url, token)) return send(res, 401, { error: 'missing or wrong token: open the URL multihop studio printed (it carries ?token=)' });
+    // ?token= only where a header cannot be set (EventSource): elsewhere it would put the token in URLs and logs.
+    const eventStream = method === 'GET' && /^\/api\/runs\/[\w-]+\/events$/.test(url.pathname);
+    if (!authorised(req, eventStream ? url : undefined, token)) return send(res, 401, { error: 'missing or wrong token: open the URL multihop studio printed (it carries ?token=)' });
     const origin = req.headers.origin;
-    if (req.method !== 'GET' && origin !== undefined && !allowedHosts().has(origin.replace(/^https?:\/\//, ''))) {
+    if (method !== 'GET' && origin !== undefined && !allowedHosts.has(origin.replace(/^https?:\/\//, ''))) {
       return send(res, 403, { error: `cross-origin request from ${origin} refused` });
     }
 
     const path = url.pathname;
-    const method = req.method ?? 'GET';
     if (method === 'GET' && path === '/api/info') {
       const model = runs.model(undefined);
       const info: StudioInfo = {
@@ -110,7 +119,12 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
     }
     const questions = /^\/api\/datasets\/([^/]+)\/questions$/.exec(path);
     if (method === 'GET' && questions) {
-      const name = decodeURIComponent(questions[1] as string);
+      let name: string;
+      try {
+        name = decodeURIComponent(questions[1] as string);
+      } catch {
+        return send(res, 400, { error: 'dataset: malformed %-encoding in the path' });
+      }
       if (!Object.prototype.hasOwnProperty.call(NAMED_DATASETS, name)) return send(res, 404, { error: `dataset: no dataset "${name}"; known: ${Object.keys(NAMED_DATASETS).join(', ')}` });
       return send(res, 200, questionPage(await dataset(name), url.searchParams));
     }
@@ -119,9 +133,14 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
       const body = await readBody(req, limits.maxBodyBytes);
       return send(res, 201, await runs.start(body));
     }
-    const runPath = /^\/api\/runs\/([\w-]+)\/(events|stop)$/.exec(path);
+    const runPath = /^\/api\/runs\/([\w-]+)(?:\/(events|stop))?$/.exec(path);
     if (runPath) {
-      const [, runId, action] = runPath as unknown as [string, string, string];
+      const [, runId, action] = runPath as unknown as [string, string, string | undefined];
+      if (action === undefined && method === 'GET') {
+        // What a page that comes back to a run needs to draw it (its chart, question, gold); the events follow on /events.
+        const run = runs.get(runId);
+        return run ? send(res, 200, run.started) : send(res, 404, { error: `no run ${runId} (finished runs beyond the latest ${limits.keptRuns} are dropped, and a restarted studio has none)` });
+      }
       if (action === 'stop' && method === 'POST') return send(res, 200, { stopped: runs.stop(runId) });
       if (action === 'events' && method === 'GET') return streamRun(req, res, runs, runId);
     }
@@ -154,8 +173,11 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
     server.listen(options.port ?? 0, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  const base = `http://${shownHost}:${port}/`;
+  const withPort = (name: string): string => `${name.includes(':') ? `[${name}]` : name}:${port}`;
+  allowedHosts = new Set(['127.0.0.1', 'localhost', '::1', host, ...addresses].map(withPort));
+  // 0.0.0.0 is no address a browser can open: print one of the machine's own (the first external IPv4).
+  const shownHost = wildcard ? (addresses.find((a) => !a.includes(':')) ?? addresses[0] ?? '127.0.0.1') : host;
+  const base = `http://${withPort(shownHost)}/`;
   return {
     url: base,
     signedUrl: `${base}?token=${token}`,
@@ -169,38 +191,94 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
   };
 }
 
-function authorised(req: IncomingMessage, url: URL, token: string): boolean {
+const WILDCARDS = new Set(['0.0.0.0', '::']);
+
+/** The machine's external interface addresses (those a wildcard bind answers on besides loopback), IPv4 first. */
+function interfaceAddresses(): string[] {
+  const all = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+  const external = all.filter((a) => !a.internal && !(a.family === 'IPv6' && a.scopeid)); // a link-local address needs a %zone no Host header carries
+  return [...external.filter((a) => a.family === 'IPv4'), ...external.filter((a) => a.family !== 'IPv4')].map((a) => a.address);
+}
+
+/** The Bearer header's token, else (where `url` is given: the event stream) the query's `?token=`. */
+function authorised(req: IncomingMessage, url: URL | undefined, token: string): boolean {
   const header = req.headers.authorization;
-  const given = header?.startsWith('Bearer ') ? header.slice(7) : url.searchParams.get('token');
+  const given = header?.startsWith('Bearer ') ? header.slice(7) : url?.searchParams.get('token');
   if (!given) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Bodies smaller than this go uncompressed: gzip's framing would outweigh the saving. */
+const GZIP_FROM_BYTES = 1024;
+
+/**
+ * A JSON answer; gzip-compressed when the request accepts it and the body is worth it (an eval of
+ * thousands of rows is megabytes of repetitive JSON), off the event loop (zlib's thread pool).
+ */
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  res.end(text);
+  const text = Buffer.from(JSON.stringify(body));
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', vary: 'accept-encoding' };
+  if (text.length < GZIP_FROM_BYTES || !acceptsGzip(res.req)) {
+    res.writeHead(status, headers);
+    res.end(text);
+    return;
+  }
+  gzip(text, (error, packed) => {
+    if (res.destroyed) return;
+    if (error) {
+      res.writeHead(status, headers);
+      res.end(text);
+      return;
+    }
+    res.writeHead(status, { ...headers, 'content-encoding': 'gzip' });
+    res.end(packed);
+  });
 }
 
-/** A JSON body no larger than `limit` bytes; a larger one is refused (413) without reading it all. */
+/** Whether Accept-Encoding names gzip (or *) without refusing it (q=0). */
+function acceptsGzip(req: IncomingMessage | undefined): boolean {
+  const header = req?.headers['accept-encoding'];
+  if (!header) return false;
+  return String(header)
+    .split(',')
+    .some((part) => {
+      const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return (coding.trim() === 'gzip' || coding.trim() === '*') && (q === undefined || Number(q.slice(2)) > 0);
+    });
+}
+
+/**
+ * A JSON body no larger than `limit` bytes; a larger one is refused (413) without keeping it. A body
+ * of unannounced length (chunked) that passes the limit is refused as soon as it does, and the rest
+ * is read and dropped so the 413 reaches the client (a socket destroyed mid-upload answers with a
+ * reset instead); past `DRAIN_FACTOR` times the limit the socket is closed after all.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(new RequestRefused(413, `the request body is ${declared} bytes; the studio takes at most ${limit}`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      if (refused) {
+        if (size > limit * DRAIN_FACTOR) req.destroy();
+        return;
+      }
       if (size > limit) {
+        refused = true;
+        chunks.length = 0;
         reject(new RequestRefused(413, `the request body is over ${limit} bytes, the most the studio takes`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
+      if (refused) return;
       const text = Buffer.concat(chunks).toString('utf8');
       try {
         resolve(text ? JSON.parse(text) : {});
@@ -211,6 +289,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
     req.on('error', reject);
   });
 }
+
+/** How much of a refused body is read and dropped before the socket is closed on its sender. */
+const DRAIN_FACTOR = 16;
 
 function serveStatic(res: ServerResponse, assets: string, pathname: string, method: string): void {
   if (method !== 'GET' && method !== 'HEAD') return send(res, 405, { error: `${method} is not served here` });

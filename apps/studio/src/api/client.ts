@@ -105,6 +105,11 @@ export class StudioClient {
     return this.request('/api/runs');
   }
 
+  /** A run of this server as it started (chart, question, gold): what a page coming back to it draws. */
+  run(runId: string): Promise<StudioRunStarted> {
+    return this.request(`/api/runs/${encodeURIComponent(runId)}`);
+  }
+
   stopRun(runId: string): Promise<{ stopped: boolean }> {
     return this.request(`/api/runs/${encodeURIComponent(runId)}/stop`, { method: 'POST', body: '{}' });
   }

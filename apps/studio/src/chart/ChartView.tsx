@@ -13,9 +13,10 @@ import {
   type Node,
   type NodeProps,
 } from '@xyflow/react';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Chart, ChartEdge, ChartNode } from './types';
 import { edgeKey, emptyRunState, type ChartRunState } from '../trace/chartState';
+import { nodeAriaLabel } from './a11y';
 import { layoutChart, nodeCaption, type ChartLayout, type Point } from './layout';
 
 export type NodeState = 'active' | 'visited' | 'idle';
@@ -128,10 +129,13 @@ function ChartCanvas({
         draggable: false,
         connectable: false,
         selectable: false,
+        ariaLabel: nodeAriaLabel(item.node, state, visits),
+        // A node that opens something on click is a button to the keyboard too (Enter/Space, below).
+        ...(onNodeClick ? { ariaRole: 'button' as const } : {}),
         data: { node: item.node, state, visits, selected: selected === item.node.id },
       };
     });
-  }, [placed, visited, activeSet, reachedSet, selected]);
+  }, [placed, visited, activeSet, reachedSet, selected, onNodeClick]);
 
   const edges = useMemo<RouteEdgeType[]>(() => {
     if (!placed) return [];
@@ -170,6 +174,9 @@ function ChartCanvas({
       data-chart-id={chart.id}
       data-layout={placed && fittedKey === chartKey ? 'done' : 'pending'}
       data-lit-order={run.litOrder.join(',')}
+      // React Flow answers Enter/Space on a focused node only when elements are selectable (they are
+      // not: the page, not React Flow, keeps what is selected), so the keyboard's click is handled here.
+      onKeyDown={onNodeClick ? (event) => openFocusedNode(event, onNodeClick) : undefined}
     >
       {error ? <p className="error">Layout failed: {error}</p> : null}
       <ReactFlow
@@ -193,6 +200,17 @@ function ChartCanvas({
       </ReactFlow>
     </div>
   );
+}
+
+/** Enter or Space on a focused chart node does what a click on it does. */
+function openFocusedNode(event: KeyboardEvent<HTMLDivElement>, onNodeClick: (id: string) => void): void {
+  if (event.key !== 'Enter' && event.key !== ' ') return;
+  const target = event.target as HTMLElement;
+  if (!target.classList.contains('react-flow__node')) return;
+  const id = target.getAttribute('data-id');
+  if (!id) return;
+  event.preventDefault();
+  onNodeClick(id);
 }
 
 function useContainerWidth(container: HTMLDivElement | null): number {

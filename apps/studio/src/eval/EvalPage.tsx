@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { embeddedReport, traceLoader, type StudioClient } from '../api/client';
+import { ErrorBoundary } from '../ErrorBoundary';
 import { useLoaded } from '../data';
 import './eval.css';
 import { EvalList } from './EvalList';
@@ -30,13 +31,15 @@ function ReportEval() {
   const loadTrace = useMemo(() => cachedLoader(traceLoader(undefined, data.dir)), [data.dir]);
   return (
     <div className="eval-page eval-page-report">
-      <EvalView
-        data={data}
-        loadTrace={loadTrace}
-        {...(location.question ? { question: location.question } : {})}
-        onQuestion={(question) => navigate({ ...(question ? { question } : {}) })}
-        report={{ generated: report.generated }}
-      />
+      <ErrorBoundary what={`the eval ${data.dir}`}>
+        <EvalView
+          data={data}
+          loadTrace={loadTrace}
+          {...(location.question ? { question: location.question } : {})}
+          onQuestion={(question) => navigate({ ...(question ? { question } : {}) })}
+          report={{ generated: report.generated }}
+        />
+      </ErrorBoundary>
     </div>
   );
 }
@@ -66,13 +69,15 @@ function ServerEvals({ client }: { client: StudioClient }) {
           </p>
         )}
         {dir && data.state === 'ready' && loadTrace && (
-          <EvalView
-            key={data.value.dir}
-            data={data.value}
-            loadTrace={loadTrace}
-            {...(location.question ? { question: location.question } : {})}
-            onQuestion={(question) => navigate({ ...(dir ? { dir } : {}), ...(question ? { question } : {}) })}
-          />
+          // A summary the page cannot draw fails here, in the eval pane: the list beside it stays.
+          <ErrorBoundary key={data.value.dir} what={`the eval ${data.value.dir}`}>
+            <EvalView
+              data={data.value}
+              loadTrace={loadTrace}
+              {...(location.question ? { question: location.question } : {})}
+              onQuestion={(question) => navigate({ ...(dir ? { dir } : {}), ...(question ? { question } : {}) })}
+            />
+          </ErrorBoundary>
         )}
       </main>
     </div>

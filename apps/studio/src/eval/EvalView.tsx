@@ -1,5 +1,6 @@
 import { BreakdownSection } from './BreakdownSection';
 import { ComparisonsSection } from './ComparisonsSection';
+import { noRunsNote } from './empty';
 import { EvalHeader } from './EvalHeader';
 import { MetricsSection } from './MetricsSection';
 import { ParetoSection } from './ParetoSection';
@@ -22,6 +23,18 @@ export function EvalView({
   report?: { generated: string };
 }) {
   const summary = data.summary;
+  const noRuns = noRunsNote(summary);
+  if (noRuns) {
+    // Nothing to plot or list: the header (with its failed runs) and one message, not empty axes.
+    return (
+      <div className="eval-view">
+        <EvalHeader summary={summary} dir={data.dir} {...(report ? { report } : {})} />
+        <p className="eval-error" data-testid="eval-no-runs">
+          {noRuns}
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="eval-view">
       <EvalHeader summary={summary} dir={data.dir} {...(report ? { report } : {})} />

@@ -96,7 +96,7 @@ function MethodMeasures({ w }: { w: WorkflowStats }) {
 function MetricsTable({ summary }: { summary: EvalSummary }) {
   const judged = isJudged(summary);
   const ids = workflowIds(summary);
-  const anyEstimated = Object.values(summary.workflows).some((w) => w.tokens_estimated);
+  const anyEstimated = Object.values(summary.workflows ?? {}).some((w) => w.tokens_estimated);
   return (
     <>
       <div className="eval-table-scroll">

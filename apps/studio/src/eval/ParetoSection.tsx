@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { count1, metricLabel, offlineCaption, rate, whole } from './format';
 import { placeLabels } from './labels';
 import { frontSteps, oraclePoint, paretoFront, routerCurvePoints, type ParetoPoint } from './pareto';
+import { noFigureNote } from './empty';
 import { PlotFigure } from './PlotFigure';
 import { Section } from './Section';
 import { isJudged, workflowIds, type EvalSummary } from './types';
@@ -41,7 +42,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
   const oracle = useMemo(() => oraclePoint(summary, cost, quality), [summary, cost, quality]);
   const curve = useMemo(() => routerCurvePoints(summary, cost, quality), [summary, cost, quality]);
   const ids = useMemo(() => workflowIds(summary), [summary]);
-  const estimated = cost === 'tokens' && Object.values(summary.workflows).some((w) => w.tokens_estimated);
+  const estimated = cost === 'tokens' && Object.values(summary.workflows ?? {}).some((w) => w.tokens_estimated);
   const qualityName = quality === 'correctness' ? `Correct (${summary.judge?.offline ? 'offline judge' : 'LLM judge'})` : metricLabel(quality);
 
   const render = useCallback(
@@ -178,7 +179,7 @@ export function ParetoSection({ summary }: { summary: EvalSummary }) {
         </label>
       </div>
       {points.length === 0 ? (
-        <p className="eval-empty">No workflow has a {qualityName} figure.</p>
+        <p className="eval-empty">{noFigureNote(qualityName)}</p>
       ) : (
         <PlotFigure
           render={render}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { StudioReplay } from '../api/client';
 import { useLoaded } from '../data';
 import { TraceReplay } from '../replay/TraceReplay';
+import { OfflineTag } from '../OfflineTag';
 import { rate, tokens, whole } from './format';
 import { rowTokens, scoredNote, verdictOf, type QuestionGroup } from './questions';
 import type { EvalData, EvalRow } from './types';
@@ -62,7 +63,10 @@ export function QuestionDetail({
           ✕ Close
         </button>
       </div>
-      <p className="eval-id">{group.id}</p>
+      <p className="eval-id">
+        {group.id}
+        {data.summary.offline ? <> · <OfflineTag /></> : null}
+      </p>
       <p className="eval-gold-line">
         Gold: {group.gold.map((g, i) => <strong key={i} className="eval-gold-answer">{g}</strong>)}
       </p>

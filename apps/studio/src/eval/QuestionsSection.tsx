@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { OfflineTag } from '../OfflineTag';
 import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
 import { filterQuestions, groupQuestions, rowTokens, scoredNote, verdictOf, type Outcome } from './questions';
@@ -47,7 +48,9 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState<Outcome>('all');
   const [shown, setShown] = useState(PAGE);
-  const visible = useMemo(() => filterQuestions(data, groups, text, outcome), [data, groups, text, outcome]);
+  // Typing stays responsive on a large eval: the table re-filters behind the input, not on each key's render.
+  const query = useDeferredValue(text);
+  const visible = useMemo(() => filterQuestions(data, groups, query, outcome), [data, groups, query, outcome]);
   const judged = hasJudge(data.summary);
   const current = selected ? groups.find((g) => g.id === selected) : undefined;
 
@@ -78,8 +81,8 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
             <option value="all-right">every workflow right</option>
           </select>
         </label>
-        <span className="eval-count">
-          {visible.length} of {groups.length} {judged ? '(right: judged correct; an answer without a verdict is not counted right)' : '(right: EM = 1)'}
+        <span className="eval-count" data-testid="question-count" aria-busy={query !== text}>
+          {data.summary.offline ? <OfflineTag /> : null} {visible.length} of {groups.length} {judged ? '(right: judged correct; an answer without a verdict is not counted right)' : '(right: EM = 1)'}
         </span>
       </div>
       <div className="eval-table-scroll">

@@ -33,14 +33,22 @@ export const isRight = (data: EvalData, row: EvalRow): boolean => (hasJudge(data
 
 export type Outcome = 'all' | 'none-right' | 'split' | 'all-right';
 
+/** Each question's searchable text, lower-cased once (not again on every keystroke of the filter). */
+const haystacks = new WeakMap<QuestionGroup, string>();
+const haystackOf = (g: QuestionGroup): string => {
+  let text = haystacks.get(g);
+  if (text === undefined) {
+    text = [g.id, g.text, ...g.gold, ...[...g.rows.values()].map((r) => r.prediction)].join('\n').toLowerCase();
+    haystacks.set(g, text);
+  }
+  return text;
+};
+
 /** Which questions a filter keeps: the text matches (question, id, gold, any answer) and the outcome fits. */
 export function filterQuestions(data: EvalData, groups: readonly QuestionGroup[], text: string, outcome: Outcome): QuestionGroup[] {
   const needle = text.trim().toLowerCase();
   return groups.filter((g) => {
-    if (needle) {
-      const haystack = [g.id, g.text, ...g.gold, ...[...g.rows.values()].map((r) => r.prediction)].join('\n').toLowerCase();
-      if (!haystack.includes(needle)) return false;
-    }
+    if (needle && !haystackOf(g).includes(needle)) return false;
     if (outcome === 'all') return true;
     const right = [...g.rows.values()].map((r) => isRight(data, r));
     const count = right.filter(Boolean).length;

@@ -1,7 +1,8 @@
 import type { StudioGold, StudioRunDone } from '../api/client';
+import { OfflineTag } from '../OfflineTag';
 
-/** The answer a finished run gave, its status, the gold answers and the metrics against them. */
-export function RunOutcome({ done, gold }: { done: StudioRunDone; gold: StudioGold | undefined }) {
+/** The answer a finished run gave, its status, the gold answers and the metrics against them (marked when the offline model's). */
+export function RunOutcome({ done, gold, offline }: { done: StudioRunDone; gold: StudioGold | undefined; offline: boolean }) {
   const { result, metrics } = done;
   return (
     <div className={`run-outcome status-${result.status}`} data-testid="run-outcome" data-result-status={result.status}>
@@ -24,6 +25,7 @@ export function RunOutcome({ done, gold }: { done: StudioRunDone; gold: StudioGo
         </div>
       ) : null}
       <div className="outcome-metrics">
+        {offline ? <OfflineTag /> : null}
         {metrics
           ? Object.entries(metrics).map(([name, value]) => (
               <span key={name} className="metric" data-metric={name}>

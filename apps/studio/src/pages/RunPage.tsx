@@ -12,11 +12,15 @@ import type {
 import { ChartView } from '../chart/ChartView';
 import { errorText, type Loaded } from '../data';
 import { groupBy } from '../groupBy';
+import { navigate, routeHash } from '../route';
 import { chartStateAt } from '../trace/chartState';
+import { offlineModel } from '../offline';
+import { OfflineTag } from '../OfflineTag';
 import { DecisionDiagramView } from '../trace/DecisionDiagramView';
 import { EventRow } from '../trace/EventView';
 import { QuestionPicker } from './QuestionPicker';
 import { RunOutcome } from './RunOutcome';
+import { RunsList } from './RunsList';
 import { SettingsForm } from './SettingsForm';
 
 type Phase = 'idle' | 'starting' | 'running' | 'stopping' | 'done' | 'error';
@@ -31,25 +35,43 @@ interface RunView {
 
 const IDLE: RunView = { phase: 'idle', events: [] };
 
-/** Start a run from the page and watch it move through its workflow's chart. */
+/**
+ * Start a run from the page and watch it move through its workflow's chart. The run shown is the
+ * one the address names (`#/run?run=<id>`): leaving the page and coming back (or reloading it)
+ * re-opens its event stream, which the server replays from the first event.
+ */
 export function RunPage({
   client,
   info,
   workflows,
   initialWorkflow,
+  runId,
 }: {
   client: StudioClient;
   info: Loaded<StudioInfo>;
   workflows: Loaded<StudioWorkflow[]>;
   initialWorkflow: string | undefined;
+  runId: string | undefined;
 }) {
   if (workflows.state === 'loading' || info.state === 'loading') return <p className="muted pad">Loading…</p>;
   if (workflows.state === 'error') return <p className="error pad">Could not load the workflows: {workflows.message}</p>;
   if (info.state === 'error') return <p className="error pad">Could not reach the studio server: {info.message}</p>;
-  return <RunWorkbench client={client} info={info.value} workflows={workflows.value} initialWorkflow={initialWorkflow} />;
+  return <RunWorkbench client={client} info={info.value} workflows={workflows.value} initialWorkflow={initialWorkflow} runId={runId} />;
 }
 
-function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: StudioClient; info: StudioInfo; workflows: StudioWorkflow[]; initialWorkflow: string | undefined }) {
+function RunWorkbench({
+  client,
+  info,
+  workflows,
+  initialWorkflow,
+  runId,
+}: {
+  client: StudioClient;
+  info: StudioInfo;
+  workflows: StudioWorkflow[];
+  initialWorkflow: string | undefined;
+  runId: string | undefined;
+}) {
   const [workflowId, setWorkflowId] = useState(
     () => workflows.find((w) => w.id === initialWorkflow)?.id ?? workflows.find((w) => w.id === 'par2-rag')?.id ?? workflows[0]?.id ?? '',
   );
@@ -65,10 +87,37 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
   const [setting, setSetting] = useState<'closed' | 'open'>('open');
   const [overrides, setOverrides] = useState<Record<string, unknown>>({});
   const [run, setRun] = useState<RunView>(IDLE);
-  const stream = useRef<{ close(): void } | undefined>(undefined);
 
-  useEffect(() => () => stream.current?.close(), []);
   useEffect(() => setOverrides({}), [workflowId]);
+
+  // The run the address names, started here or come back to: read as it started (chart, question,
+  // gold), then its events from the first. Leaving the page closes the stream; the run goes on.
+  useEffect(() => {
+    if (!runId) {
+      setRun(IDLE);
+      return;
+    }
+    let current = true;
+    let stream: { close(): void } | undefined;
+    setRun({ phase: 'starting', events: [] });
+    client.run(runId).then(
+      (started) => {
+        if (!current) return;
+        if (workflows.some((w) => w.id === started.workflow)) setWorkflowId(started.workflow);
+        setRun({ phase: 'running', started, events: [] });
+        stream = client.streamRun(runId, {
+          onEvent: (event) => current && setRun((now) => ({ ...now, events: [...now.events, event] })),
+          onDone: (done) => current && setRun((now) => ({ ...now, phase: 'done', done })),
+          onError: (message) => current && setRun((now) => (now.done ? now : { ...now, phase: 'error', error: message })),
+        });
+      },
+      (error: unknown) => current && setRun({ phase: 'error', events: [], error: `run ${runId}: ${errorText(error)}` }),
+    );
+    return () => {
+      current = false;
+      stream?.close();
+    };
+  }, [client, runId, workflows]);
 
   const finished = run.phase === 'done' || run.phase === 'error';
   const chart = run.started?.chart ?? workflow?.chart;
@@ -85,7 +134,6 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
     if (!workflow) return;
     window.__studioRunClicked = performance.now();
     window.__studioFirstLit = undefined;
-    stream.current?.close();
     setRun({ phase: 'starting', events: [] });
     const request: StudioRunRequest = {
       workflow: workflow.id,
@@ -100,22 +148,16 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
       setRun({ phase: 'error', events: [], error: errorText(error) });
       return;
     }
-    setRun({ phase: 'running', started, events: [] });
-    stream.current = client.streamRun(started.runId, {
-      onEvent: (event) =>
-        setRun((current) => (current.started?.runId === started.runId ? { ...current, events: [...current.events, event] } : current)),
-      onDone: (done) => setRun((current) => (current.started?.runId === started.runId ? { ...current, phase: 'done', done } : current)),
-      onError: (message) =>
-        setRun((current) => (current.started?.runId === started.runId && !current.done ? { ...current, phase: 'error', error: message } : current)),
-    });
+    // The address names the run from now on; the effect above opens its stream.
+    navigate(routeHash('run', undefined, { run: started.runId }));
   };
 
   const stop = async (): Promise<void> => {
-    const runId = run.started?.runId;
-    if (!runId) return;
+    const id = run.started?.runId;
+    if (!id) return;
     setRun((current) => ({ ...current, phase: 'stopping' }));
     try {
-      await client.stopRun(runId);
+      await client.stopRun(id);
     } catch (error) {
       setRun((current) => ({ ...current, error: errorText(error) }));
     }
@@ -125,116 +167,120 @@ function RunWorkbench({ client, info, workflows, initialWorkflow }: { client: St
 
   return (
     <div className="run-page">
-      <form
-        className="run-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (canRun) void start();
-        }}
-      >
-        <label className="form-row">
-          <span>Workflow</span>
-          <select value={workflowId} onChange={(event) => setWorkflowId(event.target.value)} data-testid="run-workflow">
-            {grouped.map(([method, members]) => (
-              <optgroup key={method} label={method}>
-                {members.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {w.id}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        </label>
-        <div className="form-row">
-          <span>Question</span>
-          <div className="segmented">
-            <button type="button" className={source === 'dataset' ? 'is-current' : undefined} onClick={() => setSource('dataset')} data-testid="run-source-dataset">
-              from a dataset
-            </button>
-            <button type="button" className={source === 'text' ? 'is-current' : undefined} onClick={() => setSource('text')} data-testid="run-source-text">
-              free text
-            </button>
-          </div>
-        </div>
-        <label className="form-row">
-          <span>{source === 'dataset' ? 'Dataset' : 'Corpus'}</span>
-          <select
-            value={dataset}
-            onChange={(event) => {
-              setDataset(event.target.value);
-              setQuestion(undefined);
-            }}
-            data-testid="run-dataset"
-          >
-            {info.datasets.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {source === 'dataset' ? (
-          <QuestionPicker client={client} dataset={dataset} selected={question} onSelect={setQuestion} />
-        ) : (
-          <textarea
-            className="free-text"
-            rows={3}
-            maxLength={info.limits.maxQuestionChars}
-            placeholder="Ask a multi-hop question…"
-            value={freeText}
-            onChange={(event) => setFreeText(event.target.value)}
-            data-testid="run-question-text"
-          />
-        )}
-        <div className="form-grid">
+      <div className="run-side">
+        <form
+          className="run-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (canRun) void start();
+          }}
+        >
           <label className="form-row">
-            <span>Model</span>
-            <select value={model} onChange={(event) => setModel(event.target.value)} data-testid="run-model">
-              {info.models.map((name) => (
+            <span>Workflow</span>
+            <select value={workflowId} onChange={(event) => setWorkflowId(event.target.value)} data-testid="run-workflow">
+              {grouped.map(([method, members]) => (
+                <optgroup key={method} label={method}>
+                  {members.map((w) => (
+                    <option key={w.id} value={w.id}>
+                      {w.id}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </label>
+          <div className="form-row">
+            <span>Question</span>
+            <div className="segmented">
+              <button type="button" className={source === 'dataset' ? 'is-current' : undefined} onClick={() => setSource('dataset')} data-testid="run-source-dataset">
+                from a dataset
+              </button>
+              <button type="button" className={source === 'text' ? 'is-current' : undefined} onClick={() => setSource('text')} data-testid="run-source-text">
+                free text
+              </button>
+            </div>
+          </div>
+          <label className="form-row">
+            <span>{source === 'dataset' ? 'Dataset' : 'Corpus'}</span>
+            <select
+              value={dataset}
+              onChange={(event) => {
+                setDataset(event.target.value);
+                setQuestion(undefined);
+              }}
+              data-testid="run-dataset"
+            >
+              {info.datasets.map((name) => (
                 <option key={name} value={name}>
                   {name}
                 </option>
               ))}
             </select>
           </label>
-          <label className="form-row">
-            <span>Setting</span>
-            <select value={source === 'text' ? 'open' : setting} disabled={source === 'text'} onChange={(event) => setSetting(event.target.value as 'closed' | 'open')} data-testid="run-setting">
-              <option value="closed">closed (the question's paragraphs)</option>
-              <option value="open">open (pooled corpus)</option>
-            </select>
-          </label>
-        </div>
-        {workflow ? (
-          <details className="settings-details">
-            <summary>
-              Settings {Object.keys(overrides).length ? <span className="tag">{Object.keys(overrides).length} changed</span> : <span className="muted small">defaults</span>}
-            </summary>
-            <SettingsForm key={workflow.id} defaults={workflow.settings} onChange={setOverrides} />
-          </details>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={!canRun} data-testid="run-start">
-            Run
-          </button>
-          <button type="button" className="button" disabled={run.phase !== 'running'} onClick={() => void stop()} data-testid="run-stop">
-            Stop
-          </button>
-          <span className={`run-status phase-${run.phase}`} data-testid="run-status" data-phase={run.phase}>
-            {run.phase}
-          </span>
-        </div>
-        {run.error ? <p className="error small" data-testid="run-error">{run.error}</p> : null}
-      </form>
+          {source === 'dataset' ? (
+            <QuestionPicker client={client} dataset={dataset} selected={question} onSelect={setQuestion} />
+          ) : (
+            <textarea
+              className="free-text"
+              rows={3}
+              maxLength={info.limits.maxQuestionChars}
+              placeholder="Ask a multi-hop question…"
+              value={freeText}
+              onChange={(event) => setFreeText(event.target.value)}
+              data-testid="run-question-text"
+            />
+          )}
+          <div className="form-grid">
+            <label className="form-row">
+              <span>Model</span>
+              <select value={model} onChange={(event) => setModel(event.target.value)} data-testid="run-model">
+                {info.models.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="form-row">
+              <span>Setting</span>
+              <select value={source === 'text' ? 'open' : setting} disabled={source === 'text'} onChange={(event) => setSetting(event.target.value as 'closed' | 'open')} data-testid="run-setting">
+                <option value="closed">closed (the question's paragraphs)</option>
+                <option value="open">open (pooled corpus)</option>
+              </select>
+            </label>
+          </div>
+          {workflow ? (
+            <details className="settings-details">
+              <summary>
+                Settings {Object.keys(overrides).length ? <span className="tag">{Object.keys(overrides).length} changed</span> : <span className="muted small">defaults</span>}
+              </summary>
+              <SettingsForm key={workflow.id} defaults={workflow.settings} onChange={setOverrides} />
+            </details>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={!canRun} data-testid="run-start">
+              Run
+            </button>
+            <button type="button" className="button" disabled={run.phase !== 'running'} onClick={() => void stop()} data-testid="run-stop">
+              Stop
+            </button>
+            <span className={`run-status phase-${run.phase}`} data-testid="run-status" data-phase={run.phase}>
+              {run.phase}
+            </span>
+          </div>
+          {run.error ? <p className="error small" data-testid="run-error">{run.error}</p> : null}
+        </form>
+        <RunsList client={client} current={run.started?.runId} refresh={`${run.started?.runId ?? ''}:${run.phase}`} />
+      </div>
 
       <section className="run-stage">
         {run.started ? (
           <div className="run-question">
             <span className="muted">question</span> <b>{run.started.query.text}</b> <span className="muted">· {run.started.model}</span>
+            {offlineModel(run.started.model) ? <> <OfflineTag /></> : null}
           </div>
         ) : null}
-        {run.done ? <RunOutcome done={run.done} gold={run.started?.gold} /> : null}
+        {run.done ? <RunOutcome done={run.done} gold={run.started?.gold} offline={offlineModel(run.started?.model) !== undefined} /> : null}
         {chart ? (
           <ChartView
             chart={chart}

@@ -4,6 +4,8 @@ import { ChartView } from '../chart/ChartView';
 import { chartStateAt } from '../trace/chartState';
 import { DecisionDiagramView } from '../trace/DecisionDiagramView';
 import { EventDetail, EventRow, eventSummary } from '../trace/EventView';
+import { offlineModel } from '../offline';
+import { OfflineTag } from '../OfflineTag';
 import { goldMatcher } from '../trace/gold';
 
 export interface TraceReplayProps {
@@ -45,6 +47,7 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
   };
 
   const run = replay.run;
+  const offline = offlineModel(run.model);
   return (
     <div className={`replay${compact ? ' replay-compact' : ''}`} data-testid="trace-replay" data-step={at} data-steps={n}>
       <header className="replay-head">
@@ -55,13 +58,14 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
           answer <b>{run.answer || '—'}</b> <span className={`status status-${run.status}`}>{run.status}</span>
           {run.stopReason ? <span className="muted"> ({run.stopReason})</span> : null}
           {gold?.answers.length ? <span className="muted"> · gold {gold.answers.join(' | ')}</span> : null}
+          {offline ? <> <OfflineTag partly={offline === 'partly'} /></> : null}
         </div>
       </header>
       <div className="replay-controls" onKeyDown={onKey}>
-        <button type="button" data-testid="replay-first" onClick={() => go(0)} disabled={at === 0} title="first event (Home)">
+        <button type="button" data-testid="replay-first" aria-label="first event" onClick={() => go(0)} disabled={at === 0} title="first event (Home)">
           |◀
         </button>
-        <button type="button" data-testid="replay-prev" onClick={() => go(at - 1)} disabled={at === 0} title="previous event (←)">
+        <button type="button" data-testid="replay-prev" aria-label="previous event" onClick={() => go(at - 1)} disabled={at === 0} title="previous event (←)">
           ◀
         </button>
         <input
@@ -73,10 +77,10 @@ export function TraceReplay({ replay, gold, compact = false }: TraceReplayProps)
           aria-label="step"
           data-testid="replay-slider"
         />
-        <button type="button" data-testid="replay-next" onClick={() => go(at + 1)} disabled={at >= n - 1} title="next event (→)">
+        <button type="button" data-testid="replay-next" aria-label="next event" onClick={() => go(at + 1)} disabled={at >= n - 1} title="next event (→)">
           ▶
         </button>
-        <button type="button" data-testid="replay-last" onClick={() => go(n - 1)} disabled={at >= n - 1} title="last event (End)">
+        <button type="button" data-testid="replay-last" aria-label="last event" onClick={() => go(n - 1)} disabled={at >= n - 1} title="last event (End)">
           ▶|
         </button>
         <span className="replay-position" data-testid="replay-position">
