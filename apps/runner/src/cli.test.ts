@@ -61,7 +61,7 @@ describe('the multihop CLI', () => {
     });
     expect(await cli('eval', '--workflows', 'direct,direct', '--dataset', 'hotpotqa-dev')).toMatchObject({ code: 2, err: expect.stringContaining('names "direct" twice') });
     expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--bogus'; multihop run --help lists its options") });
-    expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (--out is an option of eval, sweep,") });
+    expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (--out is an option of eval, predict, sweep,") });
     expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (did you mean --workflows? --workflow is an option of run,") });
     // An option with no command before it (multihop -v): named, with the way to the version and the commands.
     expect(await cli('-v')).toMatchObject({ code: 2, err: "multihop: '-v' but no command: multihop <command> [options]; multihop --help lists the commands, multihop --version prints the version\n" });

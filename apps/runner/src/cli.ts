@@ -3,6 +3,7 @@ import { ConfigError, MultihopError, editDistance, type Budget } from '@multihop
 import type * as Chart from './commands/chart';
 import type * as Eval from './commands/eval';
 import type * as Ingest from './commands/ingest';
+import type * as Predict from './commands/predict';
 import type * as Report from './commands/report';
 import type * as Resume from './commands/resume';
 import type * as Rollouts from './commands/rollouts';
@@ -22,6 +23,7 @@ const load = {
   chart: (): typeof Chart => require('./commands/chart'),
   eval: (): typeof Eval => require('./commands/eval'),
   ingest: (): typeof Ingest => require('./commands/ingest'),
+  predict: (): typeof Predict => require('./commands/predict'),
   report: (): typeof Report => require('./commands/report'),
   resume: (): typeof Resume => require('./commands/resume'),
   rollouts: (): typeof Rollouts => require('./commands/rollouts'),
@@ -162,6 +164,32 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'A pair that failed is counted in the failed column: a failure of the workflow\'s own (MODEL_OUTPUT, PLAN, STEP_LIMIT, a request the server refused with 400, 413 or 422, unless it names a setting the configuration sends) scores as a wrong answer with the tokens it spent; any other (provider, network, file system) is left out of the metrics and run again by a re-run of the same command.',
       'Exit code: 0 when pairs succeeded (a banner names any that failed), 1 when none did or when the judge judged none of their answers, 2 for bad input, 130 after Ctrl-C (the summary is marked incomplete).',
       'Budgets: a run that reaches --max-llm-calls, --max-tokens or --timeout stops with its draft answer, status partial (budget:maxLlmCalls, budget:maxTokens, budget:deadline).',
+    ],
+  },
+  predict: {
+    summary: 'answer every question of a question set with workflows, scoring nothing: a test split without gold (resumable)',
+    options: {
+      workflows: { type: 'string', arg: '<id,...>', required: true, help: 'workflow ids, comma-separated' },
+      dataset: { ...dataset, help: 'a question file, with or without answers (`{id, question}` lines, a Question column, a 2Wiki-style test file with paragraphs), or a shared dataset' },
+      corpus: { ...corpus, help: 'a corpus file the questions search (a question list brings no paragraphs of its own)' },
+      setting,
+      offset,
+      limit,
+      part,
+      concurrency: { type: 'string', arg: 'K', default: '2', help: 'pairs (question × workflow) run at a time; given, also the most model requests in flight' },
+      ...budget,
+      set,
+      model,
+      out: { type: 'string', arg: 'DIR', defaultText: '.multihop/predict/<dataset>-<setting>-<model>', help: 'the predictions directory; re-running with the same DIR resumes' },
+      cache: { type: 'string', arg: 'DIR', help: "a directory caching the model's replies" },
+      db,
+      layout,
+      'skip-invalid': skipInvalid,
+      json: { type: 'boolean', help: 'print the summary as JSON on stdout instead of Markdown' },
+    },
+    notes: [
+      'Writes predictions.jsonl (a line per pair: answer, status, usage, evidence, trace file), answers/<workflow>.json ({ question id: answer }), traces/, summary.md and summary.json (how runs ended, calls, tokens, latency). Nothing is scored or judged: `multihop eval` scores a question set with gold.',
+      'Exit code: 0 when pairs succeeded, 1 when none did, 2 for bad input, 130 after Ctrl-C.',
     ],
   },
   sweep: {
@@ -583,6 +611,27 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     }
     case 'eval':
       return await load.eval().evalCommand(io, { workflows: need('workflows'), ...evaluation() });
+    case 'predict':
+      return await load.predict().predictCommand(io, {
+        workflows: need('workflows'),
+        set: list('set'),
+        dataset: need('dataset'),
+        corpus: str('corpus'),
+        setting: settingOf(),
+        offset: int('offset', 0),
+        limit: int('limit', 1),
+        part: str('part'),
+        concurrency: int('concurrency', 1)!,
+        ...(given('concurrency') ? { requestConcurrency: int('concurrency', 1)! } : {}),
+        budget: budgetOf(),
+        model: str('model'),
+        out: str('out'),
+        db: str('db'),
+        cacheDir: str('cache'),
+        layout: str('layout'),
+        skipInvalid: bool('skip-invalid'),
+        json: bool('json'),
+      });
     case 'sweep':
       return await load.sweep().sweepCommand(io, { workflow: need('workflow'), params: list('param'), ...evaluation() });
     case 'worker':

@@ -44,6 +44,8 @@ export interface OpenCorpusOptions {
   layout?: string;
   /** Load the valid records of a file with invalid ones, and report the rest (--skip-invalid). */
   skipInvalid?: boolean;
+  /** A question file without gold answers (a test split) loads, for what answers without scoring (predict, run --id). */
+  goldOptional?: boolean;
   /** Drop the corpus's tables and ingest it anew (ingest --rebuild): repairs a damaged corpus. */
   rebuild?: boolean;
   /**
@@ -69,7 +71,7 @@ export async function openCorpus(options: OpenCorpusOptions): Promise<OpenedCorp
     throw new ConfigError(`--corpus ${options.corpus} joins the open pool, but the closed setting searches only each question's own paragraphs: use --setting open, or drop --corpus`);
   }
   const dataset = options.dataset
-    ? await loadDataset(options.dataset, { corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, setting })
+    ? await loadDataset(options.dataset, { corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, setting, ...(options.goldOptional ? { gold: 'optional' as const } : {}) })
     : await corpusAsDataset(options.corpus as string);
   const notices = datasetNotices(dataset);
   const source = dataset.corpusFile?.path;

@@ -146,8 +146,8 @@ describe('datasets a user brings (issue 9)', () => {
     const noGold = file('questions.jsonl', jsonl([{ id: 'q1', question: 'Who directed Moonfall Harbor?' }]));
     const refused = await cli('eval', '--workflows', 'direct', '--dataset', noGold, '--model', 'offline', '--db', db, '--out', join(dir, 'eval-no-gold'));
     expect(refused.code).toBe(2);
-    expect(refused.err).toContain(`${noGold}:1: the records have a question but no answer field (fields [id, question]): a question set without gold answers (a test split?) cannot be loaded as a dataset`);
-    expect(refused.err).toContain('`run --question "..." --corpus FILE` answers one question without gold');
+    expect(refused.err).toContain(`${noGold}:1: the records have a question but no answer field (fields [id, question]): a question set without gold answers (a test split?) cannot be scored`);
+    expect(refused.err).toContain('`multihop predict --workflows ... --dataset FILE --corpus CORPUS` answers every question without scoring, and `run --dataset FILE --id ID` one of them');
     // MuSiQue-Full: each question twice under one id, the second unanswerable (its supporting paragraph replaced).
     const paragraph = (title: string, text: string, supporting: boolean) => ({ idx: 0, title, paragraph_text: text, is_supporting: supporting });
     const full = file('musique_full.jsonl', jsonl([

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, didYouMean, goldAnswers, type Budget, type Query, type Question, type Workflow } from '@multihop/core';
 import { checkpointsLocation, openThread, type DurableThread } from '../threads';
-import { isCorpusFile, isDatasetName, NAMED_DATASETS } from '@multihop/datasets';
+import { hasGold, isCorpusFile, isDatasetName, NAMED_DATASETS } from '@multihop/datasets';
 import { sayOnInterrupt, type Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { scoreRun } from '../eval/scoreRun';
@@ -75,7 +75,8 @@ interface Resolved {
 }
 
 async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model, setting, durable }: Resolved): Promise<number> {
-  const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid });
+  // A question of a test split (no gold) runs too: it is shown and scored against nothing.
+  const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
   try {
     for (const notice of corpus.notices) io.err(notice);
     // Free text has no gold; a dataset question's gold stays here, for the report: the run gets the query only.
@@ -88,7 +89,7 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, model
       if (!found) {
         throw new ConfigError(`no question with id "${options.id}" in ${corpus.dataset.source} (e.g. ${corpus.dataset.questions.slice(0, 3).map((q) => q.id).join(', ')})`);
       }
-      gold = found;
+      if (hasGold(found)) gold = found;
       query = { id: found.id, text: found.text, metadata: { dataset: corpus.dataset.name } };
     }
     durable?.begin();

@@ -453,7 +453,7 @@ function describeRetrieval(c: CorpusSummary): string {
  * is a file, when a part of its path is a file, or when it (or its nearest existing parent) cannot
  * be written. Nothing is created here.
  */
-function writableDir(path: string, flag: string): void {
+export function writableDir(path: string, flag: string): void {
   const full = resolve(path);
   for (let at = full; ; at = dirname(at)) {
     let stat;

@@ -1,0 +1,260 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Budget, type Question, type Usage } from '@multihop/core';
+import { hasGold, inPart, parsePart } from '@multihop/datasets';
+import { openCorpus, type Setting } from '../corpus';
+import type { Io } from '../io';
+import { resolveModel } from '../model';
+import { writableDir } from '../eval/evaluate';
+import { readJsonlLog, runPool } from '../eval/jsonl';
+import { Progress } from '../eval/Progress';
+import { isRetryable } from '../eval/ResultsLog';
+import { errorCodeOf, modelIdOf, traceFile, writeTrace } from '../eval/runPair';
+import { onPath } from '../io';
+import { parseWorkflowList } from '../workflows';
+import { settingAssignments } from '../workflowSettings';
+
+export interface PredictCommandOptions {
+  /** `a,b,c`: workflow ids. */
+  workflows: string;
+  set?: string[];
+  dataset: string;
+  corpus?: string;
+  setting: Setting;
+  offset?: number;
+  limit?: number;
+  part?: string;
+  concurrency: number;
+  requestConcurrency?: number;
+  budget?: Budget;
+  model?: string;
+  out?: string;
+  db?: string;
+  cacheDir?: string;
+  layout?: string;
+  skipInvalid?: boolean;
+  json?: boolean;
+}
+
+/** One line of predictions.jsonl: a question × workflow pair's answer, with no score. */
+export interface PredictionRow {
+  workflow: string;
+  questionId: string;
+  question: string;
+  prediction: string;
+  status: 'ok' | 'partial' | 'error';
+  stopReason?: string;
+  error?: string;
+  errorCode?: string;
+  errorStatus?: number;
+  errorSetting?: string;
+  usage: Usage;
+  evidenceIds: string[];
+  latencyMs: number;
+  /** The run's full trace, relative to the output directory. */
+  trace: string;
+}
+
+/** What a predictions directory was made with: a re-run resumes it only with the same. */
+interface PredictionRun {
+  command: 'predict';
+  dataset: string;
+  setting: Setting;
+  corpus?: string;
+  model: string;
+  settings: Record<string, Record<string, unknown>>;
+}
+
+/** A workflow's figures over its pairs: how they ended and what they cost (no quality: there is no gold). */
+export interface PredictionSummary {
+  workflow: string;
+  n: number;
+  ok: number;
+  partial: number;
+  error: number;
+  llmCallsPerQuestion: number;
+  tokensPerQuestion: number;
+  /** Some runs' tokens are estimated from the text (the offline model reports none). */
+  tokensEstimated: boolean;
+  latencyP50Ms: number;
+}
+
+/**
+ * `multihop predict`: every workflow on every question of a question set, gold or none (a test
+ * split), K pairs at a time, with nothing scored and no judge. Writes, under --out,
+ * predictions.jsonl (a line per pair, appended as each finishes, after its trace file),
+ * answers/<workflow>.json (`{ question id: answer }`, the form a leaderboard takes), traces/,
+ * run.json and summary.md / summary.json (how runs ended, calls, tokens and latency per workflow).
+ * Re-running the same command resumes: finished pairs are kept; one that failed in a way a
+ * re-run may mend (an outage) runs again.
+ */
+export async function predictCommand(io: Io, options: PredictCommandOptions): Promise<number> {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
+  const part = options.part !== undefined ? parsePart(options.part) : undefined;
+  const selected = parseWorkflowList(options.workflows, settingAssignments(options.set));
+  const model = resolveModel(options.model, {
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.requestConcurrency !== undefined ? { concurrency: options.requestConcurrency } : {}),
+    defaultConcurrency: Math.max(4, options.concurrency),
+  });
+  const modelId = modelIdOf(model);
+  const out = resolve(options.out ?? join('.multihop', 'predict', `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}-${modelId.replace(/[^\w.-]+/g, '_')}`));
+  writableDir(out, '--out');
+  const settings = Object.fromEntries(selected.map((s) => [s.entry.id, s.settings]));
+
+  const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
+  try {
+    for (const notice of corpus.notices) io.err(notice);
+    const offset = options.offset ?? 0;
+    if (offset >= corpus.dataset.questions.length) throw new ConfigError(`--offset ${offset} skips every question: ${corpus.dataset.name} has ${corpus.dataset.questions.length}`);
+    const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
+    if (questions.length === 0) throw new ConfigError(`--part ${options.part}: no question of ${corpus.dataset.name} from #${offset + 1} falls in that part`);
+
+    const run: PredictionRun = { command: 'predict', dataset: corpus.dataset.name, setting: options.setting, ...(options.corpus ? { corpus: resolve(options.corpus) } : {}), model: modelId, settings };
+    const rowsFile = join(out, 'predictions.jsonl');
+    const earlier = openDirectory(out, run);
+    const done = new Map<string, PredictionRow>();
+    for (const row of earlier) done.set(pairKey(row.workflow, row.questionId), row);
+    const pending: Array<{ id: string; workflow: (typeof selected)[number]['workflow']; question: Question }> = [];
+    for (const question of questions) {
+      for (const s of selected) {
+        const before = done.get(pairKey(s.entry.id, question.id));
+        if (!before || isRetryable(before)) pending.push({ id: s.entry.id, workflow: s.workflow, question });
+      }
+    }
+    const total = questions.length * selected.length;
+    const graded = questions.filter(hasGold).length;
+    io.err(`predict: ${selected.map((s) => s.entry.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${graded ? ` (${graded} with gold answers, not scored here: multihop eval scores them)` : ' (no gold answers: nothing is scored)'}, model: ${model.label}`);
+    io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
+
+    let stopping = false;
+    const onSigint = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      io.err('\npredict: stopping after the pairs in flight (Ctrl-C again to quit now); re-run the same command to resume');
+    };
+    process.on('SIGINT', onSigint);
+    const progress = new Progress(pending.length, 'predict');
+    try {
+      await runPool(
+        pending,
+        options.concurrency,
+        async ({ id, workflow, question }) => {
+          const query = { id: question.id, text: question.text, metadata: { dataset: corpus.dataset.name } };
+          const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(options.budget ? { budget: options.budget } : {}) });
+          const row: PredictionRow = {
+            workflow: id,
+            questionId: question.id,
+            question: question.text,
+            prediction: result.answer,
+            status: result.status,
+            ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+            ...(result.error
+              ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error), ...(result.error.status !== undefined ? { errorStatus: result.error.status } : {}), ...(result.error.setting !== undefined ? { errorSetting: result.error.setting } : {}) }
+              : {}),
+            usage: result.usage,
+            evidenceIds: result.evidenceIds,
+            latencyMs: result.usage.wallMs,
+            trace: traceFile(id, question.id),
+          };
+          writeTrace(out, row.trace, { ...result, settings: settings[id], model: model.describe });
+          onPath(rowsFile, () => appendFileSync(rowsFile, `${JSON.stringify(row)}\n`));
+          done.set(pairKey(id, question.id), row);
+          progress.tick(`${id} ${question.id}`);
+        },
+        () => stopping,
+      );
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+
+    const rows = questions.flatMap((q) => selected.flatMap((s) => done.get(pairKey(s.entry.id, q.id)) ?? []));
+    const summaries = selected.map((s) => summarizePredictions(s.entry.id, rows.filter((r) => r.workflow === s.entry.id)));
+    makeDirectory(join(out, 'answers'));
+    for (const s of selected) {
+      const answers = Object.fromEntries(rows.filter((r) => r.workflow === s.entry.id && r.status !== 'error').map((r) => [r.questionId, r.prediction]));
+      writeFileWhole(join(out, 'answers', `${s.entry.id.replace(/[^\w.=,-]+/g, '_')}.json`), `${JSON.stringify(answers, null, 2)}\n`);
+    }
+    const incomplete = stopping || rows.length < total;
+    const summary = { ...run, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, incomplete, workflows: summaries };
+    writeFileWhole(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const markdown = renderPredictions(summary);
+    writeFileWhole(join(out, 'summary.md'), markdown);
+    if (options.json) io.out(JSON.stringify(summary, null, 2));
+    else io.out(markdown);
+    io.err(`predict: wrote ${relative(process.cwd(), out) || '.'}/predictions.jsonl, answers/, summary.json, summary.md and traces/`);
+    if (stopping) return 130;
+    return rows.some((r) => r.status !== 'error') ? 0 : 1;
+  } finally {
+    corpus.close();
+  }
+}
+
+const pairKey = (workflow: string, questionId: string) => `${workflow}\u0000${questionId}`;
+
+/**
+ * The directory's earlier predictions, after checking it holds this command's: another dataset,
+ * setting, corpus, model or settings is refused (its answers would mix with these).
+ */
+function openDirectory(out: string, run: PredictionRun): PredictionRow[] {
+  const runFile = join(out, 'run.json');
+  if (existsSync(runFile)) {
+    let before: Partial<PredictionRun>;
+    try {
+      before = JSON.parse(readFileSync(runFile, 'utf8')) as Partial<PredictionRun>;
+    } catch (error) {
+      throw new ConfigError(`${runFile}: not JSON (${(error as Error).message}); use another --out`);
+    }
+    if (before.command !== 'predict') throw new ConfigError(`${out} holds an ${before.command ?? 'unknown'} directory, not predictions: use another --out`);
+    for (const field of ['dataset', 'setting', 'corpus', 'model'] as const) {
+      if ((before[field] ?? null) !== (run[field] ?? null)) {
+        throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field}`);
+      }
+    }
+    for (const [workflow, settings] of Object.entries(run.settings)) {
+      const earlier = before.settings?.[workflow];
+      if (earlier && JSON.stringify(earlier) !== JSON.stringify(settings)) {
+        throw new ConfigError(`${out} holds predictions of ${workflow} with settings ${JSON.stringify(earlier)}, not ${JSON.stringify(settings)}: use another --out`);
+      }
+    }
+    run = { ...run, settings: { ...before.settings, ...run.settings } };
+  }
+  makeDirectory(out);
+  writeFileWhole(runFile, `${JSON.stringify(run, null, 2)}\n`);
+  return readJsonlLog<PredictionRow>(join(out, 'predictions.jsonl'), ['workflow', 'questionId', 'status']);
+}
+
+export function summarizePredictions(workflow: string, rows: readonly PredictionRow[]): PredictionSummary {
+  const n = rows.length;
+  const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+  const latencies = rows.map((r) => r.latencyMs).sort((a, b) => a - b);
+  return {
+    workflow,
+    n,
+    ok: rows.filter((r) => r.status === 'ok').length,
+    partial: rows.filter((r) => r.status === 'partial').length,
+    error: rows.filter((r) => r.status === 'error').length,
+    llmCallsPerQuestion: mean(rows.map((r) => r.usage.llmCalls)),
+    tokensPerQuestion: mean(rows.map((r) => totalTokens(r.usage))),
+    tokensEstimated: rows.some((r) => r.usage.estimated),
+    latencyP50Ms: latencies.length ? latencies[Math.floor((latencies.length - 1) / 2)]! : 0,
+  };
+}
+
+function renderPredictions(summary: { dataset: string; setting: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }): string {
+  const estimated = summary.workflows.some((w) => w.tokensEstimated);
+  const lines = [
+    `# Predictions: ${summary.dataset} (${summary.setting})`,
+    '',
+    `**Model**: ${summary.modelLabel}${summary.offline ? '. These are the offline model\'s answers and figures, not a language model\'s.' : ''}`,
+    '',
+    `${summary.questions} questions; ${summary.withGold ? `${summary.withGold} have gold answers, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
+    '',
+    '| workflow | n | ok/partial/error | LLM calls/q | tokens/q | latency p50 ms |',
+    '|---|---|---|---|---|---|',
+    ...summary.workflows.map((w) => `| ${w.workflow} | ${w.n} | ${w.ok}/${w.partial}/${w.error} | ${w.llmCallsPerQuestion.toFixed(1)} | ${Math.round(w.tokensPerQuestion)}${w.tokensEstimated ? '*' : ''} | ${Math.round(w.latencyP50Ms)} |`),
+    '',
+  ];
+  if (estimated) lines.push('\\* tokens estimated from the prompt and reply text: the model reported no usage.', '');
+  return `${lines.join('\n')}`;
+}

@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDatasetsDir } from '@multihop/testing';
+import { cli } from '../test/cli';
+import type { PredictionRow } from './commands/predict';
+
+// A test split made from real HotpotQA train questions (shared/datasets/hotpotqa/train-100.json):
+// their gold taken away, as a test file comes, searched over the train sample's corpus file.
+const train = JSON.parse(readFileSync(join(sharedDatasetsDir(), 'hotpotqa', 'train-100.json'), 'utf8')) as Array<{ _id: string; question: string; answer: string; type: string; context: Array<[string, string[]]> }>;
+const sample = train.slice(0, 4);
+const corpusFile = join(sharedDatasetsDir(), 'hotpotqa', 'train-100.corpus.json');
+const dir = mkdtempSync(join(tmpdir(), 'multihop-predict-'));
+const db = join(dir, 'db');
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const jsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+const questionList = file('test-questions.jsonl', jsonl(sample.map((r) => ({ id: r._id, question: r.question }))));
+const rowsOf = (out: string) => readFileSync(join(out, 'predictions.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as PredictionRow);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('multihop predict: a question set without gold, answered and scored on nothing', () => {
+  const out = join(dir, 'predicted');
+  const args = ['predict', '--workflows', 'single-turn-rag,par2-rag', '--dataset', questionList, '--corpus', corpusFile, '--db', db, '--out', out];
+
+  it('answers every question with every workflow, and writes the answers per workflow, the traces and a summary of what the runs cost', async () => {
+    const { code, out: stdout, err } = await cli(...args);
+    expect(code).toBe(0);
+    expect(err).toContain(`predict: single-turn-rag, par2-rag on 4 test-questions questions (no gold answers: nothing is scored)`);
+    const rows = rowsOf(out);
+    expect(rows.map((r) => `${r.workflow} ${r.questionId}`).sort()).toEqual(sample.flatMap((q) => [`par2-rag ${q._id}`, `single-turn-rag ${q._id}`]).sort());
+    for (const row of rows) {
+      expect(row.status).not.toBe('error');
+      expect(row).not.toHaveProperty('metrics');
+      expect(row).not.toHaveProperty('gold');
+      expect(row.evidenceIds.length).toBeGreaterThan(0);
+      expect(existsSync(join(out, row.trace))).toBe(true);
+    }
+    for (const workflow of ['single-turn-rag', 'par2-rag']) {
+      const answers = JSON.parse(readFileSync(join(out, 'answers', `${workflow}.json`), 'utf8')) as Record<string, string>;
+      expect(Object.keys(answers).sort()).toEqual(sample.map((q) => q._id).sort());
+      expect(answers).toEqual(Object.fromEntries(rows.filter((r) => r.workflow === workflow).map((r) => [r.questionId, r.prediction])));
+    }
+    // The figures are the offline model's and say so; no quality column, since there is no gold.
+    expect(stdout).toContain("These are the offline model's answers and figures, not a language model's.");
+    expect(stdout).toMatch(/^\| par2-rag \| 4 \| \d\/\d\/0 \| [\d.]+ \| \d+\* \| \d+ \|$/m);
+    expect(stdout).not.toMatch(/\bEM\b|\bF1\b|Correct/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { questions: number; withGold: number; pairs: number; incomplete: boolean };
+    expect(summary).toMatchObject({ questions: 4, withGold: 0, pairs: 8, incomplete: false });
+  }, 300_000);
+
+  it('resumes: the same command runs nothing again; other settings into the same directory are refused', async () => {
+    const before = readFileSync(join(out, 'predictions.jsonl'), 'utf8');
+    const again = await cli(...args);
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('8 of 8 pairs already in');
+    expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8')).toBe(before);
+    const other = await cli(...args, '--set', 'par2-rag.hopBudget=2');
+    expect(other.code).toBe(2);
+    expect(other.err).toContain(`${out} holds predictions of par2-rag with settings`);
+    expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8')).toBe(before);
+  }, 300_000);
+
+  it('eval refuses the same file, naming predict; run --id answers one of its questions with no gold shown', async () => {
+    const refused = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', questionList, '--corpus', corpusFile, '--db', db, '--out', join(dir, 'eval'));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('`multihop predict --workflows ... --dataset FILE --corpus CORPUS` answers every question without scoring');
+    const one = await cli('run', '--workflow', 'single-turn-rag', '--dataset', questionList, '--id', sample[1]!._id, '--corpus', corpusFile, '--db', db);
+    expect(one.code).toBe(0);
+    expect(one.out).toContain(`Question: ${sample[1]!.question}`);
+    expect(one.out).not.toMatch(/^Gold/m);
+    const json = await cli('run', '--workflow', 'single-turn-rag', '--dataset', questionList, '--id', sample[1]!._id, '--corpus', corpusFile, '--db', db, '--json');
+    expect(JSON.parse(json.out)).not.toHaveProperty('metrics');
+  }, 300_000);
+
+  it('a 2Wiki-style test file (each question with its paragraphs, no answer): in the closed setting each question searches its own', async () => {
+    const testFile = file('test.json', JSON.stringify(sample.map(({ _id, question, type, context }) => ({ _id, question, type, context }))));
+    const closed = join(dir, 'closed');
+    const { code, err } = await cli('predict', '--workflows', 'single-turn-rag', '--dataset', testFile, '--setting', 'closed', '--db', db, '--out', closed);
+    expect([code, err.includes('nothing is scored')]).toEqual([0, true]);
+    const rows = rowsOf(closed);
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      const titles = new Set(sample.find((q) => q._id === row.questionId)!.context.map(([title]) => title));
+      const trace = JSON.parse(readFileSync(join(closed, row.trace), 'utf8')) as { evidence: Array<{ title: string }> };
+      expect(trace.evidence.length).toBeGreaterThan(0);
+      for (const passage of trace.evidence) expect(titles.has(passage.title)).toBe(true);
+    }
+  }, 300_000);
+
+  it('a file where some questions have gold says so, and still scores nothing', async () => {
+    const mixed = file('mixed.jsonl', jsonl(sample.map((r, i) => (i === 0 ? { id: r._id, question: r.question, answer: r.answer } : { id: r._id, question: r.question }))));
+    const { code, err } = await cli('predict', '--workflows', 'direct', '--dataset', mixed, '--corpus', corpusFile, '--db', db, '--out', join(dir, 'mixed'));
+    expect(code).toBe(0);
+    expect(err).toContain('on 4 mixed questions (1 with gold answers, not scored here: multihop eval scores them)');
+  }, 300_000);
+});
