@@ -24,6 +24,13 @@ export interface OperaSettings {
    * `llm` is this project's synthesis call over the trajectory memory.
    */
   synthesis: 'llm' | 'last-step';
+  /**
+   * A sub-goal still insufficient when its rewrites run out: `continue` (this project's default)
+   * records its best guess and goes on with the plan; `stop` is the authors' pipeline
+   * (Ameame1/OPERA `stop_on_step_failure = True`): the run ends there with no answer, `partial` /
+   * `step-failed`.
+   */
+  onStepFailure: 'continue' | 'stop';
 }
 
 /** Why a sub-goal's rewrite loop stopped early: the rewrite repeated a query, or its retrieval found no sentence not seen. */
@@ -76,7 +83,7 @@ export interface OperaRuntime {
   varsFor?: (role: string) => Record<string, unknown>;
 }
 
-export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft', 'queryRepeated', 'noNewSentence'] as const;
+export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft', 'queryRepeated', 'noNewSentence', 'stepFailed'] as const;
 
 /** The answer of the last executed (not skipped) sub-goal, else the latest answer in memory: the paper's final answer. */
 export function lastStepAnswer(memory: TrajectoryMemory): { stepId: string; answer: string } | undefined {
@@ -227,6 +234,8 @@ const operaSetup = setup({
     // Read the actor's output (its `noProgress`), where the actor has already put the decision in the trace.
     queryRepeated: ({ event }) => (event as unknown as { output?: { noProgress?: NoProgressStop } }).output?.noProgress?.kind === 'repeated-query',
     noNewSentence: ({ event }) => (event as unknown as { output?: { noProgress?: NoProgressStop } }).output?.noProgress?.kind === 'no-new-passage',
+    // The sub-goal just recorded found no sufficient evidence (read in `record`, after its entry action).
+    stepFailed: ({ context }) => context.memory.at(-1)?.status === 'no',
   },
   actions: {
     // A valid plan may list a step before one it depends on; executed in list order, that step
@@ -241,6 +250,7 @@ const operaSetup = setup({
       planSource: 'fallback' as const,
     })),
     markStepBudget: assign({ stopReason: () => 'step-budget' }),
+    markStepFailed: assign(({ context }) => ({ stopReason: 'step-failed', answer: '', reasoning: `sub-goal ${context.memory.at(-1)?.stepId ?? '?'} found no sufficient evidence, so the run stops without an answer (onStepFailure: stop)` })),
     // The rewrite loop stopped for want of progress: the sub-goal keeps the last analysis's best guess.
     stopRewriteLoop: assign(({ context, event }) => {
       const c = context.current!;
@@ -484,7 +494,8 @@ export function createOperaMachine(variant: OperaVariant, settings: OperaSetting
           }),
       record: {
         entry: 'recordInTrajectoryMemory',
-        always: { target: 'nextSubGoal' },
+        // The authors' form stops at a failed sub-goal; the default goes on with its best guess.
+        always: settings.onStepFailure === 'stop' ? [{ guard: 'stepFailed', target: 'done', actions: 'markStepFailed' }, { target: 'nextSubGoal' }] : { target: 'nextSubGoal' },
       },
       ...(answer === 'synthesize'
         ? {

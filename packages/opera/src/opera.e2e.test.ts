@@ -179,6 +179,36 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(decisions(noRewrite, 'judge')).toEqual(['else']);
   });
 
+  it("with onStepFailure 'stop' (the authors' pipeline), a sub-goal still insufficient after its rewrites ends the run with no answer, partial / step-failed", async () => {
+    const rewrites = ['Mountrail County Courthouse Stanley', 'Van Buren Township Brown County Indiana'];
+    let n = 0;
+    const provider = createScriptedProvider({
+      replies: {
+        'opera-plan': [plan('Who founded the county seat?', 'When was [person from step 1] born?')],
+        'opera-analysis-answer': [verdict('no', 'a guess')],
+        'opera-rewrite': [() => rewrite(rewrites[n++]!)],
+      },
+      repeatLast: true,
+    });
+    const workflow = createOperaWorkflow('full', { maxRewrites: 2, onStepFailure: 'stop' });
+    const result = await workflow.run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'step-failed', answer: '' });
+    // The first sub-goal used its rewrites, then the run stopped: the second was never retrieved for.
+    expect(memoryOf(result).map((e) => [e.stepId, e.status, e.attempts.length])).toEqual([['1', 'no', 3]]);
+    expect(queries(result)).toHaveLength(3);
+    expect(decisions(result, 'record')).toEqual(['stepFailed']);
+    expect(result.trace.filter((e) => e.kind === 'transition' && e.node === 'record').map((e) => e.data['to'])).toEqual(['done']);
+    // Its chart draws the stop; the default's does not.
+    expect(workflow.chart().edges.filter((e) => e.from === 'record').map((e) => [e.to, e.guard ?? null])).toEqual([['done', 'stepFailed'], ['nextSubGoal', null]]);
+    expect(opera().chart().edges.filter((e) => e.from === 'record').map((e) => e.to)).toEqual(['nextSubGoal']);
+    // A sub-goal that is answered does not stop it.
+    const answered = await createOperaWorkflow('full', { onStepFailure: 'stop' }).run(question, {
+      model: createModel({ provider: createScriptedProvider({ replies: { 'opera-plan': [plan('Who founded the county seat?')], 'opera-analysis-answer': [verdict('yes', 'Stanley')] } }) }),
+      retriever: scopedTo(corpus, question),
+    });
+    expect(answered).toMatchObject({ status: 'ok', answer: 'Stanley' });
+  });
+
   describe('stops a rewrite loop that makes no progress, keeping the best guess, and goes on with the plan', () => {
     const noProgress = (result: RunResult) => result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'no-progress');
     const run = (rewriteReplies: string[]) => {
@@ -409,7 +439,9 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       '__start__', 'plan', 'checkPlan', 'repairPlan', 'fallbackPlan', 'nextSubGoal', 'checkDependencies', 'skipSubGoal',
       'resolve', 'retrieve', 'analyze', 'judge', 'rewrite', 'record', 'lastStep', 'done', 'failed',
     ]);
-    expect([...chart.guards].sort()).toEqual([...OPERA_GUARDS].sort());
+    // Every guard but stepFailed, which only the authors' form (onStepFailure: 'stop') draws.
+    expect([...chart.guards].sort()).toEqual(OPERA_GUARDS.filter((g) => g !== 'stepFailed').sort());
+    expect(createOperaWorkflow('full', { onStepFailure: 'stop' }).chart().guards).toContain('stepFailed');
     expect(chart.edges).toEqual(
       expect.arrayContaining([
         { from: 'judge', to: 'record', label: 'always', guard: 'sufficient', kind: 'conditional' },
@@ -422,7 +454,7 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       ]),
     );
     const text = toMermaid(chart);
-    for (const guard of OPERA_GUARDS) expect(text).toContain(`[${guard}]`);
+    for (const guard of OPERA_GUARDS.filter((g) => g !== 'stepFailed')) expect(text).toContain(`[${guard}]`);
     for (const actor of ['planAgent', 'resolvePlaceholders', 'retrieveChunks', 'analysisAnswerAgent', 'rewriteAgent', 'lastStepAnswer']) expect(text).toContain(actor);
     const llm = createOperaWorkflow('full', { synthesis: 'llm' }).chart();
     expect(llm.nodes.map((n) => n.id)).toContain('synthesize');

@@ -6,7 +6,7 @@ import type { OperaSettings, OperaVariant } from './machine';
  * repair round, and the final answer as the paper forms it: the answer of the last executed
  * plan step (see docs/methods/opera.md, "Final answer", for the measurement behind this choice).
  */
-export const OPERA_DEFAULTS: OperaSettings = { topK: 5, maxRewrites: 2, maxSteps: 6, planRepairs: 1, synthesis: 'last-step' };
+export const OPERA_DEFAULTS: OperaSettings = { topK: 5, maxRewrites: 2, maxSteps: 6, planRepairs: 1, synthesis: 'last-step', onStepFailure: 'continue' };
 
 /**
  * OPERA's numeric and enumerated settings as a zod object (what `multihop --set` and `sweep`
@@ -21,6 +21,10 @@ export const operaSettingsSchema = z.object({
     .enum(['llm', 'last-step'])
     .default('last-step')
     .describe("the final answer: 'last-step' (the paper: the answer of the last executed sub-goal) or 'llm' (this project's synthesis call over the trajectory)"),
+  onStepFailure: z
+    .enum(['continue', 'stop'])
+    .default('continue')
+    .describe("a sub-goal still insufficient after its rewrites: 'continue' (keep its best guess, go on) or 'stop' (the authors' pipeline: end the run with no answer, partial / step-failed)"),
 });
 
 /** Each variant's settings: only those its machine uses (no plan states without the Plan Agent, no rewrites without the Rewrite Agent). */

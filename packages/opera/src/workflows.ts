@@ -75,7 +75,8 @@ export function createOperaWorkflow(variant: OperaVariant = 'full', options: Ope
     maxTransitions: Math.max(MAX_TRANSITIONS, 20 * settings.maxSteps * (settings.maxRewrites + 2) + 50),
     ...(pauseWhen ? { pauseWhen } : {}),
     output: ({ context: final }) => ({
-      answer: final.answer || lastAnswer(final),
+      // A run stopped at a failed sub-goal (onStepFailure: stop) has no answer, as the authors' pipeline gives none.
+      answer: final.stopReason === 'step-failed' ? '' : final.answer || lastAnswer(final),
       ...(final.stopReason ? { stopReason: final.stopReason } : {}),
       data: {
         variant,
