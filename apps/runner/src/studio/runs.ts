@@ -214,7 +214,8 @@ export class RunManager {
       opened.catch(() => this.corpora.delete(key));
     }
     return opened.catch((error: unknown) => {
-      throw new RequestRefused(400, error instanceof Error ? error.message : String(error));
+      // A file that is not JSON is named, without the parser's excerpt of its first characters (the page is not the file's owner).
+      throw new RequestRefused(400, (error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON'));
     });
   }
 }

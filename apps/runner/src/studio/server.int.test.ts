@@ -384,6 +384,12 @@ describe('multihop studio server', () => {
       expect(answer.body.error).not.toContain('OPENAI');
       expect(answer.body.error).toContain(file);
     }
+    // A run's dataset that is not JSON: refused naming the file, without the parser's excerpt of it.
+    const run = await json<{ error: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'direct', dataset: 'secret.json', id: 'x' }) });
+    expect(run.status).toBe(400);
+    expect(run.body.error).toContain('secret.json');
+    expect(run.body.error).toContain('not valid JSON');
+    expect(run.body.error).not.toContain('OPENAI');
   });
 
   it('takes ?token= on the event stream only, not on any other API route', async () => {
