@@ -1,59 +1,29 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Budget, type Question, type Usage } from '@multihop/core';
+import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Question } from '@multihop/core';
 import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
 import { resolveModel } from '../model';
-import { writableDir } from '../eval/evaluate';
+import { writableDir, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
-import { isRetryable } from '../eval/ResultsLog';
-import { errorCodeOf, modelIdOf, traceFile, writeTrace } from '../eval/runPair';
+import { isRetryable, type ResultRow } from '../eval/ResultsLog';
+import { errorFieldsOf, modelIdOf, traceFile, writeTrace } from '../eval/runPair';
 import { onPath } from '../io';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
 
-export interface PredictCommandOptions {
+/** What predict shares with eval: the questions, the corpus and setting, the model, the budget, the output. */
+export interface PredictCommandOptions
+  extends Pick<EvaluationOptions, 'dataset' | 'corpus' | 'setting' | 'offset' | 'limit' | 'part' | 'concurrency' | 'requestConcurrency' | 'budget' | 'model' | 'out' | 'db' | 'cacheDir' | 'layout' | 'skipInvalid' | 'json'> {
   /** `a,b,c`: workflow ids. */
   workflows: string;
   set?: string[];
-  dataset: string;
-  corpus?: string;
-  setting: Setting;
-  offset?: number;
-  limit?: number;
-  part?: string;
-  concurrency: number;
-  requestConcurrency?: number;
-  budget?: Budget;
-  model?: string;
-  out?: string;
-  db?: string;
-  cacheDir?: string;
-  layout?: string;
-  skipInvalid?: boolean;
-  json?: boolean;
 }
 
-/** One line of predictions.jsonl: a question × workflow pair's answer, with no score. */
-export interface PredictionRow {
-  workflow: string;
-  questionId: string;
-  question: string;
-  prediction: string;
-  status: 'ok' | 'partial' | 'error';
-  stopReason?: string;
-  error?: string;
-  errorCode?: string;
-  errorStatus?: number;
-  errorSetting?: string;
-  usage: Usage;
-  evidenceIds: string[];
-  latencyMs: number;
-  /** The run's full trace, relative to the output directory. */
-  trace: string;
-}
+/** One line of predictions.jsonl: a question × workflow pair as eval records it, without gold or metrics. */
+export type PredictionRow = Omit<ResultRow, 'gold' | 'metrics'>;
 
 /** What a predictions directory was made with: a re-run resumes it only with the same. */
 interface PredictionRun {
@@ -149,9 +119,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
             prediction: result.answer,
             status: result.status,
             ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-            ...(result.error
-              ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error), ...(result.error.status !== undefined ? { errorStatus: result.error.status } : {}), ...(result.error.setting !== undefined ? { errorSetting: result.error.setting } : {}) }
-              : {}),
+            ...errorFieldsOf(result.error),
             usage: result.usage,
             evidenceIds: result.evidenceIds,
             latencyMs: result.usage.wallMs,

@@ -89,7 +89,7 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
     gold: goldAnswers(question),
     status: result.status,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-    ...(result.error ? { error: `${result.error.code}: ${result.error.message}`, errorCode: errorCodeOf(result.error), ...(result.error.status !== undefined ? { errorStatus: result.error.status } : {}), ...(result.error.setting !== undefined ? { errorSetting: result.error.setting } : {}) } : {}),
+    ...errorFieldsOf(result.error),
     metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
     usage: result.usage,
     evidenceIds: result.evidenceIds,
@@ -105,6 +105,17 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
  * it says nothing of the method, and a re-run after the fix retries the pair.
  */
 export const ENVIRONMENT_ERRNO = /^(ENOTDIR|EISDIR|ENOENT|EACCES|EPERM|EROFS|ENOSPC|EDQUOT|EMFILE|ENFILE|EIO|EBUSY|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/;
+
+/** A failed run's error as a results line records it: message, code, and the HTTP status and setting a provider named. */
+export function errorFieldsOf(error: RunResult['error']): Pick<ResultRow, 'error' | 'errorCode' | 'errorStatus' | 'errorSetting'> {
+  if (!error) return {};
+  return {
+    error: `${error.code}: ${error.message}`,
+    errorCode: errorCodeOf(error),
+    ...(error.status !== undefined ? { errorStatus: error.status } : {}),
+    ...(error.setting !== undefined ? { errorSetting: error.setting } : {}),
+  };
+}
 
 export function errorCodeOf(error: { code: string; message: string }): string {
   return error.code === 'UNEXPECTED' && ENVIRONMENT_ERRNO.test(error.message) ? 'ENVIRONMENT' : error.code;
