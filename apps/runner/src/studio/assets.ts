@@ -25,7 +25,7 @@ export function studioAssets(options: { log?: (line: string) => void; build?: bo
   if (existsSync(join(workspaceApp, 'vite.config.ts'))) {
     const dist = join(workspaceApp, 'dist');
     // In the workspace the web app is built on first use, and again when its sources are newer.
-    if (options.build !== false && (!existsSync(join(dist, 'index.html')) || newest(join(workspaceApp, 'src')) > statSync(join(dist, 'index.html')).mtimeMs)) {
+    if (options.build !== false && (!existsSync(join(dist, 'index.html')) || newestSource(workspaceApp) > statSync(join(dist, 'index.html')).mtimeMs)) {
       options.log?.('studio: building the web app (vite build, a few seconds; once per change of apps/studio)');
       // vite's exports do not list its bin; its package.json is exported, and the bin sits beside it.
       const vite = join(dirname(createRequire(join(workspaceApp, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
@@ -40,6 +40,12 @@ export function studioAssets(options: { log?: (line: string) => void; build?: bo
   }
   if (existsSync(join(shipped, 'index.html'))) return shipped;
   throw new ConfigError(`the studio's web app is not built here (looked in ${shipped} and ${join(workspaceApp, 'dist')}); build it with npx nx build @multihop/studio`);
+}
+
+/** The newest of what the page is built from: its sources, its index.html and its vite config (a change to any would serve a stale page). */
+export function newestSource(workspaceApp: string): number {
+  const files = ['index.html', 'vite.config.ts', 'package.json'].map((f) => join(workspaceApp, f));
+  return Math.max(newest(join(workspaceApp, 'src')), ...files.filter((f) => existsSync(f)).map((f) => statSync(f).mtimeMs));
 }
 
 function newest(dir: string): number {
