@@ -42,6 +42,12 @@ export function missingFrom(dir: string, packages: WorkspacePackage[]): string |
     if (!r) return `no tarball of ${pkg.name}`;
     if (r.version !== pkg.manifest.version) return `${pkg.name}'s tarball is ${r.version}, the package ${pkg.manifest.version}`;
     if (!existsSync(join(dir, r.tarball))) return `${join(dir, r.tarball)} is missing`;
+    // npm's layout, with the build: a tarball without dist/ would leave the package without code, and nothing rebuilds it.
+    const listed = spawnSync('tar', ['-tzf', join(dir, r.tarball)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (listed.status !== 0) return `tar -tzf ${join(dir, r.tarball)}: ${listed.stderr || listed.error}`;
+    const entries = listed.stdout.split('\n');
+    if (!entries.includes('package/package.json')) return `${pkg.name}'s tarball has no package/package.json`;
+    if (!entries.some((e) => e.startsWith('package/dist/'))) return `${pkg.name}'s tarball has no dist/`;
   }
   return null;
 }
@@ -49,18 +55,23 @@ export function missingFrom(dir: string, packages: WorkspacePackage[]): string |
 /**
  * Unpacks each package's tarball into its folder, as its prepack would have left it: `dist/`
  * replaced by the tarball's, other files the tarball has added only where the folder lacks them.
+ * Every tarball is unpacked first; no package's `dist/` is touched unless all of them unpacked.
  */
 export function restore(dir: string, packages: WorkspacePackage[]): void {
   const records = new Map(readJson<PackedRecord[]>(join(dir, RECORD)).map((r) => [r.name, r]));
   const scratch = mkdtempSync(join(dir, 'unpack-'));
   try {
-    for (const pkg of packages) {
+    const unpacked = packages.map((pkg) => {
       const into = join(scratch, pkg.name.replace('/', '+'));
       mkdirSync(into);
       const tar = spawnSync('tar', ['-xzf', join(dir, records.get(pkg.name)!.tarball), '-C', into], { encoding: 'utf8' });
       if (tar.status !== 0) throw new Error(`tar -xzf of ${pkg.name}'s tarball: ${tar.stderr || tar.error}`);
+      if (!existsSync(join(into, 'package', 'dist'))) throw new Error(`${pkg.name}'s tarball unpacked no package/dist/`);
+      return { pkg, from: join(into, 'package') };
+    });
+    for (const { pkg, from } of unpacked) {
       rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
-      cpSync(join(into, 'package'), pkg.dir, { recursive: true, force: false, errorOnExist: false });
+      cpSync(from, pkg.dir, { recursive: true, force: false, errorOnExist: false });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -79,6 +90,11 @@ if (require.main === module) {
     console.error(`not restoring the consumer test's builds: ${missing}`);
     process.exit(1);
   }
-  restore(dir, packages);
+  try {
+    restore(dir, packages);
+  } catch (error) {
+    console.error(`not restoring the consumer test's builds: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   console.log(`restored dist/ of ${packages.length} packages from the consumer test's tarballs (${packages.map((p) => p.root).join(', ')}) under ${workspaceRoot}`);
 }
