@@ -195,8 +195,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const open: Array<{ name: string }> = [];
   // The innermost node an error left through, so the run's end traces its STOP there too.
   const failedAt = new WeakMap<object, string>();
-  const closeOpen = (reason: string): void => {
-    while (open.length > 0) trace.emit(open.pop()!.name, 'exit', { failed: true, reason });
+  const closeOpen = (reason: string, failed = true): void => {
+    while (open.length > 0) trace.emit(open.pop()!.name, 'exit', { ...(failed ? { failed: true } : {}), reason });
   };
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
@@ -361,6 +361,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
 
   try {
     const output = await definition.execute(query, ctx);
+    // A run that returns with a node still open (an XState run paused mid-actor) closes it too.
+    closeOpen(output.stopReason ?? 'ended', false);
     return finish({
       answer: output.answer,
       status: output.stopReason ? 'partial' : 'ok',
@@ -369,7 +371,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     });
   } catch (caught) {
     const error = budget.deadlineError() ?? caught;
-    // Where the run stopped: the innermost node still open, else the node the error left through.
+    // Where the run stopped: the node entered last that is still open, else the node the error left through.
     const at = open.at(-1)?.name ?? (typeof caught === 'object' && caught !== null ? failedAt.get(caught) : undefined) ?? here();
     if (error instanceof BudgetExceededError) {
       closeOpen(`budget:${error.kind}`);

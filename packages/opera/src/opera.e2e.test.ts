@@ -363,6 +363,12 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(snapshot.value).toBe('retrieve');
     expect(snapshot.context.memory).toHaveLength(1);
     expect(paused.trace.some((e) => e.kind === 'enter' && e.node === 'synthesize')).toBe(false);
+    // Paused while an agent's call is in flight: its node is closed too, every enter has its exit.
+    const midCall = await opera({ pauseWhen: (state) => state === 'analyze' }).run(q, { model, retriever: scopedTo(corpus, q) });
+    expect(midCall).toMatchObject({ status: 'partial', stopReason: 'paused' });
+    const enters = midCall.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
+    expect(midCall.trace.filter((e) => e.kind === 'exit').map((e) => e.node).sort()).toEqual([...enters].sort());
+    expect(midCall.trace.filter((e) => e.kind === 'exit' && e.node === 'analyze').at(-1)?.data).toEqual({ reason: 'paused' });
 
     const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus, q) });
     expect({ status: resumed.status, stopReason: resumed.stopReason }).toEqual({ status: uninterrupted.status, stopReason: uninterrupted.stopReason });

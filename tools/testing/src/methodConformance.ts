@@ -261,20 +261,24 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       }, 120_000);
     }
 
-    it('traces every node event of its runs at a node its chart draws (a name typed in ctx.node that no state has is caught here)', async () => {
+    it('traces every node event of its runs at a node its chart draws (a name typed in ctx.node that no state has is caught here), each enter with its exit', async () => {
       const stray = new Set<string>();
+      const unpaired = new Set<string>();
       for (const { workflow, chart, result } of await sampleRuns()) {
         const own = new Set(chart.nodes.map((n) => n.id));
-        // A workflow this one runs whole (a router's candidate) traces at its own chart's nodes.
-        if (chart.nodes.some((n) => n.kind === 'workflow')) continue;
+        // A workflow this one runs whole (a router's candidate) traces at its own chart's nodes: those events are its to check.
+        const delegates = chart.nodes.some((n) => n.kind === 'workflow');
+        const balance = new Map<string, number>();
         for (const event of result.trace) {
-          if (!NODE_EVENTS.has(event.kind) || own.has(event.node)) continue;
+          if (event.kind === 'enter' || event.kind === 'exit') balance.set(event.node, (balance.get(event.node) ?? 0) + (event.kind === 'enter' ? 1 : -1));
+          if (!NODE_EVENTS.has(event.kind) || own.has(event.node) || delegates) continue;
           // Run-level events (an error or STOP outside any node) are at the workflow's own id.
           if (event.node === result.workflowId && (event.kind === 'error' || event.kind === 'decision')) continue;
           stray.add(`${workflow}: ${event.kind} at "${event.node}", which its chart (${[...own].join(', ')}) does not draw`);
         }
+        for (const [node, open] of balance) if (open !== 0) unpaired.add(`${workflow}: ${node} entered ${open > 0 ? 'more' : 'fewer'} times than it exited`);
       }
-      expect({ stray: [...stray] }).toEqual({ stray: [] });
+      expect({ stray: [...stray], unpaired: [...unpaired] }).toEqual({ stray: [], unpaired: [] });
     }, 120_000);
 
     it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA questions', async () => {
