@@ -198,11 +198,35 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
     return { layers: [steps] };
   };
 
+  // The searches of the running layer's steps, per run, until dispatch adds them from the state. A
+  // layer whose step fails (a budget stop) commits no writes, so its steps' searches are added
+  // from here instead, before the run ends: what was retrieved stays in the run's evidence.
+  const inFlight = new WeakMap<object, { steps: Map<string, StepSearch[]>; failed: boolean }>();
+  const inFlightOf = (ctx: Runtime['ctx']) => {
+    let layer = inFlight.get(ctx);
+    if (!layer) inFlight.set(ctx, (layer = { steps: new Map(), failed: false }));
+    return layer;
+  };
+  const addSearches = (ctx: Runtime['ctx'], steps: Array<[string, readonly StepSearch[]]>) => {
+    for (const [id, searches] of steps) for (const search of searches) ctx.addEvidence(search.hits, { query: search.query, hop: Number(id) || 0 });
+  };
+
   const agentNode = (agent: ExecutionAgent) => async (state: State, { ctx, promptFor }: Runtime) => {
     const task = state.task!;
     const searches: StepSearch[] = [];
-    const board = await AGENT_BODIES[agent]({ ctx, promptFor, topK: settings.topK, maxSubQuestions: settings.maxSubQuestions, gathered: (s) => searches.push(s) }, task);
-    return { outputs: { [task.step.step]: board }, ...(searches.length > 0 ? { searches: { [task.step.step]: searches } } : {}) };
+    const layer = inFlightOf(ctx);
+    layer.steps.set(task.step.step, searches);
+    try {
+      const board = await AGENT_BODIES[agent]({ ctx, promptFor, topK: settings.topK, maxSubQuestions: settings.maxSubQuestions, gathered: (s) => searches.push(s) }, task);
+      // A sibling failed while this step ran: the layer's writes will be dropped, so its passages go in now.
+      if (layer.failed) addSearches(ctx, [[task.step.step, searches]]);
+      return { outputs: { [task.step.step]: board }, ...(searches.length > 0 ? { searches: { [task.step.step]: searches } } : {}) };
+    } catch (error) {
+      if (!layer.failed) addSearches(ctx, [...layer.steps].sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b)));
+      layer.failed = true;
+      layer.steps.clear();
+      throw error;
+    }
   };
 
   // After a layer: its steps' passages join the run's evidence in step order. The branches ran
@@ -210,7 +234,8 @@ export function buildHeraGraph(settings: HeraSettings, options: { withLibrary: b
   const dispatch = async (state: State, { ctx }: Runtime) => {
     const added = new Set(state.searchesAdded);
     const steps = (state.topology?.execution_order ?? []).map((s) => s.step).filter((id) => state.searches[id] && !added.has(id));
-    for (const id of steps) for (const search of state.searches[id]!) ctx.addEvidence(search.hits, { query: search.query, hop: Number(id) || 0 });
+    addSearches(ctx, steps.map((id) => [id, state.searches[id]!]));
+    inFlightOf(ctx).steps.clear();
     return steps.length > 0 ? { searchesAdded: steps } : {};
   };
 

@@ -134,6 +134,36 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
     expect(new Set(exiesLast.evidence.map((e) => e.query))).toEqual(new Set(['When was The Exies formed?', 'When was Circus Diablo formed?']));
   });
 
+  it('keeps in the evidence what a layer retrieved when the budget stops one of its steps (LangGraph drops the layer\'s writes)', async () => {
+    const topology = {
+      query_profile: 'comparison of two bands',
+      selected_agents: ['Query Decomposer', 'Retriever', 'Answer Generator'],
+      execution_order: [
+        { step: 1, agent: 'Query Decomposer', depends_on: [] },
+        { step: 2, agent: 'Retriever', depends_on: [1] },
+        { step: 3, agent: 'Retriever', depends_on: [1] },
+        { step: 4, agent: 'Answer Generator', depends_on: [2, 3] },
+      ],
+      mode: 'parallel',
+    };
+    const provider = createScriptedProvider({
+      repeatLast: true,
+      replies: {
+        'hera-profiler': [profile],
+        'hera-orchestrator': [json(topology)],
+        'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
+        // Step 2's call is the run's fourth and last: it searches after step 3's call has hit the budget.
+        'hera-retriever': [async (r) => (await new Promise((done) => setTimeout(done, 100)), json({ query: String(r.vars['subGoal']) }))],
+        'hera-answerer': [json({ answer: 'The Exies' })],
+      },
+    });
+    const result = await createHeraWorkflow().run(bands, { model: createModel({ provider }), retriever: retriever(bands), budget: { maxLlmCalls: 4 } });
+    expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
+    const retrieved = result.trace.filter((e) => e.kind === 'retrieve').flatMap((e) => (e.data['hits'] as Array<{ id: string }>).map((h) => h.id));
+    expect(retrieved.length).toBeGreaterThan(0);
+    expect(result.evidenceIds).toEqual([...new Set(retrieved)]);
+  });
+
   it('rejects a cyclic topology, naming the steps; repairs once; rejects the dangling repair; runs the fallback', async () => {
     const cyclic = {
       query_profile: 'bridge',

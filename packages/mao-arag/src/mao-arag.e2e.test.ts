@@ -177,6 +177,26 @@ describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
     expect(new Set(exiesLast.evidence.map((e) => e.query))).toEqual(new Set(['When was The Exies formed?', 'When was Circus Diablo formed?']));
   });
 
+  it("QDP: when one sub-question's search fails, the passages the others retrieved stay in the run's evidence", async () => {
+    const provider = createScriptedProvider({
+      repeatLast: true,
+      replies: {
+        'mao-arag-planner': [plan('QDP'), plan('R,AG')],
+        'mao-arag-qdp': [subQuestions(['When was The Exies formed?', 'When was Circus Diablo formed?'])],
+        'mao-arag-ag': [answer('1997')],
+        'mao-arag-as': [answer('The Exies')],
+      },
+    });
+    // The real LanceDB search, but the index is unreachable for one of the two queries.
+    const lance = scopedTo(corpus, bands);
+    const retriever = { search: async (query: string, options?: { k?: number }) => (query.includes('Diablo') ? Promise.reject(new Error('search index unreachable')) : lance.search(query, options)) };
+    const result = await noTrain().run(bands, { model: createModel({ provider }), retriever });
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toContain('search index unreachable');
+    expect(result.evidence.length).toBeGreaterThan(0);
+    expect(new Set(result.evidence.map((e) => e.query))).toEqual(new Set(['When was The Exies formed?']));
+  });
+
   it('stops a serial decomposition at the turn bound, and AS answers from the sub-answers it has', async () => {
     const provider = createScriptedProvider({
       replies: {
