@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedDatasetsDir } from '@multihop/testing';
+import { sharedDatasetsDir, startOpenAICompatibleServer, type StubReply } from '@multihop/testing';
 import { cli } from '../test/cli';
 import type { PredictionRow } from './commands/predict';
 
@@ -89,6 +89,41 @@ describe('multihop predict: a question set without gold, answered and scored on 
       const trace = JSON.parse(readFileSync(join(closed, row.trace), 'utf8')) as { evidence: Array<{ title: string }> };
       expect(trace.evidence.length).toBeGreaterThan(0);
       for (const passage of trace.evidence) expect(titles.has(passage.title)).toBe(true);
+    }
+  }, 300_000);
+
+  it('against an endpoint that is down, says the directory is incomplete and what to re-run; the re-run answers them, and another endpoint or budget is refused', async () => {
+    let down = true;
+    const server = await startOpenAICompatibleServer((): StubReply => (down ? { status: 503, content: 'the server is overloaded' } : { content: '{"answer":"an answer"}' }));
+    const saved = { key: process.env['OPENAI_API_KEY'], url: process.env['OPENAI_BASE_URL'], retries: process.env['MULTIHOP_MAX_RETRIES'] };
+    Object.assign(process.env, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL, MULTIHOP_MAX_RETRIES: '0' });
+    try {
+      const outage = join(dir, 'outage');
+      const args = ['predict', '--workflows', 'direct', '--dataset', questionList, '--corpus', corpusFile, '--db', db, '--model', 'openai:m', '--out', outage];
+      const failed = await cli(...args);
+      expect(failed.code).toBe(1);
+      expect(failed.err).toContain('predict: 4 pairs failed for a reason a re-run may mend (PROVIDER 4), so their answers are missing from answers/: re-run the same command to run them again');
+      expect(JSON.parse(readFileSync(join(outage, 'summary.json'), 'utf8'))).toMatchObject({ incomplete: true, retryable: 4 });
+      expect(JSON.parse(readFileSync(join(outage, 'answers', 'direct.json'), 'utf8'))).toEqual({});
+      // The endpoint is back: the re-run runs the four again, and their new lines are the ones read.
+      down = false;
+      const back = await cli(...args);
+      expect(back.code).toBe(0);
+      expect(back.err).not.toContain('re-run the same command');
+      expect(rowsOf(outage)).toHaveLength(8);
+      expect(JSON.parse(readFileSync(join(outage, 'answers', 'direct.json'), 'utf8'))).toEqual(Object.fromEntries(sample.map((q) => [q._id, 'an answer'])));
+      expect(JSON.parse(readFileSync(join(outage, 'summary.json'), 'utf8'))).toMatchObject({ incomplete: false, retryable: 0 });
+      // The same model id elsewhere, or under a budget, is other predictions.
+      process.env['OPENAI_BASE_URL'] = 'http://127.0.0.1:9/v1';
+      expect((await cli(...args)).err).toContain(`${outage} holds predictions of model "openai:m" set up otherwise`);
+      process.env['OPENAI_BASE_URL'] = server.baseURL;
+      expect((await cli(...args, '--max-llm-calls', '1')).err).toContain(`${outage} holds predictions made under the budget "none", not "--max-llm-calls 1"`);
+    } finally {
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url], ['MULTIHOP_MAX_RETRIES', saved.retries]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await server.close();
     }
   }, 300_000);
 

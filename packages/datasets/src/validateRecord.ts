@@ -35,8 +35,9 @@ export function recordError(record: SourceRecord, file: string, field: string, m
 }
 
 /**
- * What a question without a gold answer is told (a test split: HotpotQA's test file, a list of
- * questions): the commands that read a dataset score against gold, and `run --question` needs none.
+ * What a question set without gold answers is told when it is loaded to be scored (a test split:
+ * HotpotQA's test file, a list of questions): eval scores against gold; `multihop predict` and
+ * `run --dataset FILE --id ID` load such a file (`gold: 'optional'`) and answer without scoring.
  */
 export const NO_GOLD =
   'a question set without gold answers (a test split?) cannot be scored: eval scores against the gold; `multihop predict --workflows ... --dataset FILE --corpus CORPUS` answers every question without scoring, and `run --dataset FILE --id ID` one of them';

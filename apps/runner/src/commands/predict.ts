@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Question } from '@multihop/core';
+import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Budget, type Question } from '@multihop/core';
 import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
@@ -8,7 +8,7 @@ import { resolveModel } from '../model';
 import { writableDir, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
-import { isRetryable, type ResultRow } from '../eval/ResultsLog';
+import { describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
 import { errorFieldsOf, modelIdOf, traceFile, writeTrace } from '../eval/runPair';
 import { onPath } from '../io';
 import { parseWorkflowList } from '../workflows';
@@ -32,6 +32,9 @@ interface PredictionRun {
   setting: Setting;
   corpus?: string;
   model: string;
+  /** The providers' settings behind the model id (endpoint, temperature...), as eval's run.json keeps them. */
+  fingerprints: { default: string; roles: Record<string, string> };
+  budget?: Budget;
   settings: Record<string, Record<string, unknown>>;
 }
 
@@ -80,7 +83,16 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
     if (questions.length === 0) throw new ConfigError(`--part ${options.part}: no question of ${corpus.dataset.name} from #${offset + 1} falls in that part`);
 
-    const run: PredictionRun = { command: 'predict', dataset: corpus.dataset.name, setting: options.setting, ...(options.corpus ? { corpus: resolve(options.corpus) } : {}), model: modelId, settings };
+    const run: PredictionRun = {
+      command: 'predict',
+      dataset: corpus.dataset.name,
+      setting: options.setting,
+      ...(options.corpus ? { corpus: resolve(options.corpus) } : {}),
+      model: modelId,
+      fingerprints: model.fingerprints,
+      ...(options.budget ? { budget: options.budget } : {}),
+      settings,
+    };
     const rowsFile = join(out, 'predictions.jsonl');
     const earlier = openDirectory(out, run);
     const done = new Map<string, PredictionRow>();
@@ -143,14 +155,17 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
       const answers = Object.fromEntries(rows.filter((r) => r.workflow === s.entry.id && r.status !== 'error').map((r) => [r.questionId, r.prediction]));
       writeFileWhole(join(out, 'answers', `${s.entry.id.replace(/[^\w.=,-]+/g, '_')}.json`), `${JSON.stringify(answers, null, 2)}\n`);
     }
-    const incomplete = stopping || rows.length < total;
-    const summary = { ...run, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, incomplete, workflows: summaries };
+    // A pair that failed for a reason a re-run may mend (an outage) has no answer yet: the directory is not done.
+    const retryable = rows.filter(isRetryable);
+    const incomplete = stopping || rows.length < total || retryable.length > 0;
+    const summary = { ...run, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, retryable: retryable.length, incomplete, workflows: summaries };
     writeFileWhole(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    const markdown = renderPredictions(summary);
+    const markdown = renderPredictions(summary, retryable);
     writeFileWhole(join(out, 'summary.md'), markdown);
     if (options.json) io.out(JSON.stringify(summary, null, 2));
     else io.out(markdown);
     io.err(`predict: wrote ${relative(process.cwd(), out) || '.'}/predictions.jsonl, answers/, summary.json, summary.md and traces/`);
+    if (retryable.length) io.err(`predict: ${retryFailures(retryable)}`);
     if (stopping) return 130;
     return rows.some((r) => r.status !== 'error') ? 0 : 1;
   } finally {
@@ -179,6 +194,12 @@ function openDirectory(out: string, run: PredictionRun): PredictionRow[] {
         throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field}`);
       }
     }
+    if (JSON.stringify(before.budget ?? null) !== JSON.stringify(run.budget ?? null)) {
+      throw new ConfigError(`${out} holds predictions made under the budget ${describeBudget(before.budget)}, not ${describeBudget(run.budget)}: use another --out, or the same budget`);
+    }
+    // The same model id at another endpoint or temperature answers otherwise.
+    const changed = before.fingerprints ? fingerprintChanges(before.fingerprints, run.fingerprints) : [];
+    if (changed.length) throw new ConfigError(`${out} holds predictions of model "${run.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings`);
     for (const [workflow, settings] of Object.entries(run.settings)) {
       const earlier = before.settings?.[workflow];
       if (earlier && JSON.stringify(earlier) !== JSON.stringify(settings)) {
@@ -209,7 +230,15 @@ export function summarizePredictions(workflow: string, rows: readonly Prediction
   };
 }
 
-function renderPredictions(summary: { dataset: string; setting: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }): string {
+/** `3 pairs failed for a reason a re-run may mend (PROVIDER 3), so their answers are missing: re-run the same command to run them again`. */
+function retryFailures(rows: readonly PredictionRow[]): string {
+  const codes = new Map<string, number>();
+  for (const row of rows) codes.set(row.errorCode ?? 'UNKNOWN', (codes.get(row.errorCode ?? 'UNKNOWN') ?? 0) + 1);
+  const counted = [...codes].map(([code, n]) => `${code} ${n}`).join(', ');
+  return `${rows.length} pair${rows.length === 1 ? '' : 's'} failed for a reason a re-run may mend (${counted}), so ${rows.length === 1 ? 'its answer is' : 'their answers are'} missing from answers/: re-run the same command to run ${rows.length === 1 ? 'it' : 'them'} again`;
+}
+
+function renderPredictions(summary: { dataset: string; setting: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }, retryable: readonly PredictionRow[]): string {
   const estimated = summary.workflows.some((w) => w.tokensEstimated);
   const lines = [
     `# Predictions: ${summary.dataset} (${summary.setting})`,
@@ -218,6 +247,7 @@ function renderPredictions(summary: { dataset: string; setting: string; modelLab
     '',
     `${summary.questions} questions; ${summary.withGold ? `${summary.withGold} have gold answers, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
     '',
+    ...(retryable.length ? [`**Failed, to run again**: ${retryFailures(retryable)}.`, ''] : []),
     '| workflow | n | ok/partial/error | LLM calls/q | tokens/q | latency p50 ms |',
     '|---|---|---|---|---|---|',
     ...summary.workflows.map((w) => `| ${w.workflow} | ${w.n} | ${w.ok}/${w.partial}/${w.error} | ${w.llmCallsPerQuestion.toFixed(1)} | ${Math.round(w.tokensPerQuestion)}${w.tokensEstimated ? '*' : ''} | ${Math.round(w.latencyP50Ms)} |`),

@@ -270,7 +270,7 @@ export class ResultsLog {
 }
 
 /** What differs between two models' fingerprints, each as `<role>: <before>, now <after>`. */
-function fingerprintChanges(before: NonNullable<RunConfig['fingerprints']>, now: NonNullable<RunConfig['fingerprints']>): string[] {
+export function fingerprintChanges(before: NonNullable<RunConfig['fingerprints']>, now: NonNullable<RunConfig['fingerprints']>): string[] {
   const changes: string[] = [];
   if (before.default !== now.default) changes.push(`default model was ${before.default}, now ${now.default}`);
   for (const role of [...new Set([...Object.keys(before.roles), ...Object.keys(now.roles)])]) {
