@@ -50,10 +50,12 @@ describe('method manifests', () => {
   });
 
   it('refuses two methods offering one workflow id, and lists every prompt once', () => {
-    const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('shared')], prompts: [prompt('judge')] });
-    const b = defineMethod({ id: 'b', family: 'B', paper: 'p', workflows: [entry('shared')], prompts: [prompt('judge')] });
+    // One prompt (the judge's, say) that several methods list.
+    const judge = prompt('judge');
+    const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('shared')], prompts: [judge] });
+    const b = defineMethod({ id: 'b', family: 'B', paper: 'p', workflows: [entry('shared')], prompts: [judge] });
     expect(() => new MethodCatalog([a, b])).toThrow(/workflow id "shared" is offered by both a and b/);
-    const c = defineMethod({ id: 'c', family: 'C', paper: 'p', workflows: [entry('other')], prompts: [prompt('judge')] });
+    const c = defineMethod({ id: 'c', family: 'C', paper: 'p', workflows: [entry('other')], prompts: [judge] });
     const catalog = new MethodCatalog([a, c]);
     expect(catalog.prompts.map((p) => p.id)).toEqual(['judge']);
     expect(catalog.find('other')?.method.id).toBe('c');
@@ -72,6 +74,13 @@ describe('method manifests', () => {
     expect(() => new MethodCatalog([a, newer])).toThrow(/prompt id "shared.answer" is offered by both a and c/);
     const retext = defineMethod({ id: 'd', family: 'D', paper: 'p', workflows: [entry('four')], prompts: [Object.assign(prompt('shared.answer'), { template: 'Answer: {{question}}' })] });
     expect(() => new MethodCatalog([a, retext])).toThrow(/prompt id "shared.answer" is offered by both a and d/);
+    // Written by hand, with no text to compare: two objects are two prompts; one object listed twice is one.
+    const byHand = prompt('hand.answer');
+    const e = defineMethod({ id: 'e', family: 'E', paper: 'p', workflows: [entry('five')], prompts: [byHand] });
+    const f = defineMethod({ id: 'f', family: 'F', paper: 'p', workflows: [entry('six')], prompts: [prompt('hand.answer')] });
+    expect(() => new MethodCatalog([e, f])).toThrow(/prompt id "hand.answer" is offered by both e and f/);
+    const g = defineMethod({ id: 'g', family: 'G', paper: 'p', workflows: [entry('seven')], prompts: [byHand] });
+    expect(new MethodCatalog([e, g]).prompts.map((p) => p.id)).toEqual(['hand.answer']);
   });
 
   it('refuses two methods with one id, and a setting without a default, naming the method, the workflow and the setting', () => {

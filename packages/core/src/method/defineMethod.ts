@@ -126,11 +126,19 @@ export function defineMethod(manifest: MethodManifest): MethodManifest {
   });
 }
 
-/** The same prompt: one object, or copies agreeing on role, version and text (two installs of one prompts package). */
+/**
+ * The same prompt: one object, or copies agreeing on role, version, text and reply format (two
+ * installs of one prompts package). Prompts with no text to compare (written by hand against the
+ * PromptTemplate interface) are the same only as one object.
+ */
 function samePrompt(a: PromptTemplate, b: PromptTemplate): boolean {
   if (a === b) return true;
-  const text = (p: PromptTemplate) => JSON.stringify([(p as { system?: unknown }).system ?? null, (p as { template?: unknown }).template ?? null]);
-  return a.role === b.role && a.version === b.version && text(a) === text(b);
+  const text = (p: PromptTemplate) => {
+    const { system, template } = p as { system?: unknown; template?: unknown };
+    return system === undefined && template === undefined ? undefined : JSON.stringify([system ?? null, template ?? null, p.reply?.instructions ?? 'json']);
+  };
+  const [ta, tb] = [text(a), text(b)];
+  return ta !== undefined && ta === tb && a.role === b.role && a.version === b.version;
 }
 
 const describePrompt = (p: PromptTemplate) => `role ${p.role}, version ${p.version}`;
