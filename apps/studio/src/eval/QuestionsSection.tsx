@@ -1,4 +1,5 @@
 import { useDeferredValue, useMemo, useState } from 'react';
+import { ErrorBoundary } from '../ErrorBoundary';
 import { OfflineTag } from '../OfflineTag';
 import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
@@ -56,7 +57,12 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
 
   return (
     <Section id="questions" title="Questions" note={`${groups.length} questions × ${ids.length} workflows. Each cell: the answer, then ✓/✗ judged, EM, F1 and tokens. Click a question for its gold answers and its runs replayed side by side.`}>
-      {current && <QuestionDetail data={data} group={current} workflows={ids} loadTrace={loadTrace} onClose={() => onSelect(undefined)} />}
+      {current && (
+        // One question that cannot be drawn (a malformed trace or row) says so in its place; the table and the next question still work.
+        <ErrorBoundary key={current.id} what={`question ${current.id}`}>
+          <QuestionDetail data={data} group={current} workflows={ids} loadTrace={loadTrace} onClose={() => onSelect(undefined)} />
+        </ErrorBoundary>
+      )}
       {selected && !current && <p className="eval-error">No question {selected} in this eval.</p>}
       <div className="eval-controls">
         <label>
