@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -408,6 +408,9 @@ describe('multihop studio server', () => {
     try {
       const shown = new URL(wild.url).hostname;
       expect(shown).not.toBe('0.0.0.0');
+      // The URL names one of the machine's own external addresses; on a machine with loopback only, 127.0.0.1.
+      const external = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address);
+      expect(external.length > 0 ? external : ['127.0.0.1']).toContain(shown);
       // The printed URL itself works, with the Host header a browser sends for it.
       const info = await fetch(`${wild.url}api/info`, { headers: auth });
       expect(info.status).toBe(200);
