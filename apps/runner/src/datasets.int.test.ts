@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '@multihop/core';
@@ -51,7 +51,7 @@ describe('datasets a user brings (issue 9)', () => {
     const opened = await openCorpus({ dataset: frames, setting: 'open', db, corpus: wiki });
     try {
       expect(opened.dataset.questions[0]).toMatchObject({ supportingIds: ['w1', 'w2'], type: 'Multiple constraints' });
-      expect(opened.describe).toEqual({ setting: 'open', corpusSize: 3, corpus: expect.stringMatching(/^frames\.wiki-[0-9a-f]{8}-open$/), source: wiki });
+      expect(opened.describe).toEqual({ setting: 'open', corpusSize: 3, corpus: expect.stringMatching(/^frames-[0-9a-f]{8}\.wiki-[0-9a-f]{8}-open$/), source: wiki });
     } finally {
       opened.close();
     }
@@ -62,8 +62,8 @@ describe('datasets a user brings (issue 9)', () => {
     const other = await cli('ingest', '--dataset', bamboogle, '--corpus', otherWiki, '--db', db);
     const again = await cli('ingest', '--dataset', bamboogle, '--corpus', wiki, '--db', db);
     const name = (out: string) => /^corpus (\S+):/.exec(out)?.[1];
-    expect(name(first.out)).toMatch(/^bamboogle\.wiki-[0-9a-f]{8}-open$/);
-    expect(name(other.out)).toMatch(/^bamboogle\.other-wiki-[0-9a-f]{8}-open$/);
+    expect(name(first.out)).toMatch(/^bamboogle-[0-9a-f]{8}\.wiki-[0-9a-f]{8}-open$/);
+    expect(name(other.out)).toMatch(/^bamboogle-[0-9a-f]{8}\.other-wiki-[0-9a-f]{8}-open$/);
     expect(first.out).toContain('added 3 passage rows');
     expect(name(again.out)).toBe(name(first.out));
     expect(again.out).toContain('added 0 passage rows, 0 sentence rows');
@@ -81,6 +81,29 @@ describe('datasets a user brings (issue 9)', () => {
     expect(opened.describe).toEqual({ setting: 'closed-book', corpusSize: 0, corpus: '(none)' });
     expect(await opened.retrieverFor({ id: '0', text: 'Who directed Moonfall Harbor?' }).search('Moonfall Harbor')).toEqual([]);
     opened.close();
+  });
+
+  it('takes two question files of one name (two dev.json) for two datasets: their own corpora, and an eval directory of one refuses the other', async () => {
+    // Two slices of the real 2WikiMultiHopQA dev sample, each saved as dev.json in a folder of its own.
+    const dev = JSON.parse(readFileSync(join(sharedDatasetsDir(), '2wikimultihopqa', 'dev-500.json'), 'utf8')) as unknown[];
+    const saved = (folder: string, records: unknown[]) => {
+      mkdirSync(join(dir, folder));
+      return file(join(folder, 'dev.json'), JSON.stringify(records));
+    };
+    const [a, b] = [saved('dev-a', dev.slice(0, 2)), saved('dev-b', dev.slice(2, 4))];
+    const out = join(dir, 'eval-dev');
+    const first = await cli('eval', '--workflows', 'direct', '--dataset', a, '--db', db, '--out', out);
+    expect(first.code).toBe(0);
+    const other = await cli('eval', '--workflows', 'direct', '--dataset', b, '--db', db, '--out', out);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('this directory holds results for another question file called "dev"');
+    const corpora = await Promise.all([a, b].map(async (dataset) => {
+      const opened = await openCorpus({ dataset, setting: 'open', db });
+      opened.close();
+      return { name: opened.corpus, passages: opened.describe.corpusSize, own: opened.dataset.passages.length };
+    }));
+    expect(corpora[0]!.name).not.toBe(corpora[1]!.name);
+    for (const c of corpora) expect(c.passages).toBe(c.own);
   });
 
   it('validates --layout with the list of layouts and what each needs', async () => {
@@ -173,7 +196,7 @@ describe('datasets a user brings (issue 9)', () => {
     const skipped = await cli('ingest', '--dataset', fullwiki, '--setting', 'closed', '--skip-invalid', '--db', db);
     expect(skipped.code).toBe(0);
     expect(skipped.err).toMatch(/warning: --skip-invalid left out 1 invalid record of .*fullwiki\.jsonl:\n {2}.*fullwiki\.jsonl:2: field/);
-    expect(skipped.out).toMatch(/^corpus fullwiki-closed: added 2 passage rows/);
+    expect(skipped.out).toMatch(/^corpus fullwiki-[0-9a-f]{8}-closed: added 2 passage rows/);
   });
 
   it('refuses --corpus in the closed setting, where only each question\'s own paragraphs are searched', async () => {

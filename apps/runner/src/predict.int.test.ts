@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir, startOpenAICompatibleServer, type StubReply } from '@multihop/testing';
@@ -62,6 +62,13 @@ describe('multihop predict: a question set without gold, answered and scored on 
     const other = await cli(...args, '--set', 'par2-rag.hopBudget=2');
     expect(other.code).toBe(2);
     expect(other.err).toContain(`${out} holds predictions of par2-rag with settings`);
+    // Another question file of the same name is another dataset: its corpus table is another.
+    const sameName = join(dir, 'elsewhere', 'test-questions.jsonl');
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(sameName, jsonl(train.slice(10, 12).map((r) => ({ id: r._id, question: r.question }))));
+    const renamed = await cli('predict', '--workflows', 'single-turn-rag,par2-rag', '--dataset', sameName, '--corpus', corpusFile, '--db', db, '--out', out);
+    expect(renamed.code).toBe(2);
+    expect(renamed.err).toMatch(/holds predictions made with corpus "test-questions-[0-9a-f]{8}\.train-100\.corpus-[0-9a-f]{8}-open", not "test-questions-[0-9a-f]{8}\.train-100\.corpus-[0-9a-f]{8}-open"/);
     expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8')).toBe(before);
   }, 300_000);
 
@@ -79,6 +86,10 @@ describe('multihop predict: a question set without gold, answered and scored on 
 
   it('a 2Wiki-style test file (each question with its paragraphs, no answer): in the closed setting each question searches its own', async () => {
     const testFile = file('test.json', JSON.stringify(sample.map(({ _id, question, type, context }) => ({ _id, question, type, context }))));
+    // Its paragraphs can be ingested ahead, as any dataset's (ingest reads no answers).
+    const ingested = await cli('ingest', '--dataset', testFile, '--setting', 'closed', '--db', db);
+    expect(ingested.code).toBe(0);
+    expect(ingested.out).toMatch(/^corpus test-[0-9a-f]{8}-closed: added \d+ passage rows/);
     const closed = join(dir, 'closed');
     const { code, err } = await cli('predict', '--workflows', 'single-turn-rag', '--dataset', testFile, '--setting', 'closed', '--db', db, '--out', closed);
     expect([code, err.includes('nothing is scored')]).toEqual([0, true]);
@@ -102,7 +113,7 @@ describe('multihop predict: a question set without gold, answered and scored on 
       const args = ['predict', '--workflows', 'direct', '--dataset', questionList, '--corpus', corpusFile, '--db', db, '--model', 'openai:m', '--out', outage];
       const failed = await cli(...args);
       expect(failed.code).toBe(1);
-      expect(failed.err).toContain('predict: 4 pairs failed for a reason a re-run may mend (PROVIDER 4), so their answers are missing from answers/: re-run the same command to run them again');
+      expect(failed.err).toContain('predict: 4 pairs failed for a reason a re-run may mend (PROVIDER 4), so their answers are missing from answers/: re-run the same command to run them again; the first: PROVIDER:');
       expect(JSON.parse(readFileSync(join(outage, 'summary.json'), 'utf8'))).toMatchObject({ incomplete: true, retryable: 4 });
       expect(JSON.parse(readFileSync(join(outage, 'answers', 'direct.json'), 'utf8'))).toEqual({});
       // The endpoint is back: the re-run runs the four again, and their new lines are the ones read.
@@ -125,6 +136,15 @@ describe('multihop predict: a question set without gold, answered and scored on 
       }
       await server.close();
     }
+  }, 300_000);
+
+  it('a question list given no corpus runs closed-book, and says so where the figures are', async () => {
+    const out = join(dir, 'no-corpus');
+    const { code, out: stdout, err } = await cli('predict', '--workflows', 'direct', '--dataset', questionList, '--db', db, '--out', out);
+    expect(code).toBe(0);
+    expect(err).toContain('closed-book (nothing to search: give --corpus FILE)');
+    expect(stdout).toContain('# Predictions: test-questions (closed-book: the questions searched nothing)');
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ searched: 'closed-book' });
   }, 300_000);
 
   it('a file where some questions have gold says so, and still scores nothing', async () => {

@@ -52,6 +52,11 @@ export interface Dataset {
   name: string;
   /** Absolute path of the question file. */
   source: string;
+  /**
+   * The sha1 of the question file's bytes, for a file given by path (not a shared dataset's name):
+   * two files of one base name (two `test.json`) are two datasets, and an edited file another one.
+   */
+  sourceSha1?: string;
   layout: Layout;
   questions: Question[];
   /** Every paragraph of every question (plus the corpus file, if any), deduplicated by id, first seen first. Empty for a closed-book set. */

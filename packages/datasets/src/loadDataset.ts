@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { didYouMean, InputError, type Question } from '@multihop/core';
 import { ID_ALIASES_FILE, readAnswerAliases, type AnswerAliases } from './answerAliases';
@@ -108,6 +109,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   let file: string;
   let layout = options.layout === undefined ? undefined : parseLayout(options.layout);
   let name = options.name;
+  let sourceSha1: string | undefined;
   if (isDatasetName(nameOrPath)) {
     const named = NAMED_DATASETS[nameOrPath];
     file = join(options.datasetsDir ?? resolveDatasetsDir(), named.file);
@@ -120,6 +122,8 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   }
   // A broken JSONL line is one more invalid record: reported with the others, skipped with `skipInvalid`.
   const all = await readRecords(file, { keepBrokenLines: true });
+  // A file given by path (read and checked just now) is known by its content too.
+  if (!isDatasetName(nameOrPath)) sourceSha1 = createHash('sha1').update(readFileSync(file)).digest('hex');
   const readable = all.filter((r) => !r.broken);
   if (readable.length === 0 && all[0]?.broken) throw all[0].broken;
   const goldOptional = options.gold === 'optional';
@@ -221,6 +225,7 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   return {
     name,
     source: file,
+    ...(sourceSha1 ? { sourceSha1 } : {}),
     layout,
     questions,
     passages: corpus.passages(),

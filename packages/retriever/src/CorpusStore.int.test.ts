@@ -132,7 +132,7 @@ describe('CorpusStore', () => {
     await expect(store.ingest(plain, { setting: 'closed' })).rejects.toBeInstanceOf(InputError);
     const report = await store.ingest(plain);
     expect(report.added.passage).toBe(6);
-    const hits = await (await store.retriever('plain-open')).search('director of Moonfall Harbor', { k: 2 });
+    const hits = await (await store.retriever(report.corpus)).search('director of Moonfall Harbor', { k: 2 });
     expect(hits[0]?.id).toBe('p0');
     store.close();
   });

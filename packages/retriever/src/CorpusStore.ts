@@ -7,6 +7,7 @@ import { sentenceId } from '@multihop/datasets';
 import { splitSentences } from '@multihop/lexical';
 import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
 import type { Embedder } from '@multihop/core';
+import { datasetCorpusName } from './corpusName';
 import { CorpusNotFoundError, CorpusStoreDamagedError, IngestError } from './errors';
 import { arrow, lancedb, type Connection, type Table } from './lance';
 import { LanceRetriever } from './LanceRetriever';
@@ -161,7 +162,7 @@ export class CorpusStore {
   async ingest(dataset: Dataset, options: IngestOptions = {}): Promise<IngestReport> {
     const setting = options.setting ?? 'open';
     const levels = options.levels ?? ['passage', 'sentence'];
-    const corpus = options.corpus ?? `${dataset.name}-${setting}`;
+    const corpus = options.corpus ?? datasetCorpusName(dataset, setting);
     const byId = new Map(dataset.passages.map((p) => [p.id, p]));
     let rowsFor: (level: ChunkLevel) => ChunkRow[];
     if (setting === 'closed') {

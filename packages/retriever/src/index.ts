@@ -1,7 +1,8 @@
 export { CorpusStore, tableName, type CorpusStoreOptions, type IngestOptions, type IngestProgress, type IngestPassagesOptions, type IngestedPassage, type IngestReport, type RetrieverOptions, type ChunkRow } from './CorpusStore';
 export type { CorpusManifest, ChunkLevel, CorpusSetting, SearchMode } from './CorpusManifest';
 export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
-export { openDatasetCorpus, datasetCorpusName, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
+export { openDatasetCorpus, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
+export { datasetCorpusName } from './corpusName';
 export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
 export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
 export { reciprocalRankFusion } from './reciprocalRankFusion';

@@ -1,6 +1,7 @@
 import { loadDataset, type Dataset, type LoadDatasetOptions } from '@multihop/datasets';
 import type { CorpusSetting } from './CorpusManifest';
 import { CorpusStore, type CorpusStoreOptions, type IngestOptions, type IngestReport, type RetrieverOptions } from './CorpusStore';
+import { datasetCorpusName } from './corpusName';
 import type { LanceRetriever } from './LanceRetriever';
 
 export interface OpenDatasetCorpusOptions {
@@ -30,21 +31,6 @@ export interface DatasetCorpus {
   report: IngestReport;
   retriever: LanceRetriever;
   close(): void;
-}
-
-/**
- * The default corpus name of a dataset in a setting: `<dataset>-<setting>`, e.g. `hotpotqa-dev-open`.
- * When a corpus file joins, its base name and the first 8 hex of its content hash join the name
- * (`fullwiki.wiki-1a2b3c4d-open`), so two different corpora never share a table, and the same
- * file ingested again lands in the same one.
- */
-export function datasetCorpusName(dataset: Dataset, setting: CorpusSetting): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'corpus';
-  const file = dataset.corpusFile;
-  if (!file) return `${safe(dataset.name)}-${setting}`;
-  const corpus = `${safe((file.path.split(/[\\/]/).pop() ?? 'corpus').replace(/\.(jsonl|json)$/i, ''))}-${file.sha1.slice(0, 8)}`;
-  // A corpus file alone (no question file) is named after itself only.
-  return dataset.source === file.path ? `${corpus}-${setting}` : `${safe(dataset.name)}.${corpus}-${setting}`;
 }
 
 /**

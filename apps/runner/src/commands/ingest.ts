@@ -9,7 +9,8 @@ export async function ingestCommand(io: Io, options: IngestCommandOptions): Prom
   const quiet = sayOnInterrupt(io, () => 'ingest: interrupted; a corpus whose ingest had not finished has no manifest, and the next ingest (or a run on it) ingests it afresh; one that had finished is kept');
   let corpus;
   try {
-    corpus = await openCorpus({ ...options, progress: io.err });
+    // Ingesting reads paragraphs, not answers: a test split's (no gold) ingests as predict would search it.
+    corpus = await openCorpus({ ...options, goldOptional: true, progress: io.err });
   } finally {
     quiet();
   }

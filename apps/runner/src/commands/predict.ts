@@ -5,7 +5,7 @@ import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
 import { resolveModel } from '../model';
-import { writableDir, type EvaluationOptions } from '../eval/evaluate';
+import { firstError, writableDir, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
 import { describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
@@ -30,7 +30,8 @@ interface PredictionRun {
   command: 'predict';
   dataset: string;
   setting: Setting;
-  corpus?: string;
+  /** The corpus table searched: its name carries the question file's and the corpus file's content hashes. */
+  corpus: string;
   model: string;
   /** The providers' settings behind the model id (endpoint, temperature...), as eval's run.json keeps them. */
   fingerprints: { default: string; roles: Record<string, string> };
@@ -75,6 +76,10 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
   writableDir(out, '--out');
   const settings = Object.fromEntries(selected.map((s) => [s.entry.id, s.settings]));
 
+  const identity = { setting: options.setting, model: modelId, fingerprints: model.fingerprints, ...(options.budget ? { budget: options.budget } : {}), settings };
+  const before = earlierRun(out);
+  if (before) checkRun(out, before, { command: 'predict', ...identity });
+
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
   try {
     for (const notice of corpus.notices) io.err(notice);
@@ -83,30 +88,25 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     const questions = corpus.dataset.questions.slice(offset, offset + (options.limit ?? corpus.dataset.questions.length)).filter((q) => inPart(q.id, part));
     if (questions.length === 0) throw new ConfigError(`--part ${options.part}: no question of ${corpus.dataset.name} from #${offset + 1} falls in that part`);
 
-    const run: PredictionRun = {
-      command: 'predict',
-      dataset: corpus.dataset.name,
-      setting: options.setting,
-      ...(options.corpus ? { corpus: resolve(options.corpus) } : {}),
-      model: modelId,
-      fingerprints: model.fingerprints,
-      ...(options.budget ? { budget: options.budget } : {}),
-      settings,
-    };
+    const run: PredictionRun = { command: 'predict', dataset: corpus.dataset.name, corpus: corpus.corpus, ...identity };
     const rowsFile = join(out, 'predictions.jsonl');
-    const earlier = openDirectory(out, run);
+    const earlier = openDirectory(out, before, run);
     const done = new Map<string, PredictionRow>();
     for (const row of earlier) done.set(pairKey(row.workflow, row.questionId), row);
     const pending: Array<{ id: string; workflow: (typeof selected)[number]['workflow']; question: Question }> = [];
     for (const question of questions) {
       for (const s of selected) {
-        const before = done.get(pairKey(s.entry.id, question.id));
-        if (!before || isRetryable(before)) pending.push({ id: s.entry.id, workflow: s.workflow, question });
+        const last = done.get(pairKey(s.entry.id, question.id));
+        if (!last || isRetryable(last)) pending.push({ id: s.entry.id, workflow: s.workflow, question });
       }
     }
     const total = questions.length * selected.length;
     const graded = questions.filter(hasGold).length;
-    io.err(`predict: ${selected.map((s) => s.entry.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${graded ? ` (${graded} with gold answers, not scored here: multihop eval scores them)` : ' (no gold answers: nothing is scored)'}, model: ${model.label}`);
+    const searched = corpus.describe.setting;
+    io.err(
+      `predict: ${selected.map((s) => s.entry.id).join(', ')} on ${questions.length} ${corpus.dataset.name} questions${graded ? ` (${graded} with gold answers, not scored here: multihop eval scores them)` : ' (no gold answers: nothing is scored)'}, ` +
+        `${searched === 'closed-book' ? 'closed-book (nothing to search: give --corpus FILE)' : `${searched} setting, corpus ${corpus.corpus}`}, model: ${model.label}`,
+    );
     io.err(`      ${total - pending.length} of ${total} pairs already in ${relative(process.cwd(), out) || '.'}; ${pending.length} to run, ${options.concurrency} at a time`);
 
     let stopping = false;
@@ -158,7 +158,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     // A pair that failed for a reason a re-run may mend (an outage) has no answer yet: the directory is not done.
     const retryable = rows.filter(isRetryable);
     const incomplete = stopping || rows.length < total || retryable.length > 0;
-    const summary = { ...run, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, retryable: retryable.length, incomplete, workflows: summaries };
+    const summary = { ...run, searched, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, retryable: retryable.length, incomplete, workflows: summaries };
     writeFileWhole(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const markdown = renderPredictions(summary, retryable);
     writeFileWhole(join(out, 'summary.md'), markdown);
@@ -175,41 +175,60 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
 
 const pairKey = (workflow: string, questionId: string) => `${workflow}\u0000${questionId}`;
 
-/**
- * The directory's earlier predictions, after checking it holds this command's: another dataset,
- * setting, corpus, model or settings is refused (its answers would mix with these).
- */
-function openDirectory(out: string, run: PredictionRun): PredictionRow[] {
+/** The run.json a predictions directory holds, if any (refusing a directory of another command). */
+function earlierRun(out: string): Partial<PredictionRun> | undefined {
   const runFile = join(out, 'run.json');
-  if (existsSync(runFile)) {
-    let before: Partial<PredictionRun>;
-    try {
-      before = JSON.parse(readFileSync(runFile, 'utf8')) as Partial<PredictionRun>;
-    } catch (error) {
-      throw new ConfigError(`${runFile}: not JSON (${(error as Error).message}); use another --out`);
+  if (!existsSync(runFile)) return undefined;
+  let before: Partial<PredictionRun>;
+  try {
+    before = JSON.parse(readFileSync(runFile, 'utf8')) as Partial<PredictionRun>;
+  } catch (error) {
+    throw new ConfigError(`${runFile}: not JSON (${(error as Error).message}); use another --out`);
+  }
+  if (before.command !== 'predict') throw new ConfigError(`${out} holds an ${before.command ?? 'unknown'} directory, not predictions: use another --out`);
+  return before;
+}
+
+/**
+ * Refuses a directory made otherwise, what can be told before the corpus opens (an ingest can take
+ * minutes): the setting, the model and its providers' settings, the budget, a workflow's settings.
+ */
+function checkRun(out: string, before: Partial<PredictionRun>, run: Omit<PredictionRun, 'dataset' | 'corpus'>): void {
+  for (const field of ['setting', 'model'] as const) {
+    if ((before[field] ?? null) !== (run[field] ?? null)) {
+      throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field}`);
     }
-    if (before.command !== 'predict') throw new ConfigError(`${out} holds an ${before.command ?? 'unknown'} directory, not predictions: use another --out`);
-    for (const field of ['dataset', 'setting', 'corpus', 'model'] as const) {
+  }
+  if (JSON.stringify(before.budget ?? null) !== JSON.stringify(run.budget ?? null)) {
+    throw new ConfigError(`${out} holds predictions made under the budget ${describeBudget(before.budget)}, not ${describeBudget(run.budget)}: use another --out, or the same budget`);
+  }
+  // The same model id at another endpoint or temperature answers otherwise.
+  const changed = before.fingerprints ? fingerprintChanges(before.fingerprints, run.fingerprints) : [];
+  if (changed.length) throw new ConfigError(`${out} holds predictions of model "${run.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings`);
+  for (const [workflow, settings] of Object.entries(run.settings)) {
+    const earlier = before.settings?.[workflow];
+    if (earlier && JSON.stringify(earlier) !== JSON.stringify(settings)) {
+      throw new ConfigError(`${out} holds predictions of ${workflow} with settings ${JSON.stringify(earlier)}, not ${JSON.stringify(settings)}: use another --out`);
+    }
+  }
+}
+
+/**
+ * The directory's earlier predictions, once its questions and corpus are known to be these: the
+ * dataset's name and the corpus table, whose name carries the content hashes of the question file
+ * and the corpus file (another file of the same name, or one edited since, is another table).
+ */
+function openDirectory(out: string, before: Partial<PredictionRun> | undefined, run: PredictionRun): PredictionRow[] {
+  if (before) {
+    for (const field of ['dataset', 'corpus'] as const) {
       if ((before[field] ?? null) !== (run[field] ?? null)) {
-        throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field}`);
-      }
-    }
-    if (JSON.stringify(before.budget ?? null) !== JSON.stringify(run.budget ?? null)) {
-      throw new ConfigError(`${out} holds predictions made under the budget ${describeBudget(before.budget)}, not ${describeBudget(run.budget)}: use another --out, or the same budget`);
-    }
-    // The same model id at another endpoint or temperature answers otherwise.
-    const changed = before.fingerprints ? fingerprintChanges(before.fingerprints, run.fingerprints) : [];
-    if (changed.length) throw new ConfigError(`${out} holds predictions of model "${run.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings`);
-    for (const [workflow, settings] of Object.entries(run.settings)) {
-      const earlier = before.settings?.[workflow];
-      if (earlier && JSON.stringify(earlier) !== JSON.stringify(settings)) {
-        throw new ConfigError(`${out} holds predictions of ${workflow} with settings ${JSON.stringify(earlier)}, not ${JSON.stringify(settings)}: use another --out`);
+        throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field === 'corpus' ? 'question and corpus files' : field}`);
       }
     }
     run = { ...run, settings: { ...before.settings, ...run.settings } };
   }
   makeDirectory(out);
-  writeFileWhole(runFile, `${JSON.stringify(run, null, 2)}\n`);
+  writeFileWhole(join(out, 'run.json'), `${JSON.stringify(run, null, 2)}\n`);
   return readJsonlLog<PredictionRow>(join(out, 'predictions.jsonl'), ['workflow', 'questionId', 'status']);
 }
 
@@ -235,17 +254,17 @@ function retryFailures(rows: readonly PredictionRow[]): string {
   const codes = new Map<string, number>();
   for (const row of rows) codes.set(row.errorCode ?? 'UNKNOWN', (codes.get(row.errorCode ?? 'UNKNOWN') ?? 0) + 1);
   const counted = [...codes].map(([code, n]) => `${code} ${n}`).join(', ');
-  return `${rows.length} pair${rows.length === 1 ? '' : 's'} failed for a reason a re-run may mend (${counted}), so ${rows.length === 1 ? 'its answer is' : 'their answers are'} missing from answers/: re-run the same command to run ${rows.length === 1 ? 'it' : 'them'} again`;
+  return `${rows.length} pair${rows.length === 1 ? '' : 's'} failed for a reason a re-run may mend (${counted}), so ${rows.length === 1 ? 'its answer is' : 'their answers are'} missing from answers/: re-run the same command to run ${rows.length === 1 ? 'it' : 'them'} again${firstError(rows)}`;
 }
 
-function renderPredictions(summary: { dataset: string; setting: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }, retryable: readonly PredictionRow[]): string {
+function renderPredictions(summary: { dataset: string; setting: string; searched: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }, retryable: readonly PredictionRow[]): string {
   const estimated = summary.workflows.some((w) => w.tokensEstimated);
   const lines = [
-    `# Predictions: ${summary.dataset} (${summary.setting})`,
+    `# Predictions: ${summary.dataset} (${summary.searched === 'closed-book' ? 'closed-book: the questions searched nothing' : summary.setting})`,
     '',
     `**Model**: ${summary.modelLabel}${summary.offline ? '. These are the offline model\'s answers and figures, not a language model\'s.' : ''}`,
     '',
-    `${summary.questions} questions; ${summary.withGold ? `${summary.withGold} have gold answers, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
+    `${summary.questions} questions; ${summary.withGold ? `${summary.withGold} ${summary.withGold === 1 ? 'has a gold answer' : 'have gold answers'}, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
     '',
     ...(retryable.length ? [`**Failed, to run again**: ${retryFailures(retryable)}.`, ''] : []),
     '| workflow | n | ok/partial/error | LLM calls/q | tokens/q | latency p50 ms |',

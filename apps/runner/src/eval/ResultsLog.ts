@@ -55,6 +55,12 @@ export interface RunConfig {
   model: string;
   /** The corpus searched (its table name), when not the dataset's own. */
   corpus?: string;
+  /**
+   * The sha1 of the question file's bytes, for a file given by path: another file of the same name
+   * (two `dev.json`), or the file edited, is refused. Absent for a shared dataset and from
+   * directories written before it was recorded.
+   */
+  datasetSha1?: string;
   /** Each workflow's settings (by the id its rows carry): a resume must run them the same way. */
   settings?: Record<string, Record<string, unknown>>;
   /**
@@ -222,6 +228,11 @@ export class ResultsLog {
         }
       }
       // Workflows may be added to a directory; one already in it must keep its settings.
+      if (previous.datasetSha1 && config.datasetSha1 && previous.datasetSha1 !== config.datasetSha1) {
+        throw new ConfigError(
+          `${configFile}: this directory holds results for another question file called "${config.dataset}" (sha1 ${previous.datasetSha1.slice(0, 8)}; this one's is ${config.datasetSha1.slice(0, 8)}): another file of the same name, or the file edited since; use another --out`,
+        );
+      }
       for (const [workflow, settings] of Object.entries(config.settings ?? {})) {
         const before = previous.settings?.[workflow];
         if (before && JSON.stringify(before) !== JSON.stringify(settings)) {
@@ -242,6 +253,7 @@ export class ResultsLog {
         ...previous,
         settings: { ...previous.settings, ...config.settings },
         ...(previous.fingerprints || !config.fingerprints ? {} : { fingerprints: config.fingerprints }),
+        ...(previous.datasetSha1 || !config.datasetSha1 ? {} : { datasetSha1: config.datasetSha1 }),
         ...(Object.keys(artifacts).length ? { artifacts } : {}),
       };
       if (JSON.stringify(merged) !== JSON.stringify(previous)) writeFileWhole(configFile, `${JSON.stringify(merged, null, 2)}\n`);

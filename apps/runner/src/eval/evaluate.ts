@@ -123,6 +123,7 @@ export async function evaluate(
     for (const warning of warnings) io.err(`${command}: warning: ${warning}`);
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
+      ...(corpus.dataset.sourceSha1 ? { datasetSha1: corpus.dataset.sourceSha1 } : {}),
       setting: described.setting,
       model: modelId,
       ...(options.corpus ? { corpus: described.name } : {}),
@@ -297,7 +298,8 @@ export async function evaluate(
             `; ${summary.failed.retryable ? `re-run the same command to retry the ${summary.failed.retryable} that may pass now` : 'none of them is retryable: see their error in results.jsonl'}` +
             (summary.failed.setting_refused
               ? `; the server refused ${summary.failed.setting_refused.runs} for a setting the model configuration sends (\`${summary.failed.setting_refused.setting}\`): mend it in multihop.config.json (or the server) before the re-run`
-              : ''),
+              : '') +
+            firstError(rows),
         );
       }
       const judgeFailures = [...judgements.failures(answered)];
@@ -369,6 +371,14 @@ function judgeModel(options: EvaluationOptions, runModel: RunnerModel, out: stri
 /** `--judge` as the judge role's model, over a config file's `roles.judge`. */
 function judgeFlag(options: Pick<EvaluationOptions, 'judge'>): { roleModels?: Record<string, { model: string; source: string }> } {
   return options.judge ? { roleModels: { judge: { model: options.judge, source: '--judge' } } } : {};
+}
+
+/** `; the first: <its error>`: what went wrong, so it can be mended before a re-run (a re-run alone may not). */
+export function firstError(rows: ReadonlyArray<{ status: string; error?: string }>): string {
+  const first = rows.find((r) => r.status === 'error' && r.error);
+  if (!first) return '';
+  const text = first.error!.split('\n')[0]!;
+  return `; the first: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
 /** The model port's limit on requests in flight: --concurrency when given, else the config file's, else max(4, K). */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { hasStack, kind, runCli, scratch, type CliResult } from './harness';
@@ -249,6 +250,9 @@ describe('data: content that loads but would search badly', () => {
   });
 });
 
+/** The corpus a question file given by path gets: its name, its content hash, the setting (`tiny-1a2b3c4d-open`). */
+const corpusOf = (dataset: string, setting: 'open' | 'closed' = 'open') => `tiny-${createHash('sha1').update(readFileSync(dataset)).digest('hex').slice(0, 8)}-${setting}`;
+
 describe('data: the corpus store', () => {
   const questions = () => file('tiny.json', JSON.stringify(QUESTIONS, null, 1));
 
@@ -256,11 +260,12 @@ describe('data: the corpus store', () => {
     const dataset = questions();
     const db = freshDb();
     expect((await runCli(['ingest', '--dataset', dataset, '--db', db])).code).toBe(0);
-    const deleted = dataFile(db, 'tiny-open__passage');
+    const corpus = corpusOf(dataset);
+    const deleted = dataFile(db, `${corpus}__passage`);
     rmSync(deleted);
     const damaged = new RegExp(
-      `^multihop: the corpus store at ${escape(db)} is damaged \\(data file tiny-open__passage\\.lance/data/${escape(deleted.split('/').pop()!)} is missing\\); ` +
-        `rebuild corpus tiny-open with \`multihop ingest --dataset ${escape(dataset)} --db ${escape(db)} --rebuild\`, or delete ${escape(db)}`,
+      `^multihop: the corpus store at ${escape(db)} is damaged \\(data file ${corpus}__passage\\.lance/data/${escape(deleted.split('/').pop()!)} is missing\\); ` +
+        `rebuild corpus ${corpus} with \`multihop ingest --dataset ${escape(dataset)} --db ${escape(db)} --rebuild\`, or delete ${escape(db)}`,
     );
     expectOneLine(await runCli(['ingest', '--dataset', dataset, '--db', db]), damaged);
     // A run meets it when it opens the corpus, not as a failed search inside the workflow.
@@ -269,8 +274,8 @@ describe('data: the corpus store', () => {
     // The rebuild the message names, as a user types it.
     const rebuilt = await runCli(['ingest', '--dataset', dataset, '--db', db, '--rebuild']);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stderr.split('\n')[0]).toMatch(/^rebuilding corpus tiny-open \(7 passages, 9 sentences\)/);
-    expect(rebuilt.stdout.split('\n')[0]).toMatch(/^corpus tiny-open: rebuilt, added 7 passage rows, 9 sentence rows in \d+ ms/);
+    expect(rebuilt.stderr.split('\n')[0]).toMatch(new RegExp(`^rebuilding corpus ${corpus} \\(7 passages, 9 sentences\\)`));
+    expect(rebuilt.stdout.split('\n')[0]).toMatch(new RegExp(`^corpus ${corpus}: rebuilt, added 7 passage rows, 9 sentence rows in \\d+ ms`));
     // The store works again, with every passage.
     const again = await runCli(['ingest', '--dataset', dataset, '--db', db]);
     expect(again.code).toBe(0);
@@ -281,10 +286,10 @@ describe('data: the corpus store', () => {
     const dataset = questions();
     const db = freshDb();
     expect((await runCli(['ingest', '--dataset', dataset, '--db', db])).code).toBe(0);
-    truncateSync(dataFile(db, 'tiny-open__sentence'), 64);
+    truncateSync(dataFile(db, `${corpusOf(dataset)}__sentence`), 64);
     expectOneLine(
       await runCli(['ingest', '--dataset', dataset, '--db', db]),
-      `the corpus store at ${db} is damaged (a data file is truncated or corrupt); rebuild corpus tiny-open with \`multihop ingest --dataset ${dataset} --db ${db} --rebuild\`, or delete ${db} (every corpus in it is then ingested again when next used)`,
+      `the corpus store at ${db} is damaged (a data file is truncated or corrupt); rebuild corpus ${corpusOf(dataset)} with \`multihop ingest --dataset ${dataset} --db ${db} --rebuild\`, or delete ${db} (every corpus in it is then ingested again when next used)`,
     );
   });
 
@@ -359,11 +364,12 @@ describe('data: the corpus store', () => {
 
 describe('data: what ingest and a first run say', () => {
   it(kind('data/ingest-times'), async () => {
-    const result = await runCli(['ingest', '--dataset', file('tiny.json', JSON.stringify(QUESTIONS)), '--db', freshDb()]);
+    const dataset = file('tiny.json', JSON.stringify(QUESTIONS));
+    const result = await runCli(['ingest', '--dataset', dataset, '--db', freshDb()]);
     expect(result.code).toBe(0);
     const summary = result.stdout.split('\n')[0]!;
-    expect(summary).toMatch(/^corpus tiny-open: added 7 passage rows, 9 sentence rows in (\d+ ms|\d+\.\d s) \(index (\d+ ms|\d+\.\d s)\)$/);
-    expect(result.stderr).toMatch(/^ingested corpus tiny-open in (\d+ ms|\d+\.\d s)$/m);
+    expect(summary).toMatch(new RegExp(`^corpus ${corpusOf(dataset)}: added 7 passage rows, 9 sentence rows in (\\d+ ms|\\d+\\.\\d s) \\(index (\\d+ ms|\\d+\\.\\d s)\\)$`));
+    expect(result.stderr).toMatch(new RegExp(`^ingested corpus ${corpusOf(dataset)} in (\\d+ ms|\\d+\\.\\d s)$`, 'm'));
   });
 
   it(kind('data/manifest-question-count'), async () => {
@@ -379,10 +385,10 @@ describe('data: what ingest and a first run say', () => {
     const first = await runCli(args);
     expect(first.code).toBe(0);
     const lines = first.stderr.split('\n');
-    // (The corpus is tiny-open or tiny-closed, whichever setting run picks for a dataset question.)
-    expect(lines[0]).toMatch(new RegExp(`^ingesting corpus tiny-(open|closed) \\(7 passages, 9 sentences\\) into ${escape(db)}; once per input, later runs reuse it$`));
+    // (The corpus is tiny-<hash>-open or -closed, whichever setting run picks for a dataset question.)
+    expect(lines[0]).toMatch(new RegExp(`^ingesting corpus tiny-[0-9a-f]{8}-(open|closed) \\(7 passages, 9 sentences\\) into ${escape(db)}; once per input, later runs reuse it$`));
     expect(lines).toContain('  passages 7/7');
-    expect(lines.some((l) => /^ingested corpus tiny-(open|closed) in (\d+ ms|\d+\.\d s)$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^ingested corpus tiny-[0-9a-f]{8}-(open|closed) in (\d+ ms|\d+\.\d s)$/.test(l))).toBe(true);
     expect(first.stdout).toContain('Question: Which city is the capital');
     // Later runs reuse the corpus and say nothing about it.
     const second = await runCli(args);
