@@ -1,6 +1,6 @@
 import { ConfigError, type Query, type RetrieverPort } from '@multihop/core';
 import { corpusAsDataset, loadDataset, type Dataset } from '@multihop/datasets';
-import { CorpusStoreDamagedError, openDatasetCorpus, type IngestProgress, type IngestReport } from '@multihop/retriever';
+import { CorpusStoreDamagedError, datasetCorpusName, openDatasetCorpus, type IngestProgress, type IngestReport } from '@multihop/retriever';
 
 import type { Setting } from './setting';
 
@@ -114,6 +114,17 @@ export async function openCorpus(options: OpenCorpusOptions): Promise<OpenedCorp
     retrieverFor: (query) => opened.retriever.forQuestion(query.id),
     close: () => opened.close(),
   };
+}
+
+/**
+ * The corpus a queued eval's workers must search as the eval does, named without the question
+ * file's content hash: the workers check each question against the eval's (its digest) on their
+ * own, so a copy whose one question differs still runs the others, while the pool's files and
+ * size must match.
+ */
+export function searchedCorpus(corpus: OpenedCorpus): { corpus: string; passages: number } {
+  const name = corpus.describe.setting === 'closed-book' ? corpus.corpus : datasetCorpusName({ ...corpus.dataset, sourceSha1: undefined }, corpus.setting);
+  return { corpus: name, passages: corpus.describe.corpusSize };
 }
 
 /** `804 ms`, `2.3 s`: a duration as a reader wants it. */

@@ -5,7 +5,7 @@ import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, writeFileWhole, type Budget, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
 import { describeSystemError, isSystemError, type Io } from '../io';
-import { openCorpus, type OpenedCorpus, type Setting } from '../corpus';
+import { openCorpus, searchedCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog, judgeRetries } from './judging';
 import { runPool } from './jsonl';
@@ -196,7 +196,7 @@ export async function evaluate(
             modelId,
             fingerprints: model.fingerprints,
             answerAliases: corpus.dataset.answerAliases?.sha1 ?? null,
-            searched: { corpus: corpus.describe.corpus, passages: corpus.describe.corpusSize },
+            searched: searchedCorpus(corpus),
             ...(options.budget ? { budget: options.budget } : {}),
             ...(options.cacheDir ? { cacheDir: resolve(options.cacheDir) } : {}),
             ...(options.db ? { db: resolve(options.db) } : {}),

@@ -5,7 +5,7 @@ import { holdThread, openCheckpointStore, redactUrl, type CheckpointStore } from
 import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
-import { openCorpus, type OpenedCorpus } from '../corpus';
+import { openCorpus, searchedCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
 import { modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
@@ -284,7 +284,7 @@ async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<Eval
     );
   }
   // The passages the runs search: the worker's copy of the dataset (or --corpus file) must bring the eval's.
-  const searched = { corpus: corpus.describe.corpus, passages: corpus.describe.corpusSize };
+  const searched = searchedCorpus(corpus);
   if (spec.searched && (spec.searched.corpus !== searched.corpus || spec.searched.passages !== searched.passages)) {
     corpus.close();
     throw new ConfigError(
