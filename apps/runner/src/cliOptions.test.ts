@@ -94,7 +94,7 @@ describe('eval and sweep options a new user meets, through the CLI', () => {
     expect(await fail('eval', '--workflows', 'direct', '--dataset', csv, '--offset=-1')).toContain('--offset must be a non-negative integer, got -1');
     // par2-rag names the workflow (strict) as well as the method; a method-wide setting no workflow has is refused too.
     expect(await fail('eval', '--workflows', 'par2-rag', '--dataset', csv, '--set', 'par2-rag.hopbudget=7')).toContain(
-      '--set par2-rag.hopbudget=7: par2-rag has no setting "hopbudget"; its settings: subQueries, retrieveK, rerankK, hopBudget',
+      '--set par2-rag.hopbudget=7: par2-rag has no setting "hopbudget" (did you mean "hopBudget"?); its settings: subQueries, retrieveK, rerankK, hopBudget',
     );
     expect(await fail('eval', '--workflows', 'par2-coverage-anchor', '--dataset', csv, '--set', 'par2-rag.hopBudget=7')).toContain(
       'no workflow of par2-rag that this command runs has a setting "hopBudget"',

@@ -44,7 +44,7 @@ describe('workflow settings from --set and the config file', () => {
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopBudget=0']))).toThrow(/--set loop-rag\.hopBudget=0: loop-rag\.hopBudget = 0 is not valid: .*>=1/);
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.synthesis=sum']))).toThrow(/loop-rag\.synthesis = "sum" is not valid/);
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopbudget=7']))).toThrow(
-      '--set loop-rag.hopbudget=7: loop-rag has no setting "hopbudget"; its settings: hopBudget, synthesis',
+      '--set loop-rag.hopbudget=7: loop-rag has no setting "hopbudget" (did you mean "hopBudget"?); its settings: hopBudget, synthesis',
     );
     expect(() => configureWorkflow(bare, 'loop', parseSetFlags(['bare.k=1']))).toThrow('--set bare.k=1: workflow bare declares no settings');
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopBudget=7.5']))).toThrow(ConfigError);

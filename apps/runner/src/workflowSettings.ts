@@ -1,4 +1,4 @@
-import { ConfigError, findConfigFile, loadModelConfig, type MethodCatalog, type WorkflowEntry } from '@multihop/core';
+import { ConfigError, didYouMean, findConfigFile, loadModelConfig, type MethodCatalog, type WorkflowEntry } from '@multihop/core';
 import { z } from 'zod';
 
 /** One setting given for a workflow (by its id) or for every workflow of a method (by the method's id). */
@@ -79,7 +79,7 @@ export function configureWorkflow(entry: WorkflowEntry, methodId: string, assign
   }
   const overrides: Record<string, unknown> = {};
   for (const a of ordered) {
-    if (!keys.includes(a.key)) throw new ConfigError(`${a.where}: ${entry.id} has no setting "${a.key}"${keys.length ? `; its settings: ${keys.join(', ')}` : ' (it has no settings)'}`);
+    if (!keys.includes(a.key)) throw new ConfigError(`${a.where}: ${entry.id} has no setting "${a.key}"${didYouMean(a.key, keys)}${keys.length ? `; its settings: ${keys.join(', ')}` : ' (it has no settings)'}`);
     const field = (schema.shape as Record<string, z.ZodType>)[a.key]!;
     const checked = field.safeParse(a.value);
     if (!checked.success) {
