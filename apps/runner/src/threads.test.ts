@@ -94,6 +94,11 @@ describe('run --thread / resume: bad input', () => {
     const store = await openCheckpointStore(file);
     expect((await store.getThread('fresh1'))?.status).toBe('done');
     await store.close();
+    // The same run with one option changed is another run, and the refusal names the option.
+    const budgeted = await cli(...args('5a7decc75542995f4f40230f'), '--max-llm-calls', '3');
+    expect(budgeted.code).toBe(2);
+    expect(budgeted.err).toContain('belongs to another run (workflow direct, question 5a7decc75542995f4f40230f of hotpotqa-train');
+    expect(budgeted.err).toContain('what differs: budget none, now {"maxLlmCalls":3})');
   });
 
   it('a store whose thread records were damaged says so, naming the store and the thread, and still lists the readable ones', async () => {

@@ -23,6 +23,13 @@ export function runOptionsOf(spec: ThreadSpec): Omit<RunCommandOptions, 'thread'
   return options;
 }
 
+/** What differs between a thread's recorded run and this command, option by option: `db "/x", now none; model "offline", now "openai:m"`. */
+function optionChanges(was: Record<string, unknown>, now: Record<string, unknown>): string {
+  const shown = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
+  const changed = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((key) => JSON.stringify(was[key]) !== JSON.stringify(now[key]));
+  return `what differs: ${changed.map((key) => `${key} ${shown(was[key])}, now ${shown(now[key])}`).join('; ')}`;
+}
+
 /** The checkpoint store a command uses: --checkpoints, else MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite. */
 export function checkpointsLocation(flag: string | undefined): string {
   return flag ?? (process.env['MULTIHOP_CHECKPOINTS'] || DEFAULT_CHECKPOINTS);
@@ -72,7 +79,7 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
     if (existing && JSON.stringify(runOptionsOf(existing.spec as ThreadSpec)) !== JSON.stringify(runOptionsOf(spec))) {
       const was = existing.spec as ThreadSpec;
       throw new ConfigError(
-        `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
+        `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}; ${optionChanges(runOptionsOf(was), runOptionsOf(spec))}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
       );
     }
     // Its completed calls were one model's: continuing on another would mix two models in one run.
