@@ -53,8 +53,8 @@ describe('multihop train', () => {
     const state = join(dir, 'hera-state');
     const evolved = await cli('evolve', '--workflow', 'hera', '--dataset', 'hotpotqa-train', '--limit', '3', '--rounds', '1', '--out', state, '--db', db);
     expect(evolved).toMatchObject({ code: 0 });
-    expect(evolved.err).toMatch(/epoch 1\/1: .*\(offline model\)/);
-    expect(evolved.out).toContain(`run it with: --workflows hera --set hera.state=${state}`);
+    expect(evolved.err).toMatch(/round 1\/1: .*\(offline model\)/);
+    expect(evolved.out).toContain(`use it with: --set hera.state=${state} (multihop run --workflow hera, or eval --workflows hera,...)`);
     const out = join(dir, 'eval-hera');
     const run = await cli('eval', '--workflows', 'hera', '--dataset', 'hotpotqa-train', '--offset', '90', '--limit', '1', '--set', `hera.state=${state}`, '--out', out, '--db', db);
     expect(run.code).toBe(0);

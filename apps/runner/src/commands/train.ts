@@ -153,10 +153,11 @@ export async function trainCommand(io: Io, options: TrainCommandOptions): Promis
       out,
       settings,
       onEpoch: ({ epoch, epochs, metrics }) =>
-        io.err(`epoch ${epoch}/${epochs}: ${formatMetrics(metrics)}${model.offline ? ' (offline model)' : ''}`),
+        // `evolve` counts rounds (--rounds), a trainer of weights epochs (--epochs).
+        io.err(`${options.workflow ? 'round' : 'epoch'} ${epoch}/${epochs}: ${formatMetrics(metrics)}${model.offline ? ' (offline model)' : ''}`),
     });
     io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${model.offline ? ' — rewards from the offline model’s runs' : ''}`);
-    if (options.workflow) io.out(`run it with: --workflows ${options.workflow} --set ${options.workflow}.state=${result.file}`);
+    if (options.workflow) io.out(`use it with: --set ${options.workflow}.state=${result.file} (multihop run --workflow ${options.workflow}, or eval --workflows ${options.workflow},...)`);
     process.off('SIGINT', onSigint);
     return controller.signal.aborted ? 130 : 0;
   } finally {
