@@ -47,10 +47,16 @@ describe('multihop predict: a question set without gold, answered and scored on 
     }
     // The figures are the offline model's and say so; no quality column, since there is no gold.
     expect(stdout).toContain("These are the offline model's answers and figures, not a language model's.");
-    expect(stdout).toMatch(/^\| par2-rag \| 4 \| \d\/\d\/0 \| [\d.]+ \| \d+\* \| \d+ \|$/m);
+    expect(stdout).toMatch(/^\| par2-rag \| 4 \| \d\/\d\/0 \| [^|]+ \| [\d.]+ \| \d+\* \| \d+ \|$/m);
     expect(stdout).not.toMatch(/\bEM\b|\bF1\b|Correct/);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { questions: number; withGold: number; pairs: number; incomplete: boolean };
-    expect(summary).toMatchObject({ questions: 4, withGold: 0, pairs: 8, incomplete: false });
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { questions: number; with_gold: number; pairs: number; incomplete: boolean; workflows: Array<{ workflow: string; n: number; status: Record<string, number>; stopped_early: Record<string, number> }> };
+    expect(summary).toMatchObject({ questions: 4, with_gold: 0, pairs: 8, incomplete: false });
+    // How each run ended, with the reasons the partial ones stopped: the same names as eval's summary.json.
+    for (const w of summary.workflows) {
+      const mine = rows.filter((r) => r.workflow === w.workflow);
+      expect(w.status).toEqual({ ok: mine.filter((r) => r.status === 'ok').length, partial: mine.filter((r) => r.status === 'partial').length, error: 0 });
+      expect(Object.values(w.stopped_early).reduce((a, b) => a + b, 0)).toBe(mine.filter((r) => r.stopReason).length);
+    }
   }, 300_000);
 
   it('resumes: the same command runs nothing again; other settings into the same directory are refused', async () => {

@@ -39,18 +39,20 @@ interface PredictionRun {
   settings: Record<string, Record<string, unknown>>;
 }
 
-/** A workflow's figures over its pairs: how they ended and what they cost (no quality: there is no gold). */
+/** A workflow's figures over its pairs: how they ended and what they cost (no quality: there is no gold). Named as eval's summary.json names them. */
 export interface PredictionSummary {
   workflow: string;
   n: number;
-  ok: number;
-  partial: number;
-  error: number;
-  llmCallsPerQuestion: number;
-  tokensPerQuestion: number;
+  status: { ok: number; partial: number; error: number };
+  /** Runs that stopped early, by reason (`no-progress`, `budget:maxLlmCalls`, ...). */
+  stopped_early: Record<string, number>;
+  /** Model calls per question (mean). */
+  llm_calls: number;
+  /** Prompt + completion tokens per question (mean). */
+  tokens: number;
   /** Some runs' tokens are estimated from the text (the offline model reports none). */
-  tokensEstimated: boolean;
-  latencyP50Ms: number;
+  tokens_estimated: boolean;
+  latency_ms_p50: number;
 }
 
 /**
@@ -158,7 +160,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     // A pair that failed for a reason a re-run may mend (an outage) has no answer yet: the directory is not done.
     const retryable = rows.filter(isRetryable);
     const incomplete = stopping || rows.length < total || retryable.length > 0;
-    const summary = { ...run, searched, modelLabel: model.label, offline: model.offline, questions: questions.length, withGold: graded, pairs: rows.length, retryable: retryable.length, incomplete, workflows: summaries };
+    const summary = { ...run, searched, model_label: model.label, offline: model.offline, questions: questions.length, with_gold: graded, pairs: rows.length, retryable: retryable.length, incomplete, workflows: summaries };
     writeFileWhole(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const markdown = renderPredictions(summary, retryable);
     writeFileWhole(join(out, 'summary.md'), markdown);
@@ -233,19 +235,19 @@ function openDirectory(out: string, before: Partial<PredictionRun> | undefined, 
 }
 
 export function summarizePredictions(workflow: string, rows: readonly PredictionRow[]): PredictionSummary {
-  const n = rows.length;
   const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
   const latencies = rows.map((r) => r.latencyMs).sort((a, b) => a - b);
+  const stopped: Record<string, number> = {};
+  for (const r of rows) if (r.stopReason) stopped[r.stopReason] = (stopped[r.stopReason] ?? 0) + 1;
   return {
     workflow,
-    n,
-    ok: rows.filter((r) => r.status === 'ok').length,
-    partial: rows.filter((r) => r.status === 'partial').length,
-    error: rows.filter((r) => r.status === 'error').length,
-    llmCallsPerQuestion: mean(rows.map((r) => r.usage.llmCalls)),
-    tokensPerQuestion: mean(rows.map((r) => totalTokens(r.usage))),
-    tokensEstimated: rows.some((r) => r.usage.estimated),
-    latencyP50Ms: latencies.length ? latencies[Math.floor((latencies.length - 1) / 2)]! : 0,
+    n: rows.length,
+    status: { ok: rows.filter((r) => r.status === 'ok').length, partial: rows.filter((r) => r.status === 'partial').length, error: rows.filter((r) => r.status === 'error').length },
+    stopped_early: stopped,
+    llm_calls: mean(rows.map((r) => r.usage.llmCalls)),
+    tokens: mean(rows.map((r) => totalTokens(r.usage))),
+    tokens_estimated: rows.some((r) => r.usage.estimated),
+    latency_ms_p50: latencies.length ? latencies[Math.floor((latencies.length - 1) / 2)]! : 0,
   };
 }
 
@@ -257,19 +259,22 @@ function retryFailures(rows: readonly PredictionRow[]): string {
   return `${rows.length} pair${rows.length === 1 ? '' : 's'} failed for a reason a re-run may mend (${counted}), so ${rows.length === 1 ? 'its answer is' : 'their answers are'} missing from answers/: re-run the same command to run ${rows.length === 1 ? 'it' : 'them'} again${firstError(rows)}`;
 }
 
-function renderPredictions(summary: { dataset: string; setting: string; searched: string; modelLabel: string; offline: boolean; questions: number; withGold: number; incomplete: boolean; workflows: PredictionSummary[] }, retryable: readonly PredictionRow[]): string {
-  const estimated = summary.workflows.some((w) => w.tokensEstimated);
+function renderPredictions(summary: { dataset: string; setting: string; searched: string; model_label: string; offline: boolean; questions: number; with_gold: number; incomplete: boolean; workflows: PredictionSummary[] }, retryable: readonly PredictionRow[]): string {
+  const estimated = summary.workflows.some((w) => w.tokens_estimated);
   const lines = [
     `# Predictions: ${summary.dataset} (${summary.searched === 'closed-book' ? 'closed-book: the questions searched nothing' : summary.setting})`,
     '',
-    `**Model**: ${summary.modelLabel}${summary.offline ? '. These are the offline model\'s answers and figures, not a language model\'s.' : ''}`,
+    `**Model**: ${summary.model_label}${summary.offline ? '. These are the offline model\'s answers and figures, not a language model\'s.' : ''}`,
     '',
-    `${summary.questions} questions; ${summary.withGold ? `${summary.withGold} ${summary.withGold === 1 ? 'has a gold answer' : 'have gold answers'}, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
+    `${summary.questions} questions; ${summary.with_gold ? `${summary.with_gold} ${summary.with_gold === 1 ? 'has a gold answer' : 'have gold answers'}, which this command does not score (\`multihop eval\` does)` : 'none has a gold answer'}. Nothing is judged; answers are in answers/<workflow>.json.${summary.incomplete ? ' **Incomplete**: re-run the same command to finish.' : ''}`,
     '',
     ...(retryable.length ? [`**Failed, to run again**: ${retryFailures(retryable)}.`, ''] : []),
-    '| workflow | n | ok/partial/error | LLM calls/q | tokens/q | latency p50 ms |',
-    '|---|---|---|---|---|---|',
-    ...summary.workflows.map((w) => `| ${w.workflow} | ${w.n} | ${w.ok}/${w.partial}/${w.error} | ${w.llmCallsPerQuestion.toFixed(1)} | ${Math.round(w.tokensPerQuestion)}${w.tokensEstimated ? '*' : ''} | ${Math.round(w.latencyP50Ms)} |`),
+    '| workflow | n | ok/partial/error | stopped early | LLM calls/q | tokens/q | latency p50 ms |',
+    '|---|---|---|---|---|---|---|',
+    ...summary.workflows.map((w) => {
+      const stopped = Object.entries(w.stopped_early).map(([reason, n]) => `${reason} ${n}`).join(', ') || '—';
+      return `| ${w.workflow} | ${w.n} | ${w.status.ok}/${w.status.partial}/${w.status.error} | ${stopped} | ${w.llm_calls.toFixed(1)} | ${Math.round(w.tokens)}${w.tokens_estimated ? '*' : ''} | ${Math.round(w.latency_ms_p50)} |`;
+    }),
     '',
   ];
   if (estimated) lines.push('\\* tokens estimated from the prompt and reply text: the model reported no usage.', '');
