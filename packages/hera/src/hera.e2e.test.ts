@@ -22,6 +22,18 @@ const profile = json({ query_type: 'comparison', complexity: 'medium', profile: 
 const decisions = (result: RunResult, name: string) => result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === name).map((e) => e.data);
 const entered = (result: RunResult) => result.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
 const retriever = (question: Question) => corpus.retriever.forQuestion(question.id);
+/** Decompose, then two Retrievers in one layer (one per sub-question), then answer. */
+const twoRetrievers = {
+  query_profile: 'comparison of two bands',
+  selected_agents: ['Query Decomposer', 'Retriever', 'Answer Generator'],
+  execution_order: [
+    { step: 1, agent: 'Query Decomposer', depends_on: [] },
+    { step: 2, agent: 'Retriever', depends_on: [1] },
+    { step: 3, agent: 'Retriever', depends_on: [1] },
+    { step: 4, agent: 'Answer Generator', depends_on: [2, 3] },
+  ],
+  mode: 'parallel',
+};
 
 describe('HERA on real HotpotQA train questions over LanceDB, scripted model', () => {
   let bands: Question;
@@ -94,24 +106,13 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
   });
 
   it("orders the run's evidence by step, not by which parallel Retriever's search returned first", async () => {
-    const topology = {
-      query_profile: 'comparison of two bands',
-      selected_agents: ['Query Decomposer', 'Retriever', 'Answer Generator'],
-      execution_order: [
-        { step: 1, agent: 'Query Decomposer', depends_on: [] },
-        { step: 2, agent: 'Retriever', depends_on: [1] },
-        { step: 3, agent: 'Retriever', depends_on: [1] },
-        { step: 4, agent: 'Answer Generator', depends_on: [2, 3] },
-      ],
-      mode: 'parallel',
-    };
     // The same run twice; only which of the two searches comes back first differs.
     const runWithSlow = async (slow: string) => {
       const provider = createScriptedProvider({
         repeatLast: true,
         replies: {
           'hera-profiler': [profile],
-          'hera-orchestrator': [json(topology)],
+          'hera-orchestrator': [json(twoRetrievers)],
           'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
           'hera-retriever': [
             async (r) => {
@@ -135,22 +136,11 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
   });
 
   it('keeps in the evidence what a layer retrieved when the budget stops one of its steps (LangGraph drops the layer\'s writes)', async () => {
-    const topology = {
-      query_profile: 'comparison of two bands',
-      selected_agents: ['Query Decomposer', 'Retriever', 'Answer Generator'],
-      execution_order: [
-        { step: 1, agent: 'Query Decomposer', depends_on: [] },
-        { step: 2, agent: 'Retriever', depends_on: [1] },
-        { step: 3, agent: 'Retriever', depends_on: [1] },
-        { step: 4, agent: 'Answer Generator', depends_on: [2, 3] },
-      ],
-      mode: 'parallel',
-    };
     const provider = createScriptedProvider({
       repeatLast: true,
       replies: {
         'hera-profiler': [profile],
-        'hera-orchestrator': [json(topology)],
+        'hera-orchestrator': [json(twoRetrievers)],
         'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
         // Step 2's call is the run's fourth and last: it searches after step 3's call has hit the budget.
         'hera-retriever': [async (r) => (await new Promise((done) => setTimeout(done, 100)), json({ query: String(r.vars['subGoal']) }))],

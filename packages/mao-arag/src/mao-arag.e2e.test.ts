@@ -20,6 +20,17 @@ const decisions = (result: RunResult) => result.trace.filter((e) => e.kind === '
 const workflowDecisions = (result: RunResult) => decisions(result).filter((e) => e.data['decision'] === 'workflow').map((e) => e.data);
 const entered = (result: RunResult) => result.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
 const noTrain = () => createMaoAragWorkflow({ kind: 'no-train' });
+/** QDP into the two bands' sub-questions, each planned R+AG: two searches in one turn. */
+const qdpRAG = () =>
+  createScriptedProvider({
+    repeatLast: true,
+    replies: {
+      'mao-arag-planner': [plan('QDP'), plan('R,AG')],
+      'mao-arag-qdp': [subQuestions(['When was The Exies formed?', 'When was Circus Diablo formed?'])],
+      'mao-arag-ag': [answer('1997')],
+      'mao-arag-as': [answer('The Exies')],
+    },
+  });
 const scale = { tokens: 2000, turns: 5, retrievals: 4 };
 
 describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
@@ -155,15 +166,7 @@ describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
 
   it("QDP: the run's evidence is in sub-question order, whichever parallel search returns first", async () => {
     const run = async (slow: string) => {
-      const provider = createScriptedProvider({
-        repeatLast: true,
-        replies: {
-          'mao-arag-planner': [plan('QDP'), plan('R,AG')],
-          'mao-arag-qdp': [subQuestions(['When was The Exies formed?', 'When was Circus Diablo formed?'])],
-          'mao-arag-ag': [answer('1997')],
-          'mao-arag-as': [answer('The Exies')],
-        },
-      });
+      const provider = qdpRAG();
       // The real LanceDB search, with one sub-question's search held back.
       const lance = scopedTo(corpus, bands);
       const retriever = { search: async (query: string, options?: { k?: number }) => (query.includes(slow) ? new Promise<void>((done) => setTimeout(done, 300)) : Promise.resolve()).then(() => lance.search(query, options)) };
@@ -178,15 +181,7 @@ describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
   });
 
   it("QDP: when one sub-question's search fails, the passages the others retrieved stay in the run's evidence", async () => {
-    const provider = createScriptedProvider({
-      repeatLast: true,
-      replies: {
-        'mao-arag-planner': [plan('QDP'), plan('R,AG')],
-        'mao-arag-qdp': [subQuestions(['When was The Exies formed?', 'When was Circus Diablo formed?'])],
-        'mao-arag-ag': [answer('1997')],
-        'mao-arag-as': [answer('The Exies')],
-      },
-    });
+    const provider = qdpRAG();
     // The real LanceDB search, but the index is unreachable for one of the two queries.
     const lance = scopedTo(corpus, bands);
     const retriever = { search: async (query: string, options?: { k?: number }) => (query.includes('Diablo') ? Promise.reject(new Error('search index unreachable')) : lance.search(query, options)) };
