@@ -382,7 +382,8 @@ describe('multihop studio in Chromium', () => {
     const curve = [...summary.router_curve!.points].sort((a, b) => a.tokens - b.tokens || a.quality - b.quality).map((p) => `${p.lambda}:${p.tokens},${p.quality}`).join(' ');
 
     const drawn = async (view: Page) => {
-      await view.waitForSelector('[data-testid="plot-pareto"] svg', { timeout: 20_000 });
+      // The plot of this eval, labelled: under load the page can show the plot's frame (or the eval shown before) a moment first.
+      await view.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="plot-pareto"] svg text')).some((t) => t.textContent === 'router across λ'), undefined, { timeout: 20_000 });
       const labels = await view.$$eval('[data-testid="plot-pareto"] svg text', (texts) => texts.map((t) => t.textContent));
       for (const workflow of ['router', 'direct', 'single-turn-rag', 'ircot', 'oracle (hindsight)', 'router across λ']) expect(labels).toContain(workflow);
       const front = (await view.getAttribute('[data-testid="plot-pareto"]', 'data-front'))?.split(',') ?? [];
