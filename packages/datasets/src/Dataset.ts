@@ -53,7 +53,7 @@ export interface Dataset {
   /** Absolute path of the question file. */
   source: string;
   /**
-   * The sha1 of the question file's bytes, for a file given by path (not a shared dataset's name):
+   * The sha1 of the question file's text (as read, UTF-8), for a file given by path (not a shared dataset's name):
    * two files of one base name (two `test.json`) are two datasets, and an edited file another one.
    */
   sourceSha1?: string;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { didYouMean, InputError, type Question } from '@multihop/core';
 import { ID_ALIASES_FILE, readAnswerAliases, type AnswerAliases } from './answerAliases';
@@ -17,7 +17,7 @@ import { plainRecord } from './layouts/plain';
 import { qaRecord } from './layouts/qa';
 import { loadCorpusFile } from './loadCorpus';
 import { isDatasetName, NAMED_DATASETS } from './namedDatasets';
-import { readRecords } from './readRecords';
+import { parseRecords, readText } from './readRecords';
 import { resolveDatasetsDir } from './resolveDatasetsDir';
 import { where } from './validateRecord';
 
@@ -121,9 +121,10 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
     name ??= basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, '');
   }
   // A broken JSONL line is one more invalid record: reported with the others, skipped with `skipInvalid`.
-  const all = await readRecords(file, { keepBrokenLines: true });
-  // A file given by path (read and checked just now) is known by its content too.
-  if (!isDatasetName(nameOrPath)) sourceSha1 = createHash('sha1').update(readFileSync(file)).digest('hex');
+  const text = await readText(file);
+  const all = parseRecords(text, file, { keepBrokenLines: true });
+  // A file given by path is known by its content too (hashed as a corpus file is, from the text read once).
+  if (!isDatasetName(nameOrPath)) sourceSha1 = createHash('sha1').update(text).digest('hex');
   const readable = all.filter((r) => !r.broken);
   if (readable.length === 0 && all[0]?.broken) throw all[0].broken;
   const goldOptional = options.gold === 'optional';

@@ -56,7 +56,7 @@ export interface RunConfig {
   /** The corpus searched (its table name), when not the dataset's own. */
   corpus?: string;
   /**
-   * The sha1 of the question file's bytes, for a file given by path: another file of the same name
+   * The sha1 of the question file's text (as read, UTF-8), for a file given by path: another file of the same name
    * (two `dev.json`), or the file edited, is refused. Absent for a shared dataset and from
    * directories written before it was recorded.
    */
