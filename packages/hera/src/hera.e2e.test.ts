@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModel, createScriptedProvider, type Question, type RunResult } from '@multihop/core';
+import { createModel, createScriptedProvider, type Question, type RunResult, type ScriptedReply } from '@multihop/core';
 import { chartWalkProblems } from '@multihop/engine-langgraph';
 import { offlineModel } from '@multihop/offline-model';
 import { questionStarting, timed, trainCorpus } from '../test/trainCorpus';
@@ -34,6 +34,18 @@ const twoRetrievers = {
   ],
   mode: 'parallel',
 };
+/** The model's side of a twoRetrievers run on the bands question, each Retriever's reply from `search`. */
+const twoRetrieverScript = (search: ScriptedReply) =>
+  createScriptedProvider({
+    repeatLast: true,
+    replies: {
+      'hera-profiler': [profile],
+      'hera-orchestrator': [json(twoRetrievers)],
+      'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
+      'hera-retriever': [search],
+      'hera-answerer': [json({ answer: 'The Exies' })],
+    },
+  });
 
 describe('HERA on real HotpotQA train questions over LanceDB, scripted model', () => {
   let bands: Question;
@@ -108,21 +120,10 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
   it("orders the run's evidence by step, not by which parallel Retriever's search returned first", async () => {
     // The same run twice; only which of the two searches comes back first differs.
     const runWithSlow = async (slow: string) => {
-      const provider = createScriptedProvider({
-        repeatLast: true,
-        replies: {
-          'hera-profiler': [profile],
-          'hera-orchestrator': [json(twoRetrievers)],
-          'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
-          'hera-retriever': [
-            async (r) => {
-              const subGoal = String(r.vars['subGoal']);
-              if (subGoal.includes(slow)) await new Promise((done) => setTimeout(done, 300));
-              return json({ query: subGoal });
-            },
-          ],
-          'hera-answerer': [json({ answer: 'The Exies' })],
-        },
+      const provider = twoRetrieverScript(async (r) => {
+        const subGoal = String(r.vars['subGoal']);
+        if (subGoal.includes(slow)) await new Promise((done) => setTimeout(done, 300));
+        return json({ query: subGoal });
       });
       return createHeraWorkflow().run(bands, { model: createModel({ provider }), retriever: retriever(bands) });
     };
@@ -136,17 +137,8 @@ describe('HERA on real HotpotQA train questions over LanceDB, scripted model', (
   });
 
   it('keeps in the evidence what a layer retrieved when the budget stops one of its steps (LangGraph drops the layer\'s writes)', async () => {
-    const provider = createScriptedProvider({
-      repeatLast: true,
-      replies: {
-        'hera-profiler': [profile],
-        'hera-orchestrator': [json(twoRetrievers)],
-        'hera-decomposer': [json({ subQuestions: ['When was The Exies formed?', 'When was Circus Diablo formed?'] })],
-        // Step 2's call is the run's fourth and last: it searches after step 3's call has hit the budget.
-        'hera-retriever': [async (r) => (await new Promise((done) => setTimeout(done, 100)), json({ query: String(r.vars['subGoal']) }))],
-        'hera-answerer': [json({ answer: 'The Exies' })],
-      },
-    });
+    // Step 2's call is the run's fourth and last: it searches after step 3's call has hit the budget.
+    const provider = twoRetrieverScript(async (r) => (await new Promise((done) => setTimeout(done, 100)), json({ query: String(r.vars['subGoal']) })));
     const result = await createHeraWorkflow().run(bands, { model: createModel({ provider }), retriever: retriever(bands), budget: { maxLlmCalls: 4 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
     const retrieved = result.trace.filter((e) => e.kind === 'retrieve').flatMap((e) => (e.data['hits'] as Array<{ id: string }>).map((h) => h.id));
