@@ -9,7 +9,7 @@ import { firstError, writableDir, type EvaluationOptions } from '../eval/evaluat
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
 import { describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
-import { errorFieldsOf, modelIdOf, traceFile, writeTrace } from '../eval/runPair';
+import { answerPair, modelIdOf, writeTrace, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { onPath } from '../io';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
@@ -58,7 +58,8 @@ export interface PredictionSummary {
 /**
  * `multihop predict`: every workflow on every question of a question set, gold or none (a test
  * split), K pairs at a time, with nothing scored and no judge. Writes, under --out,
- * predictions.jsonl (a line per pair, appended as each finishes, after its trace file),
+ * predictions.jsonl (a line per run of a pair, appended as each finishes, after its trace file; a
+ * pair run again has a later line, the one read),
  * answers/<workflow>.json (`{ question id: answer }`, the form a leaderboard takes), traces/,
  * run.json and summary.md / summary.json (how runs ended, calls, tokens and latency per workflow).
  * Re-running the same command resumes: finished pairs are kept; one that failed in a way a
@@ -95,11 +96,12 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     const earlier = openDirectory(out, before, run);
     const done = new Map<string, PredictionRow>();
     for (const row of earlier) done.set(pairKey(row.workflow, row.questionId), row);
-    const pending: Array<{ id: string; workflow: (typeof selected)[number]['workflow']; question: Question }> = [];
+    const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name, ...(options.budget ? { budget: options.budget } : {}) };
+    const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
     for (const question of questions) {
       for (const s of selected) {
         const last = done.get(pairKey(s.entry.id, question.id));
-        if (!last || isRetryable(last)) pending.push({ id: s.entry.id, workflow: s.workflow, question });
+        if (!last || isRetryable(last)) pending.push({ workflow: { id: s.entry.id, workflow: s.workflow, settings: s.settings, overrides: s.overrides }, question });
       }
     }
     const total = questions.length * selected.length;
@@ -123,26 +125,12 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
       await runPool(
         pending,
         options.concurrency,
-        async ({ id, workflow, question }) => {
-          const query = { id: question.id, text: question.text, metadata: { dataset: corpus.dataset.name } };
-          const result = await workflow.run(query, { model: model.port, retriever: corpus.retrieverFor(query), ...(options.budget ? { budget: options.budget } : {}) });
-          const row: PredictionRow = {
-            workflow: id,
-            questionId: question.id,
-            question: question.text,
-            prediction: result.answer,
-            status: result.status,
-            ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-            ...errorFieldsOf(result.error),
-            usage: result.usage,
-            evidenceIds: result.evidenceIds,
-            latencyMs: result.usage.wallMs,
-            trace: traceFile(id, question.id),
-          };
-          writeTrace(out, row.trace, { ...result, settings: settings[id], model: model.describe });
+        async ({ workflow, question }) => {
+          const { row, trace } = await answerPair(context, workflow, question);
+          writeTrace(out, row.trace, trace); // the trace file is written before its line, as eval's
           onPath(rowsFile, () => appendFileSync(rowsFile, `${JSON.stringify(row)}\n`));
-          done.set(pairKey(id, question.id), row);
-          progress.tick(`${id} ${question.id}`);
+          done.set(pairKey(workflow.id, question.id), row);
+          progress.tick(`${workflow.id} ${question.id}`);
         },
         () => stopping,
       );

@@ -71,6 +71,22 @@ export interface PairOutcome {
  * fences the run's writes and stops it once the thread is lost to another worker.
  */
 export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, lease?: Pick<ThreadLease, 'signal' | 'durable'>): Promise<PairOutcome> {
+  const { result, row, trace } = await answerPair(context, workflow, question, evalId, lease);
+  const metrics = { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) };
+  return { row: { ...row, gold: goldAnswers(question), metrics }, trace };
+}
+
+/**
+ * Runs a pair and records what it did, scoring nothing: the run, its results line without gold and
+ * metrics, and its trace. runPair scores it; `multihop predict` (questions without gold) keeps it so.
+ */
+export async function answerPair(
+  context: PairContext,
+  workflow: EvaluatedWorkflow,
+  question: Question,
+  evalId?: string,
+  lease?: Pick<ThreadLease, 'signal' | 'durable'>,
+): Promise<{ result: RunResult; row: Omit<ResultRow, 'gold' | 'metrics'>; trace: Record<string, unknown> }> {
   const query = { id: question.id, text: question.text, metadata: { dataset: context.dataset } };
   const durable = lease ? lease.durable() : context.checkpoints?.durable(pairThread(workflow.id, question.id, evalId));
   const signal = lease?.signal;
@@ -81,22 +97,20 @@ export async function runPair(context: PairContext, workflow: EvaluatedWorkflow,
     ...(durable ? { durable } : {}),
     ...(signal ? { signal } : {}),
   });
-  const row: ResultRow = {
+  const row = {
     workflow: workflow.id,
     questionId: question.id,
     question: question.text,
     prediction: result.answer,
-    gold: goldAnswers(question),
     status: result.status,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
     ...errorFieldsOf(result.error),
-    metrics: { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) },
     usage: result.usage,
     evidenceIds: result.evidenceIds,
     latencyMs: result.usage.wallMs,
     trace: traceFile(workflow.id, question.id),
   };
-  return { row, trace: { ...result, settings: workflow.settings, model: context.model.describe } };
+  return { result, row, trace: { ...result, settings: workflow.settings, model: context.model.describe } };
 }
 
 /**
