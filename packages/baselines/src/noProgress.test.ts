@@ -1,6 +1,7 @@
 import { createModel, createScriptedProvider, type RunResult } from '@multihop/core';
 import { chartWalkProblems } from '@multihop/engine-langgraph';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { ircot, react } from './index';
 
 // A real HotpotQA dev question with its ten paragraphs, searched by term overlap.

@@ -1,5 +1,6 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { IRCOT_DEFAULTS, REACT_DEFAULTS, SINGLE_TURN_RAG_DEFAULTS } from './settings';
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { firstThenWait, hotpotDevSample as hotpotDev, overlapRetriever } from '@multihop/testing';
+import { firstThenWait, hotpotDevSample as hotpotDev } from '@multihop/testing';
 import type { Chart } from './chart';
 import { ProviderError } from './errors';
 import { createModel } from './model/createModel';
 import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
+import type { RetrieverPort } from './retriever';
 import type { TraceEvent } from './types';
 import { TraceBus } from './trace';
 import { defineWorkflow, routeChoice, routeValue } from './workflow';
@@ -12,6 +13,16 @@ import { defineWorkflow, routeChoice, routeValue } from './workflow';
 const [first] = hotpotDev(1);
 if (!first) throw new Error('shared HotpotQA dev sample is missing');
 const { question, passages } = first;
+
+/**
+ * The question's own ten paragraphs, the first k in the order the file gives them: these tests
+ * check how a run records searches, not how a search ranks.
+ */
+const poolRetriever = (pool: typeof passages): RetrieverPort => ({
+  async search(_query, options = {}) {
+    return pool.slice(0, options.k ?? 5).map((p, i) => ({ ...p, rank: i + 1, score: 1 / (i + 1) }));
+  },
+});
 
 const stepSchema = z.object({ answer: z.string(), done: z.boolean() });
 const stepPrompt: PromptTemplate<z.infer<typeof stepSchema>> = {
@@ -69,7 +80,7 @@ describe('defineWorkflow / runWorkflow', () => {
       usage: { promptTokens: 50, completionTokens: 5 },
     });
     const live: TraceEvent[] = [];
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), onEvent: (e) => live.push(e) });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), onEvent: (e) => live.push(e) });
 
     expect(result).toMatchObject({ status: 'ok', answer: 'Chief of Protocol', workflowId: 'loop', questionId: question.id, data: { hops: 2 } });
     expect(result.trace.map((e) => `${e.node}:${e.kind}`)).toEqual([
@@ -86,12 +97,12 @@ describe('defineWorkflow / runWorkflow', () => {
 
   it('puts each call’s rendered prompt and reply text in its llm event only when asked (traceMessages)', async () => {
     const replies = { reasoner: [reply('Shirley Temple', false), reply('Chief of Protocol', true)] };
-    const plain = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: overlapRetriever(passages) });
+    const plain = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: poolRetriever(passages) });
     const plainCall = plain.trace.find((e) => e.kind === 'llm');
     expect(plainCall?.data).not.toHaveProperty('messages');
     expect(plainCall?.data).not.toHaveProperty('text');
 
-    const shown = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: overlapRetriever(passages), traceMessages: true });
+    const shown = await loop.run(question, { model: createModel({ provider: createScriptedProvider({ replies }) }), retriever: poolRetriever(passages), traceMessages: true });
     const calls = shown.trace.filter((e) => e.kind === 'llm');
     expect(calls).toHaveLength(2);
     const [firstCall] = calls;
@@ -104,7 +115,7 @@ describe('defineWorkflow / runWorkflow', () => {
 
   it('ends a run that exceeds max model calls with a labelled partial result holding the latest answer', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('Shirley Temple', false)] }, repeatLast: true });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 3 } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), budget: { maxLlmCalls: 3 } });
     expect(result.status).toBe('partial');
     expect(result.stopReason).toBe('budget:maxLlmCalls');
     expect(result.answer).toBe('Shirley Temple');
@@ -115,16 +126,16 @@ describe('defineWorkflow / runWorkflow', () => {
   it('stops at the hop and token limits too', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, usage: { promptTokens: 40, completionTokens: 2 } });
     const model = createModel({ provider });
-    const hops = await loop.run(question, { model, retriever: overlapRetriever(passages), budget: { maxHops: 2 } });
+    const hops = await loop.run(question, { model, retriever: poolRetriever(passages), budget: { maxHops: 2 } });
     expect(hops).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
     expect(hops.usage.retrievalCalls).toBe(2);
-    const tokens = await loop.run(question, { model, retriever: overlapRetriever(passages), budget: { maxTokens: 100 } });
+    const tokens = await loop.run(question, { model, retriever: poolRetriever(passages), budget: { maxTokens: 100 } });
     expect(tokens).toMatchObject({ status: 'partial', stopReason: 'budget:maxTokens' });
     expect(tokens.usage.llmCalls).toBe(3);
   });
 
   it('stops at the deadline, aborting the call in flight', async () => {
-    const result = await loop.run(question, { model: createModel({ provider: firstThenWait(reply('x', false)) }), retriever: overlapRetriever(passages), budget: { timeoutMs: 100 } });
+    const result = await loop.run(question, { model: createModel({ provider: firstThenWait(reply('x', false)) }), retriever: poolRetriever(passages), budget: { timeoutMs: 100 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:deadline', answer: 'x' });
   });
 
@@ -132,14 +143,14 @@ describe('defineWorkflow / runWorkflow', () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('x', false)] }, repeatLast: true, latencyMs: 20 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), signal: controller.signal });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), signal: controller.signal });
     expect(result).toMatchObject({ status: 'error', stopReason: 'aborted', error: { code: 'ABORTED' } });
     expect(result.trace.length).toBeGreaterThan(0);
   });
 
   it('keeps the raw model text in the trace and the result when output breaks its schema', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: ['The answer is Chief of Protocol.', '{"answer": 3}'] } });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) });
     expect(result.status).toBe('error');
     expect(result.error?.code).toBe('MODEL_OUTPUT');
     expect(result.error?.raw).toEqual(['The answer is Chief of Protocol.', '{"answer": 3}']);
@@ -149,7 +160,7 @@ describe('defineWorkflow / runWorkflow', () => {
 
   it('keeps the reply a repair round mended in the llm trace event', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: ['The answer is Chief of Protocol.', reply('Chief of Protocol', true)] } });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) });
     expect(result.status).toBe('ok');
     const llm = result.trace.find((e) => e.kind === 'llm');
     expect(llm).toMatchObject({ node: 'reason', data: { attempts: 2, repaired: { raw: 'The answer is Chief of Protocol.', issues: 'the reply contains no JSON object' } } });
@@ -167,7 +178,7 @@ describe('defineWorkflow / runWorkflow', () => {
       },
       usage: { promptTokens: 40, completionTokens: 7 },
     });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) });
     expect(result.status).toBe('error');
     // Still the provider's failure (a re-run may pass), with the first reply kept beside it.
     expect(result.error).toMatchObject({ code: 'PROVIDER', status: 500, raw: ['The answer is Chief of Protocol.'] });
@@ -203,7 +214,7 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
         return { answer: 'never' };
       },
     });
-    const result = await buggy.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    const result = await buggy.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: poolRetriever(passages) });
     expect(result.error).toMatchObject({ code: 'UNEXPECTED', message: expect.stringContaining("Cannot read properties of undefined (reading 'answer')"), stack: expect.stringContaining('workflow.test.ts') });
     const errors = result.trace.filter((e) => e.kind === 'error');
     expect(errors).toEqual([expect.objectContaining({ node: 'reason', data: expect.objectContaining({ code: 'UNEXPECTED', stack: expect.stringContaining('TypeError') }) })]);
@@ -212,21 +223,21 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
 
   it('holds parallel calls to maxLlmCalls: each call is counted before it goes out', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: [reply('x', true)] }, repeatLast: true, latencyMs: 5 });
-    const result = await fanOut.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), budget: { maxLlmCalls: 2 } });
+    const result = await fanOut.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), budget: { maxLlmCalls: 2 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxLlmCalls' });
     expect(provider.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('counts the tokens of a call whose output broke its schema', async () => {
     const provider = createScriptedProvider({ replies: { reasoner: ['not json', 'still not json'] }, usage: { promptTokens: 100, completionTokens: 10 } });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages) });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) });
     expect(result.status).toBe('error');
     expect(result.usage).toMatchObject({ llmCalls: 1, promptTokens: 200, completionTokens: 20 });
   });
 
   it('puts a provider failure in the trace at the node where it happened, once', async () => {
     const failing = { id: 'down', generate: async () => Promise.reject(new Error('connection refused')) };
-    const result = await loop.run(question, { model: createModel({ provider: failing }), retriever: overlapRetriever(passages) });
+    const result = await loop.run(question, { model: createModel({ provider: failing }), retriever: poolRetriever(passages) });
     const errors = result.trace.filter((e) => e.kind === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ node: 'reason', data: { message: 'connection refused', role: 'reasoner' } });
@@ -239,7 +250,7 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
       for await (const event of bus) seen.push(`${event.node}:${event.kind}`);
     })();
     const provider = createScriptedProvider({ replies: { reasoner: [reply('Chief of Protocol', true)] } });
-    const result = await loop.run(question, { model: createModel({ provider }), retriever: overlapRetriever(passages), trace: bus });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), trace: bus });
     await consumer;
     expect(result.runId).toBe('my-run');
     expect(seen).toEqual(result.trace.map((e) => `${e.node}:${e.kind}`));
@@ -258,7 +269,7 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
       },
     });
     const withGold = { ...question, answer: 'Chief of Protocol', aliases: ['chief of protocol'], supportingIds: ['a', 'b'], metadata: { dataset: 'hotpotqa-dev' } };
-    await peek.run(withGold, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    await peek.run(withGold, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: poolRetriever(passages) });
     const expected = { id: question.id, text: question.text, metadata: { dataset: 'hotpotqa-dev' } };
     expect(seen).toEqual({ argument: expected, context: expected });
   });
@@ -275,7 +286,7 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
         return { answer: 'x' };
       },
     });
-    const result = await edges.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: overlapRetriever(passages) });
+    const result = await edges.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: poolRetriever(passages) });
     expect(result.trace.map(({ node, kind, data }) => ({ node, kind, data }))).toEqual([
       { node: 'retrieve', kind: 'transition', data: { from: 'retrieve', to: 'reason' } },
       { node: 'reason', kind: 'transition', data: { from: 'reason', to: 'retrieve', guard: 'done', label: 'CONTINUE' } },

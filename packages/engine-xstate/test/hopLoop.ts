@@ -1,5 +1,6 @@
 import type { Chart, PromptTemplate, RetrieverPort, RunContext, TraceEvent, TransitionData } from '@multihop/core';
-import { hotpotDevSample, overlapRetriever as sharedOverlapRetriever } from '@multihop/testing';
+import { overlapRetriever as sharedOverlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { promiseActors } from '../src/promiseActors';

@@ -1,6 +1,7 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 import { HERA_DEFAULTS } from './settings';

@@ -1,5 +1,6 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { MAO_ARAG_DEFAULTS } from './settings';
 import { TOP_LEVEL_WORKFLOWS } from './workflowSpace';

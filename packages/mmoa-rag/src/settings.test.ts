@@ -1,5 +1,6 @@
 import { offlineModel } from '@multihop/offline-model';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 import { MMOA_RAG_DEFAULTS } from './settings';

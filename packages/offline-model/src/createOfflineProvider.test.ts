@@ -1,6 +1,7 @@
 import { createModel, MultihopError } from '@multihop/core';
 import { definePrompt, judgeCorrectnessPrompt, rerankPrompt, sharedPrompts } from '@multihop/prompts';
-import { hotpotDevSample as hotpotDev, promptVarsFor as varsFor } from '@multihop/testing';
+import { promptVarsFor as varsFor } from '@multihop/conformance';
+import { hotpotDevSample as hotpotDev } from '@multihop/testing';
 import { z } from 'zod';
 import { createOfflineProvider, offlineModel } from './createOfflineProvider';
 import { defineOfflineHandler } from './OfflineHandler';

@@ -1,5 +1,5 @@
 import { offlineModel } from '@multihop/offline-model';
-import { describeMethodConformance } from '@multihop/testing';
+import { describeMethodConformance } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 

@@ -1,5 +1,6 @@
 import { createModel, createScriptedProvider, type RunResult } from '@multihop/core';
-import { hotpotDevSample, overlapRetriever } from '@multihop/testing';
+import { overlapRetriever } from '@multihop/conformance';
+import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { PAR2_DEFAULTS } from './settings';
 

@@ -2,7 +2,7 @@ import type { WorkflowContext } from '@multihop/core';
 import { manifest as baselines } from '@multihop/baselines/manifest';
 import { offlineHandlers as baselineHandlers } from '@multihop/baselines/offline';
 import { offlineModel } from '@multihop/offline-model';
-import { describeMethodConformance } from '@multihop/testing';
+import { describeMethodConformance } from '@multihop/conformance';
 import { manifest } from './manifest';
 
 // The router calls no model itself (no prompts, no handlers); its candidates here are the

@@ -1,6 +1,6 @@
 import type { MethodManifest, ModelPort, PromptTemplate } from '@multihop/core';
 import { z } from 'zod';
-import { hotpotDevSample } from './hotpotDevSample';
+import { conformanceSample } from './sample';
 import { conformancePromptVars, describeMethodConformance, missingPromptVars, promptVarsFor } from './methodConformance';
 
 // A prompt whose variable (intermediateAnswers) the shared defaults do not have, as a new method's would.
@@ -28,7 +28,7 @@ function conformanceTests(manifest: MethodManifest, options: Parameters<typeof d
 }
 
 describe('prompt variables of the conformance suite', () => {
-  const [sample] = hotpotDevSample(1);
+  const [sample] = conformanceSample(1);
 
   it('are the shared defaults with a method’s own merged over them, given as values or built from the real question', () => {
     expect(conformancePromptVars(sample!)).toEqual(promptVarsFor(sample!));

@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Chart, MethodManifest, ModelPort, PromptTemplate, RunResult, WorkflowContext, WorkflowEntry } from '@multihop/core';
-import { hotpotDevSample, sharedDatasetsDir, type SamplePassage } from './hotpotDevSample';
 import { overlapRetriever } from './overlapRetriever';
-
-type SampleEntry = ReturnType<typeof hotpotDevSample>[number];
+import { conformanceSample, type SampleEntry } from './sample';
 
 /**
- * Prompt variables as workflows pass them, built from a real HotpotQA dev question and its
+ * Prompt variables as workflows pass them, built from a real HotpotQA train question and its
  * paragraphs: every variable name a prompt of this workspace uses has a value here. A method
  * whose prompt uses a variable not listed here gives its value in its own conformance test
  * (`describeMethodConformance(manifest, { …, promptVars: { name: value } })`, merged over these);
@@ -62,32 +58,24 @@ export function missingPromptVars(prompt: PromptTemplate, vars: Readonly<Record<
     `prompt ${prompt.id}: "missing": ${JSON.stringify(missing)}: the conformance suite has no value for ${missing.length === 1 ? 'this variable' : 'these variables'}. ` +
     `Give one, as your workflow passes it, in the method's conformance test (src/manifest.test.ts): ` +
     `describeMethodConformance(manifest, { handlers, model, promptVars: { ${example} } }) ` +
-    `(or promptVars: (sample) => ({ ${example} }) to build it from the real question); it is merged over the defaults of promptVarsFor (tools/testing/src/methodConformance.ts).`
+    `(or promptVars: (sample) => ({ ${example} }) to build it from the real question); it is merged over the defaults of promptVarsFor (@multihop/conformance).`
   );
 }
 
-/**
- * The suite every method package runs on its own manifest (as LangGraph.js's checkpointers run
- * one validation suite): the manifest is well formed, each workflow builds with the id, title and
- * engine the manifest states and draws a chart, a workflow's settings schema (when it has one)
- * gives every key a default and builds the workflow from them, the manifest's `nodes` describe
- * exactly the nodes its charts draw and declare every prompt each node calls in real runs, and
- * the offline model, given the method's own handlers, answers every prompt of the manifest
- * schema-valid on real questions.
- */
+/** Options of describeMethodConformance. */
 export interface MethodConformanceOptions {
   /** The method's offline handlers (its `./offline` export's `offlineHandlers`). */
   handlers: ReadonlyArray<{ role: string; promptIds: readonly string[] }>;
   /** The offline model given those handlers: `offlineModel({ handlers })`. */
   model: ModelPort;
-  /** Real questions each prompt is answered on (default 5). */
+  /** HotpotQA train questions of the bundled sample each prompt is answered on (1 to 5, default 5). */
   questions?: number;
   /**
    * Chart nodes (of kind step, choice or parallel) the manifest's `nodes` may leave out, each
    * with the reason. Every other such node of every workflow's chart must have an entry.
    */
   undescribedNodes?: Readonly<Record<string, string>>;
-  /** HotpotQA train questions every workflow runs on for the node check (default 3). */
+  /** HotpotQA train questions of the bundled sample every workflow runs on for the node checks (1 to 5, default 3). */
   nodeRunQuestions?: number;
   /** What the method's workflows build other workflows with (a router's candidates). */
   context?: WorkflowContext;
@@ -97,22 +85,6 @@ export interface MethodConformanceOptions {
    * real question and its paragraphs that returns one. E.g. `{ intermediateAnswers: [] }`.
    */
   promptVars?: PromptVars;
-}
-
-/**
- * The first `n` questions of the shared HotpotQA train sample (original JSON) with their own ten
- * paragraphs (the closed, distractor setting), read straight from the file.
- */
-export function hotpotTrainSample(n: number): Array<{ question: { id: string; text: string }; passages: SamplePassage[] }> {
-  const rows = JSON.parse(readFileSync(resolve(sharedDatasetsDir(), 'hotpotqa/train-100.json'), 'utf8')) as Array<{
-    _id: string;
-    question: string;
-    context: Array<[string, string[]]>;
-  }>;
-  return rows.slice(0, n).map((row) => ({
-    question: { id: row._id, text: row.question },
-    passages: row.context.map(([title, sentences], i) => ({ id: `${row._id}:${i}`, title, text: sentences.join('').trim() })),
-  }));
 }
 
 /** An enum setting's values, through `.default()` / `.optional()` wrappers (zod 4); undefined for any other kind. */
@@ -145,13 +117,25 @@ const DESCRIBED_KINDS = new Set(['step', 'choice', 'parallel']);
 /** Trace events a method puts at a node: the node must be one its chart draws. */
 const NODE_EVENTS = new Set(['enter', 'exit', 'llm', 'retrieve', 'decision', 'error']);
 
+/**
+ * The suite every method package runs on its own manifest (as LangGraph.js's checkpointers run
+ * one validation suite), declared with the test runner's globals (`describe`, `it`, `expect`:
+ * Jest, or Vitest with `globals: true`): the manifest is well formed, each workflow builds with
+ * the id, title and engine the manifest states and draws a chart, a workflow's settings schema
+ * (when it has one) gives every key a default, builds the workflow from them and refuses a bad
+ * value by name, the manifest's `nodes` describe exactly the nodes its charts draw and declare
+ * every prompt each node calls in real runs, every node event of a run is at a node its chart
+ * draws with each enter paired with its exit, and the model given (the offline model with the
+ * method's own handlers) answers every prompt of the manifest schema-valid, on real HotpotQA
+ * train questions this package ships.
+ */
 export function describeMethodConformance(manifest: MethodManifest, options: MethodConformanceOptions): void {
   const { handlers, model } = options;
   // Every workflow (each settings variant) run on real HotpotQA train questions, once, for the checks that read runs.
   let sampled: Promise<Array<{ workflow: string; chart: Chart; result: RunResult }>> | undefined;
   const sampleRuns = () =>
     (sampled ??= (async () => {
-      const sample = hotpotTrainSample(options.nodeRunQuestions ?? 3);
+      const sample = conformanceSample(options.nodeRunQuestions ?? 3);
       const runs: Array<{ workflow: string; chart: Chart; result: RunResult }> = [];
       for (const entry of manifest.workflows) {
         for (const settings of settingsVariants(entry)) {
@@ -281,8 +265,8 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       expect({ stray: [...stray], unpaired: [...unpaired] }).toEqual({ stray: [], unpaired: [] });
     }, 120_000);
 
-    it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA questions', async () => {
-      for (const entry of hotpotDevSample(options.questions ?? 5)) {
+    it('is answered by the offline model on every prompt, schema-valid, on real HotpotQA train questions', async () => {
+      for (const entry of conformanceSample(options.questions ?? 5)) {
         const vars = conformancePromptVars(entry, options.promptVars);
         for (const prompt of manifest.prompts) {
           const missing = missingPromptVars(prompt, vars);
