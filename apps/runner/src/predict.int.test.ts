@@ -78,6 +78,13 @@ describe('multihop predict: a question set without gold, answered and scored on 
     expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8')).toBe(before);
   }, 300_000);
 
+  it('report refuses the directory as a predict one, and says where its answers are', async () => {
+    const report = await cli('report', out);
+    expect(report.code).toBe(2);
+    expect(report.err).toContain(`${join(out, 'summary.json')}: a multihop predict directory (answers without gold: nothing scored, so no eval to draw); its answers are in predictions.jsonl`);
+    expect(existsSync(join(out, 'report.html'))).toBe(false);
+  });
+
   it('eval refuses the same file, naming predict; run --id answers one of its questions with no gold shown', async () => {
     const refused = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', questionList, '--corpus', corpusFile, '--db', db, '--out', join(dir, 'eval'));
     expect(refused.code).toBe(2);

@@ -126,6 +126,14 @@ describe('a corpus file', () => {
 
   it('that is a directory says so', async () => {
     const folder = await dir();
-    await expect(loadCorpusFile(folder)).rejects.toThrow(`${folder} is a directory, not a file`);
+    await expect(loadCorpusFile(folder)).rejects.toThrow(`corpus file ${folder} is a directory, not a file`);
+  });
+
+  it('that does not exist is named as the corpus file, with the field it came from', async () => {
+    const missing = join(await dir(), 'nope.jsonl');
+    const error = await loadCorpusFile(missing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toBe(`corpus file ${missing} does not exist`);
+    expect((error as InputError).location).toEqual({ file: missing, field: 'corpus' });
   });
 });

@@ -21,14 +21,16 @@ const SentenceList = z.array(z.string());
  */
 export async function loadCorpus(file: string, into: CorpusBuilder = new CorpusBuilder()): Promise<CorpusPassage[]> {
   const path = resolve(file);
-  addCorpusRecords(parseRecords(await readText(path), path), path, into);
+  addCorpusRecords(parseRecords(await readText(path, CORPUS_FILE), path), path, into);
   return into.passages();
 }
+
+const CORPUS_FILE = { name: 'corpus file', field: 'corpus' };
 
 /** A corpus file's passages plus what identifies it (path and content hash), added to `into` if given. */
 export async function loadCorpusFile(file: string, into: CorpusBuilder = new CorpusBuilder()): Promise<CorpusFile & { added: CorpusPassage[]; warnings: string[] }> {
   const path = resolve(file);
-  const text = await readText(path);
+  const text = await readText(path, CORPUS_FILE);
   const own = new CorpusBuilder();
   const warnings: string[] = [];
   addCorpusRecords(parseRecords(text, path), path, own, warnings);

@@ -44,12 +44,14 @@ export async function readRecords(file: string, options: ReadRecordsOptions = {}
  * it may not read, and bytes that are not UTF-8 (with the line and column of the first) each say so
  * in words, rather than with the system's error code or with U+FFFD in the data.
  */
-export async function readText(file: string): Promise<string> {
+export async function readText(file: string, what?: { name: string; field: string }): Promise<string> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (cause) {
-    throw new InputError(describeReadError(file, cause as NodeJS.ErrnoException), { file }, { cause });
+    // A file the caller names (`corpus file …`) says which of the user's files it is.
+    const message = describeReadError(file, cause as NodeJS.ErrnoException);
+    throw new InputError(what ? `${what.name} ${message}` : message, { file, ...(what ? { field: what.field } : {}) }, { cause });
   }
   return decodeUtf8(bytes, file);
 }

@@ -60,6 +60,12 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   }
   // The page draws from these two: a summary without them is not an eval's (a crash of the page otherwise).
   const shape = summary as unknown as Record<string, unknown> | null;
+  if (shape && typeof shape === 'object' && shape['command'] === 'predict') {
+    throw new PathRefused(
+      422,
+      `${join(shown, 'summary.json')}: a multihop predict directory (answers without gold: nothing scored, so no eval to draw); its answers are in predictions.jsonl and answers/<workflow>.json, and summary.md says how the runs ended`,
+    );
+  }
   if (!shape || typeof shape !== 'object' || Array.isArray(shape) || typeof shape['dataset'] !== 'string' || !isObject(shape['workflows'])) {
     throw new PathRefused(422, `${join(shown, 'summary.json')}: not an eval summary (it needs a dataset and a workflows object, as multihop eval writes)`);
   }

@@ -125,7 +125,14 @@ describe('data: dataset arguments', () => {
     const questions = file('questions.json', JSON.stringify(QUESTIONS));
     const dir = scratch('bad-input-corpus-dir-');
     const result = await runCli(['ingest', '--dataset', questions, '--corpus', dir, '--db', freshDb()]);
-    expectOneLine(result, `${dir} is a directory, not a file`);
+    expectOneLine(result, `corpus file ${dir} is a directory, not a file`);
+  });
+
+  it(kind('data/corpus-path-missing'), async () => {
+    const questions = file('questions.json', JSON.stringify(QUESTIONS));
+    const cwd = scratch('bad-input-corpus-missing-');
+    const result = await runCli(['ingest', '--dataset', questions, '--corpus', './nope.jsonl', '--db', freshDb()], { cwd });
+    expectOneLine(result, `corpus file ${join(cwd, 'nope.jsonl')} does not exist`);
   });
 
   it(kind('data/layout-typo'), async () => {

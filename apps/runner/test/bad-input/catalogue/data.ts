@@ -10,6 +10,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'data/dataset-path-missing', before: 'clear', what: '--dataset ./nope.json, a path that does not exist' },
   { id: 'data/dataset-is-directory', before: 'unclear', what: '--dataset DIR, a directory instead of a file' },
   { id: 'data/corpus-is-directory', before: 'unclear', what: '--corpus DIR, a directory instead of a corpus file' },
+  { id: 'data/corpus-path-missing', before: 'unclear', what: '--corpus ./nope.jsonl, a path that does not exist (the message named the path, not that it was the corpus file)' },
   { id: 'data/malformed-json-line', before: 'clear', what: 'a JSONL dataset whose line 2 is not valid JSON' },
   { id: 'data/missing-field', before: 'clear', what: 'a dataset record without its `question` field' },
   { id: 'data/empty-gold-answer', before: 'silent-wrong', what: 'a dataset record whose gold answer is empty (`"answer": ""`, IRCoT `spans: []`)' },
