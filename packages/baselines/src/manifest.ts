@@ -14,12 +14,13 @@ const react = (): typeof React => require('./react');
 
 type Baseline = keyof typeof BASELINES;
 
-const entry = (baseline: Baseline, variant: string, create: (options?: Record<string, unknown>) => Workflow): WorkflowEntry => ({
+const entry = (baseline: Baseline, variant: string, create: (options?: Record<string, unknown>) => Workflow, searches = true): WorkflowEntry => ({
   id: BASELINES[baseline].id,
   title: BASELINES[baseline].title,
   engine: 'langgraph',
   variant,
   settings: BASELINE_SETTINGS[baseline],
+  ...(searches ? {} : { searches: false }),
   create,
 });
 
@@ -29,8 +30,9 @@ export const manifest = defineMethod({
   family: 'baseline',
   paper: 'The baselines of PAR²-RAG §4.1, OPERA §4, MAO-ARAG §4 and HERA §5.1',
   workflows: [
-    entry('direct', 'direct', () => singleShot().directInference()),
-    entry('cot', 'cot', () => singleShot().chainOfThought()),
+    // Closed-book: the model answers from what it knows, so an evaluation gives them no retrieval scores.
+    entry('direct', 'direct', () => singleShot().directInference(), false),
+    entry('cot', 'cot', () => singleShot().chainOfThought(), false),
     entry('rag', 'single-turn-rag', (options) => singleShot().singleTurnRag(options)),
     entry('ircot', 'ircot', (options) => ircot().ircot(options)),
     entry('react', 'react', (options) => react().react(options)),

@@ -1,5 +1,6 @@
 import type { Io } from '../io';
 import { evaluate, type EvaluationOptions } from '../eval/evaluate';
+import { evaluatedWorkflow } from '../eval/runPair';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
 
@@ -17,7 +18,7 @@ export async function evalCommand(io: Io, options: EvalCommandOptions): Promise<
   return evaluate(
     io,
     'eval',
-    selected.map((s) => ({ id: s.entry.id, workflow: s.workflow, settings: s.settings, overrides: s.overrides, ...(s.entry.score ? { score: s.entry.score } : {}), ...(s.entry.aggregate ? { aggregate: s.entry.aggregate } : {}) })),
+    selected.map((s) => evaluatedWorkflow(s.entry.id, s)),
     rest,
   );
 }

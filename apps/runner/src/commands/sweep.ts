@@ -1,6 +1,7 @@
 import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
 import { evaluate, type EvaluatedWorkflow } from '../eval/evaluate';
+import { evaluatedWorkflow } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import { parseSetFlags, parseValueList, settingAssignments } from '../workflowSettings';
 import type { EvalCommandOptions } from './eval';
@@ -40,7 +41,7 @@ export async function sweepCommand(io: Io, options: SweepCommandOptions): Promis
     const label = `${id}[${Object.entries(combination).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(',')}]`;
     const given = Object.entries(combination).map(([key, value]) => ({ target: id, key, value, where: `--param ${key}=${JSON.stringify(value)}` }));
     const selected = findWorkflow(id, [...base, ...given]);
-    return { id: label, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}), ...(selected.entry.aggregate ? { aggregate: selected.entry.aggregate } : {}) };
+    return evaluatedWorkflow(label, selected);
   });
   return evaluate(io, 'sweep', variants, rest, {
     sweep: {

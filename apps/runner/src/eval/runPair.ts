@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { CheckpointStore, ThreadLease } from '@multihop/checkpoint';
-import { goldAnswers, makeDirectory, writeFileWhole, type Budget, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow } from '@multihop/core';
+import { goldAnswers, makeDirectory, writeFileWhole, type Budget, type ModelPort, type Question, type RetrieverPort, type RunResult, type Workflow, type WorkflowEntry } from '@multihop/core';
 import { isRetryable, type ResultRow } from './ResultsLog';
 import { scoreRun } from './scoreRun';
 
@@ -17,6 +17,22 @@ export interface EvaluatedWorkflow {
   score?: (result: RunResult, question: Question) => Record<string, number>;
   /** The method's measures over all of the workflow's runs (the manifest entry's `aggregate`). */
   aggregate?: (results: readonly RunResult[]) => Record<string, number>;
+  /** `false`: the workflow never searches (the manifest entry's `searches`), so its runs get no retrieval scores. */
+  searches?: boolean;
+}
+
+/** A workflow as the installed methods build it, under the id its rows carry (a sweep's label, or the workflow's own id). */
+export function evaluatedWorkflow(id: string, selected: { workflow: Workflow; settings: Record<string, unknown>; overrides: Record<string, unknown>; entry: Pick<WorkflowEntry, 'score' | 'aggregate' | 'searches'> }): EvaluatedWorkflow {
+  const { entry } = selected;
+  return {
+    id,
+    workflow: selected.workflow,
+    settings: selected.settings,
+    overrides: selected.overrides,
+    ...(entry.score ? { score: entry.score } : {}),
+    ...(entry.aggregate ? { aggregate: entry.aggregate } : {}),
+    ...(entry.searches === false ? { searches: false } : {}),
+  };
 }
 
 /** What every pair of one evaluation shares: the model, the corpus, the dataset's name. */
@@ -72,7 +88,7 @@ export interface PairOutcome {
  */
 export async function runPair(context: PairContext, workflow: EvaluatedWorkflow, question: Question, evalId?: string, lease?: Pick<ThreadLease, 'signal' | 'durable'>): Promise<PairOutcome> {
   const { result, row, trace } = await answerPair(context, workflow, question, evalId, lease);
-  const metrics = { ...scoreRun(result, question), ...(workflow.score ? { method: workflow.score(result, question) } : {}) };
+  const metrics = { ...scoreRun(result, question, workflow), ...(workflow.score ? { method: workflow.score(result, question) } : {}) };
   return { row: { ...row, gold: goldAnswers(question), metrics }, trace };
 }
 

@@ -33,6 +33,9 @@ describe('scoreRun and summarize', () => {
     });
     expect(scoreRun(result('Shirley Temple', [...others.slice(0, 5), g1!, g2!], 1), question)).toMatchObject({ em: 0, f1: 0, recall_at_5: 0, all_pass: 1 });
     expect(scoreRun(result('x', [], 1), question)).toMatchObject({ recall_at_5: 0, ndcg_at_5: 0, all_pass: 0 });
+    // A closed-book workflow (searches: false) has no retrieval scores, whatever it returned.
+    expect(scoreRun(result('x', [], 1), question, { searches: false })).toMatchObject({ em: 0, recall_at_5: null, full_recall_at_5: null, ndcg_at_5: null, all_pass: null });
+    expect(scoreRun(result('x', [], 1), question, { searches: true })).toMatchObject({ recall_at_5: 0 });
     expect(scoreRun(result('x', [], 1), { ...question, supportingIds: [] })).toMatchObject({ recall_at_5: null, all_pass: null });
   });
 

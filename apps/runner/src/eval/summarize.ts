@@ -244,7 +244,7 @@ export interface SummaryContext {
 }
 
 export const RETRIEVAL_METRICS_NOTE =
-  'Recall@5 (any gold passage among the first five), NDCG@5 (binary gain, log2 discount) and full recall@5 are computed over the first five passage ids of the run’s evidence list, in the order the run gathered them (RunResult.evidenceIds, deduplicated, first occurrence kept); All-Pass: every gold passage anywhere in that list.';
+  'Recall@5 (any gold passage among the first five), NDCG@5 (binary gain, log2 discount) and full recall@5 are computed over the first five passage ids of the run’s evidence list, in the order the run gathered them (RunResult.evidenceIds, deduplicated, first occurrence kept); All-Pass: every gold passage anywhere in that list. A workflow that searches nothing by design (closed-book: direct, cot) has none (—).';
 
 const meanOrNull = (values: Array<number | null>): number | null => {
   const present = values.filter((v): v is number => v !== null);

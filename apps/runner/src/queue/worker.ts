@@ -7,7 +7,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, searchedCorpus, type OpenedCorpus } from '../corpus';
 import { resolveModel } from '../model';
-import { modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { evaluatedWorkflow, modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import { EVAL_ALIVE_MS, evalAliveKey, questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
@@ -87,7 +87,7 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       if (spec.artifacts && digests(selected.workflow.artifacts) !== digests(spec.artifacts)) {
         throw new ConfigError(`${spec.id}: this worker builds it from ${JSON.stringify(selected.workflow.artifacts ?? {})} (path → sha1), not the eval's ${JSON.stringify(spec.artifacts)}: give the worker the same files`);
       }
-      found = { id: spec.id, workflow: selected.workflow, settings: selected.settings, overrides: selected.overrides, ...(selected.entry.score ? { score: selected.entry.score } : {}) };
+      found = evaluatedWorkflow(spec.id, selected);
       workflows.set(key, found);
     }
     return found;

@@ -165,11 +165,11 @@ export class RunManager {
         traceMessages: true,
       })
       .then(
-        (result) => this.finish(live, result, gold),
+        (result) => this.finish(live, result, gold, selected.entry),
         (error: unknown) => {
           // runWorkflow turns every failure into a result; this is a defect of the studio's own.
           const message = error instanceof Error ? error.message : String(error);
-          this.finish(live, { ...emptyResult(runId, started), status: 'error', error: { code: 'UNEXPECTED', message } }, gold);
+          this.finish(live, { ...emptyResult(runId, started), status: 'error', error: { code: 'UNEXPECTED', message } }, gold, selected.entry);
         },
       );
     return started;
@@ -191,9 +191,9 @@ export class RunManager {
     this.corpora.clear();
   }
 
-  private finish(live: LiveRun, result: RunResult, gold: Question | undefined): void {
+  private finish(live: LiveRun, result: RunResult, gold: Question | undefined, entry: { searches?: boolean }): void {
     const { trace: _events, ...rest } = result;
-    const scored = gold ? scoreRun(result, gold) : undefined;
+    const scored = gold ? scoreRun(result, gold, entry) : undefined;
     const metrics = scored ? Object.fromEntries(Object.entries(scored).filter(([, v]) => typeof v === 'number' || v === null)) as Record<string, number | null> : undefined;
     const done: StudioRunDone = { result: rest, ...(metrics ? { metrics } : {}) };
     live.done = done;

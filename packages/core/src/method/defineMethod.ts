@@ -24,6 +24,12 @@ export interface WorkflowEntry {
    */
   settings?: ZodObject;
   /**
+   * `false` for a workflow that never searches, by design (closed-book: the baselines' `direct`
+   * and `cot`). An evaluation then gives its runs no retrieval scores (Recall@5, NDCG@5, All-Pass
+   * read "—"), rather than zeros that read as a retrieval that failed. Default `true`.
+   */
+  searches?: boolean;
+  /**
    * The method's own per-question measures, beside EM/F1 (MAO-ARAG's reward R = F1 − α·CP − FP):
    * computed by the evaluation, which has the gold, from a finished run. `multihop eval` averages
    * each and compares workflows on the ones they share.
