@@ -231,6 +231,8 @@ describe('multihop studio in Chromium', () => {
     for (const plot of ['plot-pareto', 'plot-metrics', 'plot-breakdown', 'plot-comparisons']) {
       await page.waitForSelector(`[data-testid="${plot}"] svg`, { timeout: 20_000 });
     }
+    // The heading says whose figures these are, before any table does.
+    expect(await page.textContent('[data-testid="eval-header"] h1')).toBe('hotpotqa-train · offline model');
     const labels = await page.$$eval('[data-testid="plot-pareto"] svg text', (texts) => texts.map((t) => t.textContent));
     for (const workflow of ['par2-rag', 'opera', 'single-turn-rag', 'hera']) expect(labels).toContain(workflow);
     const front = (await page.getAttribute('[data-testid="plot-pareto"]', 'data-front'))?.split(',') ?? [];

@@ -99,6 +99,9 @@ describe('scoreRun and summarize', () => {
       judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
     });
     expect(judged.workflows['a']).toMatchObject({ correctness: 2 / 3, judged: 3 });
+    // How correctness was measured names the judge that measured it: the offline judge's rule, not the LLM judge's.
+    expect(renderSummary(judged)).toContain('Correct: the offline judge’s lexical verdict (the gold contained in the answer, or token F1 ≥ 0.6), standing in for PAR² A.2’s LLM judge, mean');
+    expect(renderSummary({ ...judged, judge: { ...judged.judge!, offline: false } })).toContain('Correct: PAR² A.2’s LLM judge (Explanation:/Decision: reply');
     // Judging stopped before a's answers had verdicts: a has no correctness (its failure alone would
     // read 0.000), b, judged whole, has its own; the comparison on correctness waits for a's too.
     const partly = summarize(rows, {

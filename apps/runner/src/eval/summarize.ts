@@ -686,7 +686,7 @@ export function renderSummary(summary: Summary): string {
   lines.push('', '## How these are measured', '');
   if (estimated) lines.push('\\* estimated token counts: the provider reported no usage (≈4 characters per token).', '');
   lines.push(
-    `Correct: PAR² A.2’s LLM judge (Explanation:/Decision: reply; a decision containing “yes” counts), mean over the judged answers. EM/F1/Acc: official HotpotQA normalisation, max over gold aliases. ${summary.retrieval_metrics} Intervals: seeded percentile bootstrap, 2000 resamples.`,
+    `Correct: ${summary.judge?.offline ? 'the offline judge’s lexical verdict (the gold contained in the answer, or token F1 ≥ 0.6), standing in for PAR² A.2’s LLM judge' : 'PAR² A.2’s LLM judge (Explanation:/Decision: reply; a decision containing “yes” counts)'}, mean over the judged answers. EM/F1/Acc: official HotpotQA normalisation, max over gold aliases. ${summary.retrieval_metrics} Intervals: seeded percentile bootstrap, 2000 resamples.`,
   );
   return `${lines.join('\n')}\n`;
 }

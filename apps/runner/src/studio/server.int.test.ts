@@ -287,6 +287,8 @@ describe('multihop studio server', () => {
 
   it('writes the eval view as one self-contained HTML file with every trace (compressed), chart and gold passage embedded', async () => {
     const { html, report, traceBytes } = await buildReport(assets, evalDir, '2026-11-23T00:00:00.000Z');
+    // The offline model's figures say so from the browser tab on.
+    expect(html).toContain(`<title>multihop report: hotpotqa-train (${report.eval.summary.n} questions, offline model)</title>`);
     const dataset = await loadDataset('hotpotqa-train');
     for (const [id, gold] of Object.entries(report.eval.supportingIds ?? {})) expect(gold).toEqual(dataset.questions.find((q) => q.id === id)?.supportingIds);
     expect(Object.keys(report.eval.supportingIds ?? {})).toHaveLength(4);

@@ -36,6 +36,7 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
       <h1>
         {summary.dataset}
         {summary.sweep ? ` · sweep of ${summary.sweep.workflow}` : ''}
+        {summary.offline ? ' · offline model' : ''}
       </h1>
       <p className="eval-id" title="eval directory">
         {dir}
