@@ -31,7 +31,21 @@ export interface OfflineProviderOptions {
  */
 export function createOfflineProvider(options: OfflineProviderOptions = {}): Provider {
   const handlers = new Map<string, OfflineHandler<any>>();
-  for (const handler of [...builtinOfflineHandlers, ...(options.handlers ?? [])]) handlers.set(handler.role, handler);
+  for (const handler of builtinOfflineHandlers) handlers.set(handler.role, handler);
+  // A method's handler may stand in for a built-in one (the judge's, the reranker's); two of the
+  // given handlers for one role would leave one method's calls answered by the other's rules.
+  const given = new Map<string, OfflineHandler<any>>();
+  for (const handler of options.handlers ?? []) {
+    const earlier = given.get(handler.role);
+    if (earlier && earlier !== handler) {
+      throw new MultihopError(
+        'OFFLINE_ROLE',
+        `two offline handlers answer role "${handler.role}" (prompts ${earlier.promptIds.join(', ')}; prompts ${handler.promptIds.join(', ')}): the offline model chooses a handler by role, so each method's prompts need roles of their own (prefix them with the method's id)`,
+      );
+    }
+    given.set(handler.role, handler);
+    handlers.set(handler.role, handler);
+  }
   return {
     id: 'offline',
     async generate(request) {

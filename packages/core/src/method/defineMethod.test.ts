@@ -83,6 +83,17 @@ describe('method manifests', () => {
     expect(new MethodCatalog([e, g]).prompts.map((p) => p.id)).toEqual(['hand.answer']);
   });
 
+  it('refuses one role used by two methods’ different prompts, naming both and the role to use; one method may use a role for several prompts', () => {
+    const acme = defineMethod({ id: 'acme', family: 'A', paper: 'p', workflows: [entry('acme')], prompts: [{ ...prompt('acme.answer'), role: 'direct' }] });
+    const baselines = defineMethod({ id: 'baselines', family: 'B', paper: 'p', workflows: [entry('direct')], prompts: [{ ...prompt('baseline.direct'), role: 'direct' }] });
+    expect(() => new MethodCatalog([baselines, acme])).toThrow(
+      'role "direct" is used by both baselines (prompt baseline.direct) and acme (prompt acme.answer); the offline model\'s handlers and per-role models are chosen by role, so each method needs roles of its own: name it "acme-direct"',
+    );
+    // A planner and its sub-question planner: two prompts of one method, one role.
+    const planner = defineMethod({ id: 'plan', family: 'P', paper: 'p', workflows: [entry('plan')], prompts: [{ ...prompt('plan.top'), role: 'plan-planner' }, { ...prompt('plan.sub'), role: 'plan-planner' }] });
+    expect(new MethodCatalog([baselines, planner]).prompts.map((p) => p.role)).toEqual(['direct', 'plan-planner', 'plan-planner']);
+  });
+
   it('refuses two methods with one id, and a setting without a default, naming the method, the workflow and the setting', () => {
     const a = defineMethod({ id: 'a', family: 'A', paper: 'p', workflows: [entry('one')], prompts: [] });
     const twin = defineMethod({ id: 'a', family: 'A2', paper: 'p', workflows: [entry('two')], prompts: [] });

@@ -159,6 +159,7 @@ export class MethodCatalog {
   constructor(readonly methods: readonly MethodManifest[]) {
     const methodIds = new Set<string>();
     const promptIds = new Map<string, { method: MethodManifest; prompt: PromptTemplate }>();
+    const roles = new Map<string, { method: MethodManifest; prompt: PromptTemplate }>();
     for (const method of methods) {
       if (methodIds.has(method.id)) throw new MultihopError('MANIFEST', `method id "${method.id}" is declared by two method packages; each method needs its own id`);
       methodIds.add(method.id);
@@ -171,6 +172,17 @@ export class MethodCatalog {
           throw new MultihopError(
             'MANIFEST',
             `prompt id "${prompt.id}" is offered by both ${earlier.method.id} and ${method.id} as two different prompts (${describePrompt(earlier.prompt)}; ${describePrompt(prompt)}); each method's prompts need ids of their own`,
+          );
+        }
+        // A role names who answers a call: the offline model's handler and a per-role model
+        // (multihop.config.json's roles) are chosen by it. Two methods' different prompts under one
+        // role would share both, and the method loaded last would answer the other's calls.
+        const claimed = roles.get(prompt.role);
+        if (!claimed) roles.set(prompt.role, { method, prompt });
+        else if (claimed.method.id !== method.id && !samePrompt(claimed.prompt, prompt)) {
+          throw new MultihopError(
+            'MANIFEST',
+            `role "${prompt.role}" is used by both ${claimed.method.id} (prompt ${claimed.prompt.id}) and ${method.id} (prompt ${prompt.id}); the offline model's handlers and per-role models are chosen by role, so each method needs roles of its own: name it "${method.id}-${prompt.role}"`,
           );
         }
       }
