@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { PromptRegistry } from '@multihop/prompts';
 import { z } from 'zod';
-import { findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, loadOrder, methodCatalog, methodOfflineHandlers } from './methods';
+import { buildWorkflow, findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, loadOrder, methodCatalog, methodOfflineHandlers } from './methods';
 
 describe('methods found by their manifests', () => {
   it('finds every method package of the workspace by its "multihop" field, and only those', () => {
@@ -64,17 +64,39 @@ describe('methods found by their manifests', () => {
       });
       install('@acme/our-method', method('acme-method').fields, method('acme-method').files);
       install('unscoped-method', method('unscoped-method').fields, method('unscoped-method').files);
+      // Exports as an ES module package writes them: an `import` condition alone, or nested under `node`.
+      const esm = method('esm-method');
+      install('@acme/esm-method', { ...esm.fields, exports: { './manifest': { node: { import: './manifest.js' } } } }, esm.files);
       install('left-pad', { main: 'index.js' });
       // Installed (a dependency's dependency, say) but not the project's own: not looked at.
       install('@acme/not-declared', method('not-declared').fields, method('not-declared').files);
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/our-method': '^1.0.0', 'left-pad': '^1.0.0' }, devDependencies: { 'unscoped-method': '^1.0.0', 'missing-dep': '^1.0.0' } }));
+      install('@acme/no-condition', { ...method('no-condition').fields, exports: { './manifest': { browser: './manifest.js' } } }, method('no-condition').files);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/our-method': '^1.0.0', '@acme/esm-method': '^1.0.0', '@acme/no-condition': '^1.0.0', 'left-pad': '^1.0.0' }, devDependencies: { 'unscoped-method': '^1.0.0', 'missing-dep': '^1.0.0' } }));
       const found = findMethodPackages(join(dir, 'app'));
-      expect(found.map((p) => p.name)).toEqual(['@acme/our-method', 'unscoped-method']);
+      expect(found.map((p) => p.name)).toEqual(['@acme/esm-method', '@acme/no-condition', '@acme/our-method', 'unscoped-method']);
+      // A runner installed elsewhere (globally, or through npx) looks from the working directory too:
+      // by default, from its own folder (the workspace's methods) and from the project it runs in.
+      const cwd = process.cwd();
+      mkdirSync(join(dir, 'app'));
+      process.chdir(join(dir, 'app'));
+      try {
+        expect(findMethodPackages().map((p) => p.name)).toEqual(expect.arrayContaining(['@acme/our-method', '@acme/esm-method', '@multihop/baselines']));
+      } finally {
+        process.chdir(cwd);
+      }
       const { catalog, problems } = loadMethods([...findMethodPackages(), ...found]);
-      expect(problems).toEqual([]);
+      // An entry with no condition the runner loads with is named as such, not as missing.
+      expect(problems).toEqual([expect.stringMatching(/^method package @acme\/no-condition .*field exports\["\.\/manifest"\] gives no file for the conditions the runner loads with \(require, node, import, default\); it has \{"browser":"\.\/manifest\.js"\}$/)]);
       expect(catalog.find('acme-method')?.method.id).toBe('acme-method');
+      expect(catalog.find('esm-method')?.method.id).toBe('esm-method');
       expect(catalog.find('unscoped-method')?.method.id).toBe('unscoped-method');
       expect(catalog.find('not-declared')).toBeUndefined();
+      // A workflow its package cannot build: the package and its folder are named, not "a bug in multihop".
+      const acme = found.find((p) => p.name === '@acme/our-method')!;
+      const entry = catalog.get('acme-method').entry;
+      expect(() => buildWorkflow(entry, 'acme-method', {}, { workflowIds: () => [], workflow: () => { throw new Error('none'); } }, acme)).toThrow(
+        `workflow acme-method of method package @acme/our-method (${acme.dir}) could not be built: Error: not built in this test`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, MethodCatalog, MultihopError, type MethodManifest } from '@multihop/core';
+import { ConfigError, MethodCatalog, MultihopError, type MethodManifest, type Workflow, type WorkflowContext, type WorkflowEntry } from '@multihop/core';
 import type { OfflineHandler } from '@multihop/offline-model';
 
 /** A package that declares itself a method: `"multihop": { "manifest": "./manifest", "offline": "./offline" }`. */
@@ -57,11 +57,16 @@ function candidateDirs(from: string): string[] {
   return dirs;
 }
 
-/** Every method package visible from `from`, each once (by name; the first found wins), sorted by name. */
-export function findMethodPackages(from: string = __dirname): MethodPackage[] {
+/**
+ * Every method package visible from `from`, each once (by name; the first found wins), sorted by
+ * name. By default from the runner's own folder (the packages installed with it) and then from the
+ * working directory (a project's own methods, when the runner is installed elsewhere: globally, or
+ * run through npx).
+ */
+export function findMethodPackages(from: string | readonly string[] = [__dirname, process.cwd()]): MethodPackage[] {
   const found = new Map<string, MethodPackage>();
   const seenDirs = new Set<string>();
-  for (const dir of candidateDirs(from)) {
+  for (const dir of (typeof from === 'string' ? [from] : from).flatMap(candidateDirs)) {
     let real: string;
     try {
       real = realpathSync(dir);
@@ -81,12 +86,37 @@ export function findMethodPackages(from: string = __dirname): MethodPackage[] {
 // then method packages load from theirs too; an installed runner runs dist/ and loads dist/.
 const fromSource = __filename.endsWith('.ts');
 
+/**
+ * The file an `exports` entry gives for the conditions Node's require matches (`require`, `node`,
+ * `import`: Node 20's require loads an ES module without top-level await, `default`), taken in
+ * the entry's own key order as Node does, through nested conditions; inside the workspace the
+ * `@multihop/source` condition first.
+ */
+function exportTarget(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+  const conditions = entry as Record<string, unknown>;
+  if (fromSource && typeof conditions['@multihop/source'] === 'string') return conditions['@multihop/source'];
+  for (const [condition, value] of Object.entries(conditions)) {
+    if (!EXPORT_CONDITIONS.has(condition)) continue;
+    const target = exportTarget(value);
+    if (target) return target;
+  }
+  return undefined;
+}
+
+const EXPORT_CONDITIONS = new Set(['require', 'node', 'import', 'default']);
+
 /** Loads a package's export subpath (`./manifest`) by its file, so a package not yet linked into node_modules loads too. */
 function loadExport(pkg: MethodPackage, subpath: string): Record<string, unknown> {
   const json = readJson(join(pkg.dir, 'package.json'));
   const entry = json?.exports?.[subpath];
-  const target = typeof entry === 'string' ? entry : fromSource && entry?.['@multihop/source'] ? entry['@multihop/source'] : (entry?.['default'] ?? entry?.['require']);
-  if (!target) throw new ConfigError(`${join(pkg.dir, 'package.json')}: field exports["${subpath}"] is missing, but "multihop" names it`);
+  const target = exportTarget(entry);
+  if (!target) {
+    const where = `${join(pkg.dir, 'package.json')}: field exports["${subpath}"]`;
+    if (entry === undefined) throw new ConfigError(`${where} is missing, but "multihop" names it`);
+    throw new ConfigError(`${where} gives no file for the conditions the runner loads with (${[...EXPORT_CONDITIONS].join(', ')}); it has ${JSON.stringify(entry)}`);
+  }
   const file = resolve(pkg.dir, target);
   if (!existsSync(file)) {
     throw new ConfigError(`${pkg.name}: ${file} does not exist (exports["${subpath}"])${fromSource ? '' : '; is the package built?'}`);
@@ -223,6 +253,25 @@ export function loadOfflineHandlers(loaded: LoadedMethods['loaded']): { handlers
     }
   }
   return { handlers: [...failing, ...working], problems };
+}
+
+/** The installed package a method's manifest came from (undefined for a manifest not loaded from a package). */
+export function methodPackageOf(methodId: string): MethodPackage | undefined {
+  return installedMethods().loaded.find((l) => l.manifest.id === methodId)?.pkg;
+}
+
+/**
+ * Builds a workflow of an installed method. A package of another scope that fails to build one
+ * (its graph refused, a bug of its own) is named with its folder, so its authors know the failure
+ * is theirs, not the runner's; a refused setting (a ConfigError) already names the workflow.
+ */
+export function buildWorkflow(entry: WorkflowEntry, methodId: string, settings: Record<string, unknown>, context: WorkflowContext, pkg = methodPackageOf(methodId)): Workflow {
+  try {
+    return entry.create(settings, context);
+  } catch (error) {
+    if (error instanceof ConfigError || !pkg || pkg.name.startsWith('@multihop/')) throw error;
+    throw new MultihopError('METHOD', `workflow ${entry.id} of method package ${pkg.name} (${pkg.dir}) could not be built: ${describeLoadError(error)}`, { cause: error });
+  }
 }
 
 /** The offline model's handlers for every installed method's roles (`loadOfflineHandlers` of the installed methods; loaded once). */

@@ -1,6 +1,6 @@
 import { ConfigError, type Workflow, type WorkflowContext } from '@multihop/core';
 import { resolveEmbedder } from './embedder';
-import { methodCatalog } from './methods';
+import { buildWorkflow, methodCatalog } from './methods';
 import { checkTargets, configureWorkflow, type ConfiguredWorkflow, type SettingAssignment } from './workflowSettings';
 
 /** A workflow built with its settings: the paper's defaults, then the config file's and `--set`'s. */
@@ -32,7 +32,7 @@ function selectWorkflows(ids: string[], assignments: readonly SettingAssignment[
   checkTargets(assignments, catalog, found);
   return found.map(({ entry, methodId }) => {
     const configured = configureWorkflow(entry, methodId, assignments);
-    return { ...configured, methodId, workflow: entry.create(configured.settings, workflowContext(assignments)) };
+    return { ...configured, methodId, workflow: buildWorkflow(entry, methodId, configured.settings, workflowContext(assignments)) };
   });
 }
 
@@ -47,7 +47,7 @@ export function workflowContext(assignments: readonly SettingAssignment[] = []):
     workflow: (id) => {
       const hit = methodCatalog().get(id);
       const configured = configureWorkflow(hit.entry, hit.method.id, assignments);
-      return hit.entry.create(configured.settings, workflowContext(assignments));
+      return buildWorkflow(hit.entry, hit.method.id, configured.settings, workflowContext(assignments));
     },
     embedder: resolveEmbedder,
   };

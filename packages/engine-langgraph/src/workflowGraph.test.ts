@@ -54,6 +54,20 @@ describe('workflowGraph: each node named once, each router named by its function
     expect(() => graph.compile()).toThrow(/has no name/);
   });
 
+  it('refuses a node named like a state channel when it is registered, not at compile time with LangGraph’s stack', () => {
+    let thrown: unknown;
+    try {
+      workflowGraph(Counter).node('n', () => ({}));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MultihopError);
+    expect((thrown as MultihopError).code).toBe('LANGGRAPH_GRAPH');
+    expect((thrown as Error).message).toMatch(/^node "n" has the name of a state channel; LangGraph needs node and channel names distinct/);
+    // A node named for what it does is fine beside the channel it writes.
+    expect(() => workflowGraph(Counter).node('count', (s) => ({ n: s.n + 1 }))).not.toThrow();
+  });
+
   it('refuses a node registered twice, and a second router on the same node', () => {
     const graph = workflowGraph(Counter).node('step', () => ({}));
     expect(() => graph.node('step', () => ({}))).toThrow(/registered twice/);

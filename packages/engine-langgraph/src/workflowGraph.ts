@@ -50,6 +50,10 @@ export class WorkflowGraph<SD extends StateDefinition, Extras extends object = o
   /** Registers node `name`: LangGraph runs `body`, inside `ctx.node(name, …)`. */
   node(name: string, body: NodeBody<StateType<SD>, UpdateType<SD>, Extras>, options: NodeOptions<StateType<SD>> = {}): this {
     if (this.nodes.some((n) => n.name === name)) throw new MultihopError('LANGGRAPH_GRAPH', `node ${name} is registered twice`);
+    // LangGraph refuses it too, but only when the graph compiles, with its own stack and no hint.
+    if (Object.prototype.hasOwnProperty.call(this.state.spec, name)) {
+      throw new MultihopError('LANGGRAPH_GRAPH', `node "${name}" has the name of a state channel; LangGraph needs node and channel names distinct (name the node for what it does, "${name}_step", or the channel for what it holds)`);
+    }
     this.nodes.push({ name, body: body as NodeEntry['body'], options: options as NodeOptions<never> });
     return this;
   }
