@@ -32,17 +32,19 @@ describe('OPERA in the multihop CLI', () => {
     expect(withSynthesis.nodes.map((n) => n.id)).not.toContain('lastStep');
   });
 
+  // The offline model runs on MuSiQue train questions here (musique/train-100.json), where its rules are developed.
   it('runs OPERA on a MuSiQue question with placeholder substitution in the trace', async () => {
-    const { code, out } = await cli('run', '--workflow', 'opera', '--dataset', 'musique-dev', '--id', '2hop__574419_270105', '--db', db, '--json');
+    // 2hop__334380_326459: "What county shares a border with the county where Black Hawk Township is located?"
+    const { code, out } = await cli('run', '--workflow', 'opera', '--dataset', 'musique-train', '--id', '2hop__334380_326459', '--db', db, '--json');
     expect(code).toBe(0);
     const result = JSON.parse(out) as RunResult;
     const placeholders = result.trace.filter((e) => e.data['decision'] === 'placeholders');
-    expect(placeholders.map((e) => e.data['subGoal'])).toEqual(['What is the county where Van Hook Township is located?', expect.not.stringContaining('[county from step 1]')]);
+    expect(placeholders.map((e) => e.data['subGoal'])).toEqual(['What is the county where Black Hawk Township is located?', expect.not.stringContaining('[county from step 1]')]);
   });
 
   it('writes MAPGRPO rollouts: G candidates per question and role, with rewards and advantages', async () => {
     const file = join(dir, 'rollouts.jsonl');
-    const { code, out, err } = await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '3', '--limit', '2', '--out', file, '--db', db);
+    const { code, out, err } = await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '3', '--limit', '2', '--out', file, '--db', db);
     expect(code).toBe(0);
     expect(err).toContain('they are not a policy');
     expect(out).toMatch(/wrote \d+ candidates .*stage 1 opera-plan 2 groups/);
@@ -55,10 +57,10 @@ describe('OPERA in the multihop CLI', () => {
   });
 
   it('says what is wrong with a rollouts command', async () => {
-    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-dev', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringMatching(/rollouts are defined for methods that train their agents: (.*, )?opera \(MAPGRPO\)/) });
-    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '1', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--group must be an integer of at least 2') });
-    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts needs --out') });
-    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4', '--temperature', '3', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number from 0 to 2, got 3') });
-    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-dev', '--group', '4', '--temperature', 'hot', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number, got "hot"') });
+    expect(await cli('rollouts', '--workflow', 'par2-rag', '--dataset', 'musique-train', '--group', '4', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringMatching(/rollouts are defined for methods that train their agents: (.*, )?opera \(MAPGRPO\)/) });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '1', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--group must be an integer of at least 2') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '4')).toMatchObject({ code: 2, err: expect.stringContaining('rollouts needs --out') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '4', '--temperature', '3', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number from 0 to 2, got 3') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '4', '--temperature', 'hot', '--out', 'x.jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('--temperature must be a number, got "hot"') });
   });
 });

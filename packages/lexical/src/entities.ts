@@ -8,13 +8,17 @@ const LEADING_NOISE = new Set([
 ]);
 
 /**
- * Capitalised spans: runs of capitalised words (digits allowed inside, e.g. "888 7th Avenue"),
- * joined by lower-case connectors such as "of" or "de" ("Chief of Protocol", "Leonardo da Vinci").
+ * Capitalised spans: runs of capitalised words, where an ordinal counts as one ("4th Baron
+ * Stafford" in hotpotqa-train's 5ae717ec5542995703ce8bd0, "26th Chess Olympiad" in musique-train's
+ * 2hop__732691_37939), joined by lower-case connectors such as "of" or "von" ("3rd Earl of Derby",
+ * "Géza von Cziffra"). A bare number is not a capitalised word: it ends a span and is left out of
+ * it, so digits before or after the words are not included ("the 1920 Summer Olympics" gives "Summer
+ * Olympics", "Heinkel HD 23" gives "Heinkel HD": musique-train and hotpotqa-train questions).
  * Leading function words capitalised only by sentence position are dropped.
  */
 export function capitalisedSpans(text: string): string[] {
   // Punctuation is kept as its own token so that brackets, commas and dashes end a span
-  // ("Henry John Kaiser (May 9, 1882 – ...)" must not run into the dates).
+  // ("Ann Bradford Davis (May 3, 1926 – June 1, 2014)", a hotpotqa-train paragraph, must not run into the dates).
   const spans: string[] = [];
   let current: string[] = [];
   const flush = () => {
@@ -40,7 +44,10 @@ export function capitalisedSpans(text: string): string[] {
   return [...new Set(spans.filter((s) => s.length > 1))];
 }
 
-/** Titles in quotes ("Kiss and Tell", “Shazzan”): HotpotQA questions name films and songs this way. */
+/**
+ * Titles in straight or curly quotes: HotpotQA questions name films and songs this way
+ * ("Wonderland by Night" and "A Man Without Love" in hotpotqa-train's 5a8e40795542995a26add496).
+ */
 export function quotedTitles(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push((m[1] ?? '').trim());

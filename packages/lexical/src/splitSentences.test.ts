@@ -2,9 +2,15 @@ import { joinSentences, splitSentences } from './splitSentences';
 
 describe('splitSentences', () => {
   it('keeps "U.S." and a middle initial inside their sentence, and splits before a quote', () => {
-    expect(splitSentences('Henry J. Kaiser built ships in the U.S. during the war. He died in 1967. "Yes," he said.')).toEqual([
-      'Henry J. Kaiser built ships in the U.S. during the war.',
-      'He died in 1967.',
+    // The first two sentences are the first and third of the Clinton Foundation paragraph, a
+    // supporting paragraph of a HotpotQA train question (hotpotqa/train-100.json, 5a7bbded554299042af8f7d2).
+    expect(
+      splitSentences(
+        'The Clinton Foundation (founded in 1997 as the William J. Clinton Foundation) is a non-profit organization under section 501(c)(3) of the U.S. tax code. Its offices are located in New York City and Little Rock, Arkansas. "Yes," he said.',
+      ),
+    ).toEqual([
+      'The Clinton Foundation (founded in 1997 as the William J. Clinton Foundation) is a non-profit organization under section 501(c)(3) of the U.S. tax code.',
+      'Its offices are located in New York City and Little Rock, Arkansas.',
       '"Yes," he said.',
     ]);
   });

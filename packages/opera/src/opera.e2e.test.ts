@@ -1,16 +1,35 @@
 import { createModel, createScriptedProvider, toMermaid, validateChart, type ProviderRequest, type Question, type RunResult } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
 import { offlineHandlers } from '@multihop/opera/offline';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatasetCorpus } from '@multihop/retriever';
+import { sharedDatasetsDir } from '@multihop/testing';
 import { musiqueClosedCorpus, scopedTo } from '../test/musiqueCorpus';
 import { OPERA_GUARDS } from './machine';
 import type { TrajectoryEntry } from './TrajectoryMemory';
 import { createOperaWorkflow, opera, operaNoPlan, operaNoRewrite } from './workflows';
 
+/** A real LanceDB corpus of the first `limit` MuSiQue train questions, closed setting (as musiqueClosedCorpus is of dev). */
+async function musiqueTrainClosedCorpus(limit: number) {
+  process.env['MULTIHOP_DATASETS_DIR'] ??= sharedDatasetsDir();
+  const opened = await openDatasetCorpus('musique-train', { setting: 'closed', uri: await mkdtemp(join(tmpdir(), 'multihop-opera-')), load: { limit } });
+  return { ...opened, questions: opened.dataset.questions };
+}
+
 let corpus: Awaited<ReturnType<typeof musiqueClosedCorpus>>;
+// The first five MuSiQue train questions (musique/train-100.json), for the test that runs the
+// offline model on one: its rules are developed on the train splits.
+let train: Awaited<ReturnType<typeof musiqueTrainClosedCorpus>>;
 beforeAll(async () => {
   corpus = await musiqueClosedCorpus(12);
+  train = await musiqueTrainClosedCorpus(5);
 });
-afterAll(() => corpus.close());
+afterAll(() => {
+  corpus.close();
+  train.close();
+});
 
 const plan = (...questions: string[]) =>
   JSON.stringify({
@@ -350,13 +369,14 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
 
   it('persists a run mid-way and finishes it in a new actor with the same answer as an uninterrupted run', async () => {
     const model = offlineModel({ handlers: offlineHandlers });
-    const q = corpus.questions.find((x) => x.text.includes('Van Hook Township'))!;
-    const uninterrupted = await opera().run(q, { model, retriever: scopedTo(corpus, q) });
+    // 2hop__215852_404718: "What county shares a border with the county in which Johnnycake, West Virginia is located?"
+    const q = train.questions.find((x) => x.id === '2hop__215852_404718')!;
+    const uninterrupted = await opera().run(q, { model, retriever: scopedTo(train, q) });
     expect(memoryOf(uninterrupted).length).toBeGreaterThanOrEqual(2);
 
     const paused = await opera({ pauseWhen: (state, context) => state === 'retrieve' && context.memory.length === 1 }).run(q, {
       model,
-      retriever: scopedTo(corpus, q),
+      retriever: scopedTo(train, q),
     });
     expect(paused).toMatchObject({ status: 'partial', stopReason: 'paused' });
     const snapshot = JSON.parse(JSON.stringify(paused.data?.['snapshot'])) as { value: string; context: { memory: unknown[] } };
@@ -364,13 +384,13 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     expect(snapshot.context.memory).toHaveLength(1);
     expect(paused.trace.some((e) => e.kind === 'enter' && e.node === 'synthesize')).toBe(false);
     // Paused while an agent's call is in flight: its node is closed too, every enter has its exit.
-    const midCall = await opera({ pauseWhen: (state) => state === 'analyze' }).run(q, { model, retriever: scopedTo(corpus, q) });
+    const midCall = await opera({ pauseWhen: (state) => state === 'analyze' }).run(q, { model, retriever: scopedTo(train, q) });
     expect(midCall).toMatchObject({ status: 'partial', stopReason: 'paused' });
     const enters = midCall.trace.filter((e) => e.kind === 'enter').map((e) => e.node);
     expect(midCall.trace.filter((e) => e.kind === 'exit').map((e) => e.node).sort()).toEqual([...enters].sort());
     expect(midCall.trace.filter((e) => e.kind === 'exit' && e.node === 'analyze').at(-1)?.data).toEqual({ reason: 'paused' });
 
-    const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(corpus, q) });
+    const resumed = await opera().resume(q, snapshot, { model, retriever: scopedTo(train, q) });
     expect({ status: resumed.status, stopReason: resumed.stopReason }).toEqual({ status: uninterrupted.status, stopReason: uninterrupted.stopReason });
     expect(resumed.answer).toBe(uninterrupted.answer);
     expect(memoryOf(resumed)).toEqual(memoryOf(uninterrupted));

@@ -52,3 +52,45 @@ export function hotpotDevSample(n: number): Array<{ question: SampleQuestion; pa
       };
     });
 }
+
+/**
+ * The first `n` questions of the real HotpotQA train sample (`hotpotqa/train-100.json`, the
+ * original HotpotQA layout) with their own paragraphs, shaped as hotpotDevSample's are: passage
+ * ids `${_id}:${i}` for the question's i-th context paragraph, and as supporting ids the
+ * paragraphs whose titles its supporting_facts name. For tests that check the offline model's
+ * behaviour, whose rules are developed on the train splits (dev questions are for reporting).
+ */
+export function hotpotTrainSample(n: number): Array<{ question: SampleQuestion; passages: SamplePassage[] }> {
+  const file = resolve(sharedDatasetsDir(), 'hotpotqa/train-100.json');
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Array<{
+    _id: string;
+    question: string;
+    answer: string;
+    context: Array<[string, string[]]>;
+    supporting_facts: Array<[string, number]>;
+  }>;
+  return rows.slice(0, n).map((row) => {
+    const supportingTitles = new Set(row.supporting_facts.map(([title]) => title));
+    const passages = row.context.map(([title, sentences], i) => ({ id: `${row._id}:${i}`, title, text: joinSentences(sentences) }));
+    return {
+      question: {
+        id: row._id,
+        text: row.question,
+        answer: row.answer,
+        aliases: [],
+        supportingIds: passages.filter((p) => supportingTitles.has(p.title)).map((p) => p.id),
+      },
+      passages,
+    };
+  });
+}
+
+/** HotpotQA's sentence lists as one text, a space between sentences that do not bring their own (as @multihop/lexical's joinSentences). */
+function joinSentences(sentences: string[]): string {
+  let text = '';
+  for (const s of sentences) {
+    if (text && !/\s$/.test(text) && !/^\s/.test(s)) text += ' ';
+    text += s;
+  }
+  return text.trim();
+}

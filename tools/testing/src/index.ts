@@ -1,6 +1,6 @@
 export { startOpenAICompatibleServer, type StubReply, type StubRequest, type OpenAICompatibleServer } from './openaiCompatibleServer';
 export { readmeUsageExample, usageExampleSource, runExample, describeRun, type ExampleRun } from './readmeExample';
-export { hotpotDevSample, sharedDatasetsDir, type SampleQuestion, type SamplePassage } from './hotpotDevSample';
+export { hotpotDevSample, hotpotTrainSample, sharedDatasetsDir, type SampleQuestion, type SamplePassage } from './hotpotDevSample';
 export { firstThenWait, timed, questionStarting, type TimedCall } from './timedProvider';
 export { startRedis, startPostgres, isListening, type TestServer } from './servers';
 export { betterSqliteCopy, betterSqlitePreload } from './betterSqliteCopy';

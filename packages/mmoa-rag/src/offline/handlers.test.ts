@@ -1,4 +1,4 @@
-import { hotpotDevSample } from '@multihop/testing';
+import { hotpotTrainSample } from '@multihop/testing';
 import { rewriteOffline, selectOffline } from './handlers';
 
 // Tuned on HotpotQA train questions (../shared/datasets/hotpotqa/train-100.json); these are from it.
@@ -16,8 +16,9 @@ describe('offline Query Rewriter', () => {
 });
 
 describe('offline Selector', () => {
-  it('picks the supporting documents of a real dev question among its ten paragraphs, in ID order', () => {
-    const [sample] = hotpotDevSample(1);
+  it('picks the supporting documents of a real train question among its ten paragraphs, in ID order', () => {
+    // The first question of hotpotqa/train-100.json (5a77ec115542992a6e59dff7).
+    const [sample] = hotpotTrainSample(1);
     const docs = sample!.passages.map((p) => ({ id: p.id, title: p.title, text: p.text }));
     const picked = selectOffline(sample!.question.text, docs);
     expect(picked.length).toBeGreaterThan(0);

@@ -130,7 +130,8 @@ function bridgeHop(
 ): Reading | undefined {
   if (firstHop >= 0.6 || shape.type === 'yes-no' || shape.type === 'choice') return undefined;
   // A bridge is another entity the sentence introduces, with a passage of its own: not the
-  // sentence's own subject under another title ("Catwoman (film)" and "Catwoman (video game)").
+  // sentence's own subject under another title ("Scott Howell (political consultant)" and "Scott
+  // Howell (footballer)", paragraphs of hotpotqa-train's 5a90478a55429933b8a204cc).
   const own = stemmed(baseTitle(first.support.passage.title));
   const other = (p: Pick<Passage, 'id' | 'title'>) => p.id !== first.support.passage.id && stemmed(baseTitle(p.title)) !== own;
   const spans = [first.text, ...capitalisedSpans(first.support.sentence)];
@@ -152,7 +153,7 @@ function bridgeHop(
   return undefined;
 }
 
-/** A title without its parenthetical qualifier ("Catwoman (film)" → "Catwoman"). */
+/** A title without its parenthetical qualifier ("Scott Howell (footballer)" → "Scott Howell"). */
 function baseTitle(title: string): string {
   return title.replace(/\s*\(.*\)$/, '');
 }

@@ -84,8 +84,9 @@ export const operaAnalysisAnswer = defineOfflineHandler(operaAnalysisAnswerPromp
 
 /**
  * "What is the county where X is located?" names the kind of answer it wants: a span of the
- * best sentences that ends in that noun ("Mountrail County") is the answer, and sufficient when
- * its sentence also names every entity of the sub-goal.
+ * best sentences that ends in that noun is the answer ("Jefferson County" for the first sub-goal
+ * of musique-train's "What county shares a border with the county where Black Hawk Township is
+ * located?"), and sufficient when its sentence also names every entity of the sub-goal.
  */
 function headNounAnswer(subGoal: string, pool: ReturnType<typeof passages>): { answer: string; sufficient: boolean } | undefined {
   const head = /^(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?([a-z]+)\b/i.exec(subGoal.trim())?.[1]?.toLowerCase();
@@ -93,7 +94,8 @@ function headNounAnswer(subGoal: string, pool: ReturnType<typeof passages>): { a
   const entities = classifyQuestion(subGoal).entities;
   for (const s of rankSentences(subGoal, pool).slice(0, 3)) {
     if (s.score <= 0) break;
-    // Spans run across connectors ("Mountrail County in the U.S"): their pieces are candidates too.
+    // Spans run across connectors ("Lunenburg Municipal District in Lunenburg County", musique-train
+    // 2hop__337205_776856, asked for a district): their pieces are candidates too.
     const pieces = capitalisedSpans(s.sentence).flatMap((c) => [c, ...c.split(/\s+(?:in|on|at|for|and|upon|the|of)\s+/)]);
     const span = pieces.find((c) => c.toLowerCase().split(/\s+/).at(-1) === head && !entities.includes(c));
     if (span) {
