@@ -81,7 +81,7 @@ interface Description {
  * question keeps a placeholder for its answer; repeated until no description is left, so nested
  * relations yield one step per hop:
  *   - a relation of an entity: "the director of Jaws", "the birthplace of [person from step 1]";
- *   - a possessive: "Anna Benson's mother", "Gisvi's city of birth";
+ *   - a possessive: "Izgoy's performer", "Gisvi's city of birth";
  *   - a relative clause: "the county where X is located", "the band that made Y", cut where the
  *     main clause resumes ("the state where X is located | become part of …");
  *   - a contact or participle clause: "the city X was born", "the country containing X".
@@ -182,7 +182,7 @@ function relationsOf(body: string): Description[] {
   return out;
 }
 
-/** "Anna Benson's mother", "Gisvi's city of birth", "[performer from step 1]'s country". */
+/** "Izgoy's performer", "Gisvi's city of birth", "[performer from step 1]'s country". */
 function possessives(body: string): Description[] {
   const out: Description[] = [];
   for (const m of body.matchAll(/['’]s ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*)/g)) {
