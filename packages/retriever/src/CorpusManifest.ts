@@ -26,6 +26,11 @@ export interface CorpusManifest {
     /** Scalar index on question_id, for the closed setting's per-question prefilter. */
     questionIdIndex: boolean;
   };
+  /**
+   * Each table's version when this manifest was written (absent in manifests of earlier releases).
+   * Tables found past it were left by an ingest killed before its end, and the next ingest restores them.
+   */
+  versions?: Partial<Record<ChunkLevel, number>>;
   /** Ingests that wrote to the corpus (re-ingesting an input it already holds writes nothing). */
   ingests: number;
   /** Fingerprints of the inputs ingested (most recent last, up to 20): the same input again is a no-op. */

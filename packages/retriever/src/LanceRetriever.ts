@@ -5,7 +5,7 @@ import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
 import { CorpusStoreDamagedError, SearchError } from './errors';
-import { damageReason, plainLanceMessage } from './storeHealth';
+import { damageReason, isMissingFile, plainLanceMessage } from './storeHealth';
 
 export interface RetrieverSearchOptions extends SearchOptions {
   /** Overrides the retriever's default mode. */
@@ -88,31 +88,55 @@ export class LanceRetriever implements RetrieverPort {
     const reranker = options.rerank === false ? undefined : this.reranker;
     const wanted = reranker ? Math.max(options.candidates ?? Math.max(20, 2 * k), k) : k;
     const mayRepeat = (this.manifest.setting === 'closed' && options.questionId === undefined) || (dedupeBy === 'passage' && level === 'sentence');
-    const limit = mayRepeat ? wanted * 4 : wanted;
-
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await this.run(table, mode, query, where, limit, options.signal);
-    } catch (error) {
-      if (error instanceof MultihopError) throw error;
-      const damaged = damageReason(error);
-      if (damaged) throw new CorpusStoreDamagedError(this.storeUri ?? '(unknown)', damaged, this.manifest.corpus, { cause: error });
-      throw new SearchError(`${mode} search of corpus "${this.manifest.corpus}" (${level}) failed for query "${query.slice(0, 120)}": ${plainLanceMessage((error as Error).message)}`, { cause: error });
-    }
-    abortIf(options.signal);
-    const seen = new Set<string>();
-    let hits: SearchHit[] = [];
-    for (const row of rows) {
-      const hit = toHit(row, level, mode);
-      const key = dedupeBy === 'passage' ? String(row.passage_id) : hit.id;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      hits.push(hit);
-      if (hits.length === wanted) break;
+    // Rows that may repeat (a paragraph shared by many questions, a passage with many matching
+    // sentences) are over-fetched; when even that holds fewer than `wanted` distinct keys, the
+    // search runs again with a larger limit, until it has them or the rows run out.
+    let limit = mayRepeat ? wanted * 4 : wanted;
+    let hits: SearchHit[];
+    for (;;) {
+      let rows: Record<string, unknown>[];
+      try {
+        rows = await this.runFresh(table, mode, query, where, limit, options.signal);
+      } catch (error) {
+        if (error instanceof MultihopError) throw error;
+        const damaged = damageReason(error);
+        if (damaged) throw new CorpusStoreDamagedError(this.storeUri ?? '(unknown)', damaged, this.manifest.corpus, { cause: error });
+        throw new SearchError(`${mode} search of corpus "${this.manifest.corpus}" (${level}) failed for query "${query.slice(0, 120)}": ${plainLanceMessage((error as Error).message)}`, { cause: error });
+      }
+      abortIf(options.signal);
+      const seen = new Set<string>();
+      hits = [];
+      for (const row of rows) {
+        const hit = toHit(row, level, mode);
+        const key = dedupeBy === 'passage' ? String(row.passage_id) : hit.id;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push(hit);
+        if (hits.length === wanted) break;
+      }
+      if (!mayRepeat || hits.length >= wanted || rows.length < limit) break;
+      limit *= 4;
     }
     hits.forEach((h, i) => (h.rank = i + 1));
     if (reranker) hits = await reranker.rerank(query, hits, { k, signal: options.signal });
     return hits.slice(0, k);
+  }
+
+  /**
+   * run(), retried once on the latest version of the table when a file it reads is missing. This
+   * handle reads the version that was the latest when it opened; an ingest in another process
+   * creates newer ones, and deletes old versions' files once they are past its grace period
+   * (IngestOptions.keepOldVersionsMs). That is not damage: the latest version has all its files.
+   * A file missing from the latest version too is, and the caller reports it.
+   */
+  private async runFresh(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    try {
+      return await this.run(table, mode, query, where, limit, signal);
+    } catch (error) {
+      if (error instanceof MultihopError || !isMissingFile(error)) throw error;
+      await table.checkoutLatest();
+      return this.run(table, mode, query, where, limit, signal);
+    }
   }
 
   private async run(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {

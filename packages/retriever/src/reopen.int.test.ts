@@ -23,15 +23,16 @@ describe('opening the same corpus again', () => {
   it('writes nothing when the corpus is unchanged, and re-ingests a changed one', async () => {
     const uri = await tempDir('reopen');
     const embedder = new HashingEmbedder();
-    const open = (limit: number) => openDatasetCorpus('hotpotqa-dev', { setting: 'closed', uri, load: { datasetsDir, limit }, ingest: { embedder }, retriever: { embedder, mode: 'hybrid' } });
+    const open = (limit: number, keepOldVersionsMs?: number) =>
+      openDatasetCorpus('hotpotqa-dev', { setting: 'closed', uri, load: { datasetsDir, limit }, ingest: { embedder, keepOldVersionsMs }, retriever: { embedder, mode: 'hybrid' } });
 
     const first = await open(30);
     expect(first.report.added).toEqual({ passage: 300, sentence: expect.any(Number) });
     first.close();
     const afterFirst = await versions(uri);
     expect(Object.keys(afterFirst).sort()).toEqual(['_multihop_manifests', tableName(first.corpus, 'passage'), tableName(first.corpus, 'sentence')].sort());
-    // Old versions are cleaned up once an ingest succeeds: one per table.
-    expect(Object.values(afterFirst)).toEqual([1, 1, 1]);
+    // The versions the ingest went through stay for the grace period (a reader elsewhere may be on one).
+    expect(Object.values(afterFirst).every((n) => n > 1)).toBe(true);
 
     for (let start = 0; start < 2; start++) {
       const again = await open(30);
@@ -45,7 +46,8 @@ describe('opening the same corpus again', () => {
     }
 
     // A changed input (ten more questions) is written: their rows only, searchable, manifest updated.
-    const grown = await open(40);
+    // Without a grace period, its cleanup leaves one version per table.
+    const grown = await open(40, 0);
     expect(grown.report.added.passage).toBe(100);
     expect(grown.report.manifest.counts.rows.passage).toBe(400);
     expect(grown.report.manifest.counts.questions).toBe(40);

@@ -25,6 +25,12 @@ export function damageReason(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether `error` says a file of the store was not found (deleted under a reader, or damage). */
+export function isMissingFile(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /Not found:|NotFound|No such file/i.test(message);
+}
+
 /** LanceDB's message without Rust source locations, backtraces and debug structures, on one line. */
 export function plainLanceMessage(message: string): string {
   return message

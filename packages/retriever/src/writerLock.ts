@@ -35,6 +35,7 @@ export async function acquireWriterLock(dir: string, corpus: string, options: Wr
   const me: Holder = { pid: process.pid, host: hostname(), corpus, since: new Date().toISOString() };
   const started = Date.now();
   let told = false;
+  let toldStale = false;
   for (;;) {
     try {
       writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
@@ -48,19 +49,24 @@ export async function acquireWriterLock(dir: string, corpus: string, options: Wr
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = readHolder(file);
+    const text = readText(file);
+    const holder = text === undefined ? undefined : parseHolder(text);
+    if (text === undefined) continue; // released in between: try again
     // A lock just created may not hold its text yet: only an old unreadable one counts as stale.
     if (!holder && ageMs(file) < 5_000) {
       await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
       continue;
     }
     if (!holder || !alive(holder)) {
-      // A writer killed mid-ingest (or a lock file cut short): it wrote no manifest, so the next
-      // ingest drops what it left and starts afresh; the lock is simply taken over.
-      options.notice?.(
-        `the corpus store at ${dir} has the writer lock of process ${holder?.pid ?? '(unknown)'}, which no longer runs (killed during an ingest?); taking it over`,
-      );
-      rmSync(file, { force: true });
+      // A writer killed mid-ingest (or a lock file cut short): the next ingest drops or restores
+      // what it left (see CorpusStore), so the lock is taken over.
+      if (!toldStale) {
+        options.notice?.(
+          `the corpus store at ${dir} has the writer lock of process ${holder?.pid ?? '(unknown)'}, which no longer runs (killed during an ingest?); taking it over`,
+        );
+      }
+      toldStale = true;
+      if (!removeStale(file, text, me)) await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
       continue;
     }
     if (!told) {
@@ -77,6 +83,41 @@ export async function acquireWriterLock(dir: string, corpus: string, options: Wr
   }
 }
 
+/**
+ * Deletes a stale lock file, if it still holds `staleText`. Two processes that both read the dead
+ * holder must not both delete: the second one's delete would remove the lock the first had just
+ * taken, and both would write. So the check and the delete happen only under a second lock
+ * (`<lock>.takeover`, created exclusively, held for a few file operations): whoever holds it reads
+ * the lock again, and deletes it only if it is still the dead holder's. False when another process
+ * is taking over right now (poll again).
+ */
+function removeStale(file: string, staleText: string, me: Holder): boolean {
+  const guard = `${file}.takeover`;
+  try {
+    writeFileSync(guard, JSON.stringify(me), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // A process killed while holding the guard (a window of a few file operations) would block
+    // every writer: a guard whose process is gone, or unreadable for long, is removed.
+    const text = readText(guard);
+    const holder = text === undefined ? undefined : parseHolder(text);
+    if (text !== undefined && (holder ? !alive(holder) : ageMs(guard) >= 5_000)) rmSync(guard, { force: true });
+    return false;
+  }
+  try {
+    if (readText(file) === staleText) rmSync(file, { force: true });
+    return true;
+  } finally {
+    rmSync(guard, { force: true });
+  }
+}
+
+/** Whether a live process (or one on another machine) holds the writer lock of a local store directory. */
+export function writerActive(dir: string): boolean {
+  const holder = readHolder(join(dir, WRITER_LOCK));
+  return holder !== undefined && alive(holder);
+}
+
 function ageMs(file: string): number {
   try {
     return Date.now() - statSync(file).mtimeMs;
@@ -85,9 +126,22 @@ function ageMs(file: string): number {
   }
 }
 
-function readHolder(file: string): Holder | undefined {
+function readText(file: string): string | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function readHolder(file: string): Holder | undefined {
+  const text = readText(file);
+  return text === undefined ? undefined : parseHolder(text);
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<Holder>;
     return typeof parsed.pid === 'number' ? { pid: parsed.pid, host: String(parsed.host ?? ''), corpus: String(parsed.corpus ?? '?'), since: String(parsed.since ?? '?') } : undefined;
   } catch {
     return undefined;

@@ -9,8 +9,9 @@ import { datasetsDir, tempDir } from './sharedData';
 
 /**
  * The retriever contract, run once per search mode (STYLE.md: one shared suite every adapter runs).
- * Every mode gets the same data (the first 50 HotpotQA dev questions, closed and open), the same
- * assertions and the same gold-finding bars.
+ * Every mode gets the same data (the first 50 HotpotQA dev questions, closed and open, and the
+ * first 300 2Wiki dev questions closed, whose contexts share paragraphs), the same assertions and
+ * the same gold-finding bars.
  */
 export function retrieverConformance(mode: SearchMode, options: { reranker?: Reranker } = {}): void {
   describe(`retriever conformance: ${mode}${options.reranker ? ` + ${options.reranker.id} reranker` : ''}`, () => {
@@ -18,6 +19,8 @@ export function retrieverConformance(mode: SearchMode, options: { reranker?: Rer
     let dataset: Dataset;
     let closed: LanceRetriever;
     let open: LanceRetriever;
+    let sharing: Dataset;
+    let sharingClosed: LanceRetriever;
 
     beforeAll(async () => {
       dataset = await loadDataset('hotpotqa-dev', { datasetsDir, limit: 50 });
@@ -27,6 +30,11 @@ export function retrieverConformance(mode: SearchMode, options: { reranker?: Rer
       await store.ingest(dataset, { setting: 'open', embedder });
       closed = await store.retriever('hotpotqa-dev-closed', { mode, embedder, reranker: options.reranker });
       open = await store.retriever('hotpotqa-dev-open', { mode, embedder, reranker: options.reranker });
+      // No paragraph of the first 50 HotpotQA questions is in two questions' contexts; in 2Wiki dev
+      // one is in 49 of the first 300 (more than the 4k rows a search fetches first for k = 10).
+      sharing = await loadDataset('2wiki-dev', { datasetsDir, limit: 300 });
+      await store.ingest(sharing, { setting: 'closed', embedder, levels: ['passage'] });
+      sharingClosed = await store.retriever('2wiki-dev-closed', { mode, embedder, reranker: options.reranker });
     });
     afterAll(() => store?.close());
 
@@ -112,12 +120,17 @@ export function retrieverConformance(mode: SearchMode, options: { reranker?: Rer
       expect(without.some((h) => h.title === goldTitle)).toBe(false);
     });
 
-    it('deduplicates paragraphs shared by several questions when a closed corpus is searched whole', async () => {
-      const shared = sharedParagraph(dataset);
-      const hits = await closed.search(shared.query, { k: 10 });
-      const ids = hits.map((h) => h.id);
-      expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toContain(shared.id);
+    it('deduplicates paragraphs shared by several questions when a closed corpus is searched whole, and still returns k hits', async () => {
+      const shared = sharedParagraph(sharing);
+      expect(shared.questions).toBeGreaterThan(40);
+      for (const k of [5, 10]) {
+        const hits = await sharingClosed.search(shared.query, { k });
+        const ids = hits.map((h) => h.id);
+        expect(ids).toHaveLength(k);
+        expect(new Set(ids).size).toBe(k);
+        expect(ids).toContain(shared.id);
+        expectWellRanked(hits);
+      }
     });
 
     it('answers an empty query with no hits and survives query syntax characters', async () => {
@@ -144,13 +157,13 @@ function expectWellRanked(hits: SearchHit[]): void {
   });
 }
 
-/** A paragraph that occurs in more than one question's context, or the first question's first paragraph. */
-function sharedParagraph(dataset: Dataset): { id: string; query: string } {
+/** The paragraph that occurs in the most questions' contexts, with that number. */
+function sharedParagraph(dataset: Dataset): { id: string; query: string; questions: number } {
   const count = new Map<string, number>();
   for (const ids of Object.values(dataset.contexts)) for (const id of ids) count.set(id, (count.get(id) ?? 0) + 1);
-  const id = [...count.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const [id, questions] = [...count.entries()].sort((a, b) => b[1] - a[1])[0]!;
   const p = dataset.passages.find((x) => x.id === id)!;
-  return { id, query: `${p.title}. ${p.text}` };
+  return { id, query: `${p.title}. ${p.text}`, questions };
 }
 
 export type { Question };

@@ -5,10 +5,11 @@
  * Flags: --scale-passages=N (default 1,000,000; 0 skips), --compare-passages=N (project vs raw
  * LanceDB ingest, default 200,000 synthetic passages; 0 skips), --vector-queries=N (1M vector
  * index recall, default 50), --datasets=a,b, --queries=N (per dataset, default all), --dir=path
- * (default a temp dir, removed after), --json=file.
+ * (default a temp dir, removed after; an existing one is reused, but every corpus the bench
+ * measures is ingested anew, so its rates are never those of a no-op re-ingest), --json=file.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Question, SearchHit } from '@multihop/core';
@@ -48,10 +49,15 @@ async function main(): Promise<void> {
   const qualityRows: string[] = [];
   for (const name of datasetNames) {
     const dataset = await loadDataset(name);
-    const report = await store.ingest(dataset, { corpus: `${name}-open`, levels: ['passage'], embedder });
+    // Timed from outside: the whole call (rows, fingerprint, lock, writes, index, manifest, version
+    // cleanup), not only the report's ingestMs + indexMs. `rebuild` makes a reused --dir measure a
+    // real ingest: without it, a corpus already there is a no-op and its "rate" is meaningless.
+    const ingestStarted = performance.now();
+    const report = await store.ingest(dataset, { corpus: `${name}-open`, levels: ['passage'], embedder, rebuild: true });
+    const wallMs = performance.now() - ingestStarted;
     const passages = dataset.passages.length;
     ingestRows.push(
-      `| ${name} | ${passages} | ${(passages / ((report.ingestMs + report.indexMs) / 1000)).toFixed(0)} | ${ms(report.ingestMs)} | ${ms(report.embedMs)} | ${ms(report.indexMs)} |`,
+      `| ${name} | ${passages} | ${(passages / (wallMs / 1000)).toFixed(0)} | ${ms(wallMs)} | ${ms(report.ingestMs)} | ${ms(report.embedMs)} | ${ms(report.indexMs)} |`,
     );
     const questions = dataset.questions.slice(0, queryLimit);
     const table = await store.table(`${name}-open`);
@@ -80,11 +86,11 @@ async function main(): Promise<void> {
       `| ${name} | bm25 + lexical rerank of top 20 | ${K.map((k) => `${pct(rq[k].recall)} | ${pct(rq[k].fullRecall)} | ${pct(rq[k].ndcg)} | ${pct(rq[k].allPass)}`).join(' | ')} |`,
     );
     results[`${name}.bm25+lexical.quality`] = rq;
-    results[`${name}.ingest`] = { passages, ingestMs: report.ingestMs, indexMs: report.indexMs };
+    results[`${name}.ingest`] = { passages, wallMs, ingestMs: report.ingestMs, indexMs: report.indexMs };
   }
 
   console.log('## Ingest (open corpus, passage level, with the hashing embedder)\n');
-  console.log('| dataset | passages | passages/s end to end | ingest ms | of it embed ms | index build ms |\n|---|---|---|---|---|---|');
+  console.log('| dataset | passages | passages/s (whole ingest() call) | ingest() ms | of it write ms | of that embed ms | index build ms |\n|---|---|---|---|---|---|---|');
   console.log(ingestRows.join('\n'));
   const pool = (await Promise.all(datasetNames.map((n) => loadDataset(n)))).flatMap((d) => d.passages);
   const rate = embedderRate(pool);
@@ -100,6 +106,8 @@ async function main(): Promise<void> {
   if (comparePassages > 0) {
     const passages: CorpusPassage[] = [];
     for await (const batch of synthetic(pool, comparePassages)()) passages.push(...batch);
+    // compareIngest writes into fresh sub-stores; with a reused --dir, earlier runs' are removed first.
+    for (const sub of ['ingest-project', 'ingest-raw']) if (existsSync(join(dir, sub))) rmSync(join(dir, sub), { recursive: true, force: true });
     const { project, raw } = await compareIngest(dir, passages);
     results.ingestCompare = { project, raw };
     const row = (who: string, x: IngestSide) => {
@@ -202,8 +210,19 @@ async function quality(retriever: LanceRetriever, questions: Question[]) {
  */
 async function scaleRun(store: CorpusStore, dir: string, pool: CorpusPassage[], questions: Question[], total: number, embedder: HashingEmbedder) {
   const batchSize = 50_000;
-  // The vector index is built (and timed) apart, by vectorIndex().
-  const report = await store.ingestPassages(synthetic(pool, total, batchSize), { corpus: 'synthetic', source: `synthetic:${total}`, levels: ['passage'], batchSize, embedder, vectorIndexMinRows: Infinity });
+  // The vector index is built (and timed) apart, by vectorIndex(). `rebuild`: a reused --dir's
+  // synthetic corpus would otherwise take no new rows. No reader shares the bench's store, so old
+  // versions go at once (keepOldVersionsMs: 0) and the size on disk is the corpus's, not twice it.
+  const report = await store.ingestPassages(synthetic(pool, total, batchSize), {
+    corpus: 'synthetic',
+    source: `synthetic:${total}`,
+    levels: ['passage'],
+    batchSize,
+    embedder,
+    vectorIndexMinRows: Infinity,
+    rebuild: true,
+    keepOldVersionsMs: 0,
+  });
   const retriever = await store.retriever('synthetic');
   for (const q of questions.slice(0, 20)) await retriever.search(q.text, { k: 10 });
   const times: number[] = [];
