@@ -19,6 +19,12 @@ export interface Par2Settings {
   rerankK: number;
   /** H: hops of the iterative chain (paper: step budget 5). */
   hopBudget: number;
+  /**
+   * Who reranks each retrieval's candidates when the caller gives no `Reranker`: `lexical`
+   * (@multihop/lexical's LexicalReranker, no model call) or `llm` (the run's model, listwise, with
+   * the shared `retriever.rerank` prompt, as appendix A.4's reranker is a language model).
+   */
+  rerankWith: 'lexical' | 'llm';
 }
 
 export interface HopRecord {

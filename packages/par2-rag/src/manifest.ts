@@ -1,4 +1,5 @@
 import { defineMethod, type WorkflowEntry } from '@multihop/core';
+import { rerankPrompt } from '@multihop/prompts';
 import type { Par2Variant } from './graph';
 import { PAR2_NODES } from './nodes';
 import { par2EscPrompt, par2PlannerPrompt, par2QueryFormulatorPrompt, par2WriterPrompt } from './prompts';
@@ -17,12 +18,13 @@ const entry = (variant: Par2Variant): WorkflowEntry => ({
   create: (options) => workflows().createPar2Workflow(variant, options),
 });
 
-/** PAR²-RAG as the platform sees it: the full method, its two module variants, its four prompted roles. */
+/** PAR²-RAG as the platform sees it: the full method, its two module variants, its four prompted roles and the reranker's. */
 export const manifest = defineMethod({
   id: 'par2-rag',
   family: 'PAR²-RAG',
   paper: PAR2_PAPER,
   workflows: [entry('full'), entry('coverage-anchor'), entry('iterative-chain')],
-  prompts: [par2PlannerPrompt, par2WriterPrompt, par2EscPrompt, par2QueryFormulatorPrompt],
+  // The shared reranker prompt: called at the retrieval nodes when `rerankWith` is `llm`.
+  prompts: [par2PlannerPrompt, par2WriterPrompt, par2EscPrompt, par2QueryFormulatorPrompt, rerankPrompt],
   nodes: PAR2_NODES,
 });

@@ -17,7 +17,8 @@ export const PAR2_NODES: Readonly<Record<string, MethodNode>> = {
   },
   rerank_dedupe: {
     agent: 'Retriever',
-    description: 'Reranks each sub-query’s candidate list and keeps its best few passages',
+    description: 'Reranks each sub-query’s candidate list and keeps its best few passages (by the model when rerankWith is llm)',
+    prompts: ['retriever.rerank'],
   },
   anchor: {
     description: 'Merges the reranked lists, dropping repeats, into the anchored context the reasoning chain starts from',
@@ -40,6 +41,7 @@ export const PAR2_NODES: Readonly<Record<string, MethodNode>> = {
   chain_retrieve: {
     agent: 'Retriever',
     description: 'Retrieves and reranks passages for the follow-up query and adds the new ones to the context; nothing new ends the chain',
+    prompts: ['retriever.rerank'],
   },
   final: {
     description: 'Returns the latest response as the answer, with why the chain stopped (controller said stop, hop budget, no progress)',

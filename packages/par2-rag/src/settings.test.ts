@@ -1,5 +1,5 @@
 import { createModel, createScriptedProvider, type RunResult } from '@multihop/core';
-import { overlapRetriever } from '@multihop/conformance';
+import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { PAR2_DEFAULTS } from './settings';
@@ -47,5 +47,34 @@ describe('PAR²-RAG settings schemas', () => {
     const byDefault = await run({ rerankK: 1 });
     expect(byDefault).toMatchObject({ status: 'partial', stopReason: 'hop-budget' });
     expect(byDefault.usage.byRole['par2-writer']?.calls).toBe(PAR2_DEFAULTS.hopBudget);
+  });
+
+  it('rerankWith llm reranks each retrieval with the run’s model (the shared reranker prompt, at the retrieval nodes); lexical calls no model', async () => {
+    // HotpotQA train 5a77ec115542992a6e59dff7 ("If Gallu is a demon Lilu is what?") and its ten paragraphs.
+    const [sample] = conformanceSample(1);
+    const run = async (settings: Record<string, unknown>): Promise<RunResult> => {
+      const provider = createScriptedProvider({
+        replies: {
+          'par2-planner': [JSON.stringify({ searches: [{ reason: 'start', query: sample!.question.text }] })],
+          'par2-writer': [JSON.stringify({ reasoning: 'r', answer: 'a spirit' })],
+          'par2-esc': [JSON.stringify({ decision: 'STOP', query: '', rationale: 'supported' })],
+          // The model ranks the candidates backwards: what it keeps shows it was asked.
+          reranker: [(request) => JSON.stringify({ ranking: [...((request.vars['candidates'] as unknown[]) ?? []).keys()].reverse() })],
+        },
+        repeatLast: true,
+      });
+      const workflow = entry('par2-coverage-anchor').create(entry('par2-coverage-anchor').settings!.parse(settings));
+      return workflow.run(sample!.question, { model: createModel({ provider }), retriever: overlapRetriever(sample!.passages, 10) });
+    };
+    const byModel = await run({ rerankWith: 'llm', retrieveK: 10, rerankK: 2 });
+    const reranks = byModel.trace.filter((e) => e.kind === 'llm' && e.data['promptId'] === 'retriever.rerank');
+    expect(reranks.map((e) => e.node)).toEqual(['rerank_dedupe']);
+    expect(byModel.usage.byRole['reranker']?.calls).toBe(1);
+    // The two kept are the search's last two, in the model's order.
+    const searched = byModel.trace.find((e) => e.kind === 'retrieve')!.data['hits'] as Array<{ id: string }>;
+    expect(byModel.evidenceIds.slice(0, 2)).toEqual([searched.at(-1)!.id, searched.at(-2)!.id]);
+    const lexical = await run({ retrieveK: 10, rerankK: 2 });
+    expect(lexical.usage.byRole['reranker']).toBeUndefined();
+    expect(lexical.trace.some((e) => e.kind === 'llm' && e.data['promptId'] === 'retriever.rerank')).toBe(false);
   });
 });

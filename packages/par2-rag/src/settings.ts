@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { Par2Settings, Par2Variant } from './graph';
 
-/** The paper's settings (appendix A.4): m = 5 sub-queries, top-100 retrieval reranked to 5, hop budget H = 5. */
-export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5 };
+/**
+ * The paper's settings (appendix A.4): m = 5 sub-queries, top-100 retrieval reranked to 5, hop
+ * budget H = 5. The reranker is the lexical one by default (no model call; the paper's is a model:
+ * `rerankWith: 'llm'`).
+ */
+export const PAR2_DEFAULTS: Par2Settings = { subQueries: 5, retrieveK: 100, rerankK: 5, hopBudget: 5, rerankWith: 'lexical' };
 
 const count = (min: number, fallback: number, description: string) => z.number().int().min(min).default(fallback).describe(description);
 
@@ -15,6 +19,7 @@ export const par2SettingsSchema = z.object({
   retrieveK: count(1, 100, 'candidates per retrieval before reranking'),
   rerankK: count(1, 5, 'passages kept per retrieval after reranking'),
   hopBudget: count(1, 5, 'H: hops of the iterative chain (Stage 2)'),
+  rerankWith: z.enum(['lexical', 'llm']).default('lexical').describe('who reranks the candidates: lexical (no model call) or llm (the run\'s model, listwise, as appendix A.4)'),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { NO_PROGRESS, withDefaults, type ModelPort, type Reranker, type Workflow } from '@multihop/core';
+import { LlmReranker } from '@multihop/prompts';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { LexicalReranker } from '@multihop/lexical';
 import { PAR2_PAPER, PAR2_VARIANTS } from './variants';
@@ -10,7 +11,8 @@ export { PAR2_DEFAULTS };
 export interface Par2Options extends Partial<Par2Settings> {
   /**
    * Reranks each retrieval's candidates to `rerankK`. A function receives the run's (traced,
-   * metered) model port, for LLM rerankers. Default: `LexicalReranker` (@multihop/lexical).
+   * metered) model port, for LLM rerankers. Default: the `rerankWith` setting's, `LexicalReranker`
+   * (@multihop/lexical) or `LlmReranker` (@multihop/prompts) on the run's model.
    */
   reranker?: Reranker | ((model: ModelPort) => Reranker);
 }
@@ -32,7 +34,7 @@ export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2O
     // Each hop is at most four supersteps (chain_retrieve, generate, esc, reformulate) after
     // Stage 1's four; the hop budget in state ends the loop, this only guards against a bug.
     recursionLimit: 8 + 4 * (settings.hopBudget + 1),
-    runtime: (ctx) => ({ reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? new LexicalReranker()) }),
+    runtime: (ctx) => ({ reranker: typeof reranker === 'function' ? reranker(ctx.model) : (reranker ?? (settings.rerankWith === 'llm' ? new LlmReranker(ctx.model) : new LexicalReranker())) }),
     input: (query) => ({ question: query.text, nextQuery: query.text }),
     output: (final) => ({
       answer: final.response?.answer ?? '',

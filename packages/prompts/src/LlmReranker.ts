@@ -1,6 +1,5 @@
-import type { ModelPort, PromptTemplate, SearchHit } from '@multihop/core';
-import { rerankPrompt, type RerankCandidate, type RerankOutput } from '@multihop/prompts';
-import type { Reranker } from '@multihop/core';
+import type { ModelPort, PromptTemplate, Reranker, SearchHit } from '@multihop/core';
+import { rerankPrompt, type RerankCandidate, type RerankOutput } from './templates/rerank';
 
 export interface LlmRerankerOptions {
   /** Defaults to `rerankPrompt` (id `retriever.rerank`, role `reranker`). */

@@ -4,7 +4,8 @@ export { LanceRetriever, type RetrieverSearchOptions } from './LanceRetriever';
 export { openDatasetCorpus, type OpenDatasetCorpusOptions, type DatasetCorpus } from './openDatasetCorpus';
 export { datasetCorpusName } from './corpusName';
 export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder';
-export { LlmReranker, type LlmRerankerOptions } from './LlmReranker';
+// The LLM reranker lives beside its prompt, in @multihop/prompts (methods rerank with it without LanceDB); re-exported here, where it was first.
+export { LlmReranker, type LlmRerankerOptions } from '@multihop/prompts';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
 export { sqlString } from './sqlString';
 export { checkStorageOptions, type StorageOptions } from './storageOptions';

@@ -1,7 +1,5 @@
 import { createModel, createScriptedProvider, type SearchHit } from '@multihop/core';
 import { LexicalReranker } from '@multihop/lexical';
-import { LlmReranker } from './LlmReranker';
-import { rerankPrompt } from '@multihop/prompts';
 
 const hit = (id: string, title: string, text: string, rank: number): SearchHit => ({ id, title, text, rank, score: 10 - rank });
 const candidates = [
@@ -20,33 +18,5 @@ describe('LexicalReranker', () => {
   it('keeps retrieval order on ties and cuts to k', async () => {
     const out = await new LexicalReranker().rerank('unrelated words entirely', candidates, { k: 2 });
     expect(out.map((h) => h.id)).toEqual(['a', 'b']);
-  });
-});
-
-describe('LlmReranker', () => {
-  it('reorders by the model’s ranking through the model port', async () => {
-    const provider = createScriptedProvider({ replies: { reranker: ['{"ranking": [2, 1]}'] } });
-    const reranker = new LlmReranker(createModel({ provider }));
-    const out = await reranker.rerank('Where was the director of Moonfall Harbor born?', candidates, { k: 3 });
-    // The candidate the model left out follows in retrieval order: a reply can reorder, never lose, a hit.
-    expect(out.map((h) => h.id)).toEqual(['c', 'b', 'a']);
-    expect(out.map((h) => h.rank)).toEqual([1, 2, 3]);
-    const request = provider.requests[0]!;
-    expect(request.promptId).toBe('retriever.rerank');
-    expect(request.role).toBe('reranker');
-    expect(request.messages.at(-1)?.content).toContain('[1] Ilse Varga: Ilse Varga was a Hungarian film director');
-  });
-
-  it('drops out-of-range and repeated indices', async () => {
-    const provider = createScriptedProvider({ replies: { reranker: ['{"ranking": [7, 1, 1, 0]}'] } });
-    const out = await new LlmReranker(createModel({ provider })).rerank('q', candidates);
-    expect(out.map((h) => h.id)).toEqual(['b', 'a', 'c']);
-  });
-
-  it('has a schema that rejects non-index output', () => {
-    expect(rerankPrompt.schema.safeParse({ ranking: [0, 2] }).success).toBe(true);
-    expect(rerankPrompt.schema.safeParse({ ranking: ['c'] }).success).toBe(false);
-    expect(rerankPrompt.schema.safeParse({ ranking: [-1] }).success).toBe(false);
-    expect(() => rerankPrompt.render({ query: 'q' })).toThrow(/candidates/);
   });
 });

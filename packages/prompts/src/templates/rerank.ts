@@ -16,7 +16,7 @@ export interface RerankCandidate {
 
 /**
  * The LLM reranker's prompt: a listwise ranking by candidate index (PAR²-RAG's rerank step,
- * appendix A.4: top-100 candidates reranked to 5). Used by `LlmReranker` in @multihop/retriever.
+ * appendix A.4: top-100 candidates reranked to 5). Used by `LlmReranker` (this package).
  */
 export const rerankPrompt = definePrompt({
   id: 'retriever.rerank',
