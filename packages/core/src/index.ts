@@ -8,6 +8,7 @@ export { UsageMeter, emptyUsage, estimateTokens, addUsage, totalTokens, type Cal
 // Workflows, charts, traces, budgets
 export { defineWorkflow, routeChoice, routeValue, type RoutePrediction, type RoutingPolicy, type Workflow, type WorkflowDefinition, type WorkflowOutput, type RunContext, type RunOptions } from './workflow';
 export { toMermaid, validateChart, type Chart, type ChartNode, type ChartEdge } from './chart';
+export { chartWalkProblems } from './chartWalk';
 export { chartFromLangGraph, type LangGraphDrawable, type LangGraphChartOptions } from './chartFromLangGraph';
 export { chartFromXState, xstateEventLabel, xstateGuardName, type XStateMachineLike, type XStateNodeJSON, type XStateTransitionJSON, type XStateRootLike, type XStateChartOptions } from './chartFromXState';
 export { TraceBus, type TraceListener } from './trace';

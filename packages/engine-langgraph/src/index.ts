@@ -6,5 +6,6 @@ export type { NodeBody } from './TracedNode';
 export type { Router, FanOutRouter } from './NamedRouter';
 export { CompiledWorkflowGraph, type GraphShape, type InvokeOptions, type LangGraphCompiled } from './CompiledWorkflowGraph';
 export { defineGraphWorkflow, type GraphWorkflowDefinition } from './defineGraphWorkflow';
-export { chartWalkProblems } from './chartWalkProblems';
+// In core since it checks runs of either engine; re-exported where it was first.
+export { chartWalkProblems } from '@multihop/core';
 export { RunDeltaSaver } from './RunDeltaSaver';

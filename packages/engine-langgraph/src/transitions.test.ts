@@ -2,7 +2,7 @@ import { validateChart, type TraceEvent } from '@multihop/core';
 import { hotpotCases } from '../test/hotpot';
 import { coverageWorkflow, noModel } from '../test/coverageLoop';
 import { takenEdges } from '../test/walk';
-import { chartWalkProblems } from './chartWalkProblems';
+import { chartWalkProblems } from '@multihop/core';
 
 const cases = hotpotCases(8);
 
@@ -61,7 +61,7 @@ describe('transition events: every edge a run takes, lit up on the chart', () =>
     moved.splice(moved.findIndex((e) => e.node === 'merge' && e.kind === 'enter') + 1, 0, edge!);
     expect(chartWalkProblems(moved, chart).some((p) => p.startsWith('merge→check taken before merge finished'))).toBe(true);
 
-    expect(chartWalkProblems(trace.filter((e) => e.data['to'] !== '__end__'), chart)).toContain('the run never reached __end__');
+    expect(chartWalkProblems(trace.filter((e) => e.data['to'] !== '__end__'), chart)).toContain('the run never reached an end node (__end__)');
   });
 
   it('delivers the transitions live, in trace order, to onEvent listeners', async () => {

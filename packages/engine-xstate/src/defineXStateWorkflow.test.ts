@@ -1,4 +1,4 @@
-import { chartFromXState, createModel, createScriptedProvider, toMermaid } from '@multihop/core';
+import { chartFromXState, chartWalkProblems, createModel, createScriptedProvider, toMermaid } from '@multihop/core';
 import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, walkProblems } from '../test/hopLoop';
 import { defineXStateWorkflow } from './defineXStateWorkflow';
 
@@ -33,6 +33,12 @@ describe('defineXStateWorkflow', () => {
     expect(result).toMatchObject({ status: 'ok', answer: question.answer, data: { hops: 2 } });
     expect(walkProblems(chart, result.trace)).toEqual([]);
     expect(result.trace.filter((e) => e.kind === 'transition').at(-1)?.data).toEqual({ from: 'decide', to: 'done', guard: 'answered', label: 'always' });
+    // core's published check reads the same run as a walk: the choice is passed through, the final state ends it.
+    expect(chartWalkProblems(result.trace, chart)).toEqual([]);
+    const cut = result.trace.filter((e) => !(e.kind === 'transition' && e.data['to'] === 'done'));
+    expect(chartWalkProblems(cut, chart)).toEqual(expect.arrayContaining([expect.stringMatching(/^the run never reached an end node/)]));
+    const skipped = result.trace.filter((e) => !(e.kind === 'enter' && e.node === 'reason'));
+    expect(chartWalkProblems(skipped, chart).length).toBeGreaterThan(0);
   });
 
   it('makes a paused run partial with its snapshot, and resume finishes it in a new actor with the same answer', async () => {
