@@ -102,6 +102,8 @@ describe('scoreRun and summarize', () => {
     // How correctness was measured names the judge that measured it: the offline judge's rule, not the LLM judge's.
     expect(renderSummary(judged)).toContain('Correct: the offline judge’s lexical verdict (the gold contained in the answer, or token F1 ≥ 0.6), standing in for PAR² A.2’s LLM judge, mean');
     expect(renderSummary({ ...judged, judge: { ...judged.judge!, offline: false } })).toContain('Correct: PAR² A.2’s LLM judge (Explanation:/Decision: reply');
+    expect(renderSummary(judged)).toContain('| workflow | n | failed | Correct (offline judge) | Correct 95% CI |');
+    expect(renderSummary({ ...judged, judge: { ...judged.judge!, offline: false } })).toContain('| workflow | n | failed | Correct | Correct 95% CI |');
     // Judging stopped before a's answers had verdicts: a has no correctness (its failure alone would
     // read 0.000), b, judged whole, has its own; the comparison on correctness waits for a's too.
     const partly = summarize(rows, {

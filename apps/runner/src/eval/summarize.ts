@@ -526,6 +526,8 @@ function breakdown(rows: readonly ResultRow[], ids: string[], groupOf: (question
 }
 
 const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+/** The correctness column's heading: whose verdicts they are, when the offline judge's (as the report heads it). */
+const correctHeading = (summary: Summary) => (summary.judge?.offline ? 'Correct (offline judge)' : 'Correct');
 const ci = (v: [number, number] | null) => (v === null ? '—' : `[${f3(v[0])}, ${f3(v[1])}]`);
 
 /** The summary as Markdown: the setting and corpus, the models (the offline model always labelled), the tables. */
@@ -582,7 +584,7 @@ export function renderSummary(summary: Summary): string {
   if (summary.sweep) {
     const params = Object.keys(summary.sweep.params);
     lines.push('', `## Sweep of ${summary.sweep.workflow}: ${params.join(', ')}`, '');
-    lines.push(`| ${params.join(' | ')} | n | Correct | Correct 95% CI | EM | F1 | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | stopped early |`);
+    lines.push(`| ${params.join(' | ')} | n | ${correctHeading(summary)} | Correct 95% CI | EM | F1 | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | stopped early |`);
     lines.push(`|${'---|'.repeat(params.length + 10)}`);
     for (const [id, values] of Object.entries(summary.sweep.rows)) {
       const w = summary.workflows[id];
@@ -597,7 +599,7 @@ export function renderSummary(summary: Summary): string {
     '',
     '## Workflows',
     '',
-    '| workflow | n | failed | Correct | Correct 95% CI | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error | stopped early |',
+    `| workflow | n | failed | ${correctHeading(summary)} | Correct 95% CI | EM | EM 95% CI | F1 | Acc | Recall@5 | NDCG@5 | All-Pass | LLM calls/q | tokens/q | latency p50 ms | ok/partial/error | stopped early |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   const failedCell = (n: number, codes: Record<string, number>) => (n ? `${n} (${Object.entries(codes).map(([c, k]) => `${c} ${k}`).join(', ')})` : '0');
