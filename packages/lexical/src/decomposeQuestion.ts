@@ -31,7 +31,7 @@ const KIND_NOUNS = new Set([
   'nation', 'territory', 'colony', 'empire', 'kingdom', 'company', 'band', 'group', 'team', 'organization', 'organisation', 'association',
   'school', 'university', 'college', 'party', 'river', 'lake', 'sea', 'ocean', 'mountain', 'range', 'film', 'movie', 'album', 'song', 'single',
   'book', 'novel', 'show', 'series', 'network', 'station', 'league', 'church', 'language', 'sport', 'war', 'battle', 'event', 'club', 'airport',
-  'museum', 'building', 'institution', 'agency', 'government', 'dynasty', 'sandwich', 'game', 'magazine', 'newspaper', 'label', 'studio',
+  'museum', 'building', 'institution', 'agency', 'government', 'dynasty', 'game', 'magazine', 'newspaper', 'label', 'studio',
   'program', 'programme', 'character', 'county', 'capital', 'municipality', 'parish', 'borough', 'division', 'conference', 'award', 'prize',
   ...PERSON_NOUNS,
 ]);
