@@ -144,6 +144,7 @@ function progressPrinter(write: (line: string) => void, where: string): (progres
   return (p) => {
     switch (p.phase) {
       case 'waiting':
+      case 'repair':
         write(p.message);
         break;
       case 'start': {
