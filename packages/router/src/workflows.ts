@@ -34,6 +34,8 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   const asked = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
   const notInFile = asked.filter((w) => !inFile.includes(w));
   if (notInFile.length) throw new ConfigError(`router.candidates: ${notInFile.join(', ')} not among the candidates ${path} was trained on (${inFile.join(', ')}); retrain with them`);
+  // Most likely a list cut short (a missing comma): a router among one workflow always runs it, at the cost of its prediction.
+  if (asked.length === 1) throw new ConfigError(`router.candidates names one workflow (${asked[0]}): a router among one always runs it; name two or more (comma-separated), or run ${asked[0]} itself`);
   let candidates = asked.length ? inFile.filter((w) => asked.includes(w)) : inFile;
   if (context) {
     // Routed only among the workflows installed here: a team with two methods installed gets a router over those two.

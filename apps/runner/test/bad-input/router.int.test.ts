@@ -198,4 +198,9 @@ describe('the router', () => {
     const r = await runCli([...QUESTION, '--set', 'router.candidates=direct,mao-arag-fixed:AG'], { cwd });
     expectOneLine(r, 2, 'router.candidates: mao-arag-fixed:AG not among the candidates', 'retrain with them');
   });
+
+  it(kind('router/single-candidate'), async () => {
+    const r = await runCli([...QUESTION, '--set', 'router.candidates=single-turn-rag'], { cwd });
+    expectOneLine(r, 2, 'router.candidates names one workflow (single-turn-rag): a router among one always runs it; name two or more (comma-separated), or run single-turn-rag itself');
+  });
 });

@@ -13,6 +13,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'router/pool-unknown', before: 'new', what: '--set router.pool= a pool the router does not know, to run or to train' },
   { id: 'router/training-setting-out-of-range', before: 'unclear', what: 'train router --seed -3, or --set router.repeats=0: refused without naming the flag it came from' },
   { id: 'router/candidate-not-trained', before: 'new', what: '--set router.candidates= a workflow the router file was not trained on' },
+  { id: 'router/single-candidate', before: 'silent-wrong', what: '--set router.candidates= one workflow (a list cut short): the router ran it on every question at the cost of its prediction' },
   { id: 'router/candidate-missing-in-eval', before: 'silent-wrong', what: 'train router --from two evals, one without a workflow the other ran: its questions were dropped from training without a word' },
   { id: 'router/file-bad-numbers', before: 'silent-wrong', what: '--set router.file= a router file with a standard deviation of 0 or a null weight: loaded, and a candidate silently never chosen' },
   { id: 'router/file-no-training', before: 'crash', what: '--set router.file= a router file without its training record: a TypeError' },
