@@ -3,6 +3,32 @@ import { overlapRetriever } from './overlapRetriever';
 import { conformanceSample, type SampleEntry } from './sample';
 
 /**
+ * What the suite uses of the test runner: the globals Jest defines, and Vitest with `globals: true`.
+ * Read off `globalThis` when the suite is declared, so this package needs no test runner's types
+ * (a method's examples and its published types compile without them).
+ */
+interface Matchers {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toContain(expected: unknown): void;
+  toMatchObject(expected: object): void;
+  toBeGreaterThan(expected: number): void;
+}
+interface TestGlobals {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => unknown, timeoutMs?: number): void;
+  expect: ((actual: unknown) => Matchers) & { stringContaining(expected: string): unknown };
+}
+
+function testGlobals(): TestGlobals {
+  const g = globalThis as unknown as Partial<TestGlobals>;
+  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function') {
+    throw new Error('describeMethodConformance declares its checks with the test runner\'s globals (describe, it, expect): run it from a Jest test file, or under Vitest with globals: true');
+  }
+  return g as TestGlobals;
+}
+
+/**
  * Prompt variables as workflows pass them, built from a real HotpotQA train question and its
  * paragraphs: every variable name a prompt of this workspace uses has a value here. A method
  * whose prompt uses a variable not listed here gives its value in its own conformance test
@@ -130,6 +156,7 @@ const NODE_EVENTS = new Set(['enter', 'exit', 'llm', 'retrieve', 'decision', 'er
  * train questions this package ships.
  */
 export function describeMethodConformance(manifest: MethodManifest, options: MethodConformanceOptions): void {
+  const { describe, it, expect } = testGlobals();
   const { handlers, model } = options;
   // Every workflow (each settings variant) run on real HotpotQA train questions, once, for the checks that read runs.
   let sampled: Promise<Array<{ workflow: string; chart: Chart; result: RunResult }>> | undefined;
