@@ -4,7 +4,12 @@ import type { Workflow } from './workflowSpace';
 
 /** What a run spent, in the three currencies of the paper's cost penalty CP (§3.2, eq. 4). */
 export interface RunCost {
-  /** Prompt plus completion tokens of every model call (estimated when the provider gives none). */
+  /**
+   * Prompt plus completion tokens of the executors' model calls (estimated when the provider gives
+   * none). The planner's own calls are not charged: in the authors' code only the executors, API
+   * agents, record a token cost; the planner is the policy being trained, and a planner that costs
+   * tokens (the prompted one) would otherwise pay for planning where a learned or fixed one does not.
+   */
   tokens: number;
   /** Planner turns (the latency proxy: a parallel decomposition's sub-questions share one turn). */
   turns: number;
@@ -19,9 +24,14 @@ export interface RunCost {
  */
 export type CostScale = RunCost;
 
+/** The planner's role: its calls are the policy's, not an executor's, and CP does not charge them. */
+export const PLANNER_ROLE = 'mao-arag-planner';
+
 export function runCost(result: Pick<RunResult, 'usage' | 'data'>): RunCost {
   const turns = Number((result.data?.['turns'] as number | undefined) ?? 0);
-  return { tokens: totalTokens(result.usage), turns, retrievals: result.usage.retrievalCalls };
+  const planner = result.usage.byRole[PLANNER_ROLE];
+  const tokens = totalTokens(result.usage) - (planner ? totalTokens(planner) : 0);
+  return { tokens, turns, retrievals: result.usage.retrievalCalls };
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
