@@ -1,6 +1,5 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
-import { overlapRetriever } from '@multihop/conformance';
-import { hotpotDevSample } from '@multihop/testing';
+import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { IRCOT_DEFAULTS, REACT_DEFAULTS, SINGLE_TURN_RAG_DEFAULTS } from './settings';
 
@@ -21,7 +20,7 @@ describe('baseline settings schemas', () => {
   });
 
   it('take effect in the built workflow', async () => {
-    const [sample] = hotpotDevSample(1);
+    const [sample] = conformanceSample(1);
     const model = () =>
       createModel({
         provider: createScriptedProvider({

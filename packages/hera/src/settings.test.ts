@@ -1,7 +1,6 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
 import { offlineModel } from '@multihop/offline-model';
-import { overlapRetriever } from '@multihop/conformance';
-import { hotpotDevSample } from '@multihop/testing';
+import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 import { HERA_DEFAULTS } from './settings';
@@ -23,8 +22,8 @@ describe('HERA settings', () => {
   });
 
   it('take effect in the workflow the manifest builds', async () => {
-    // A real HotpotQA dev question and its own paragraphs, searched by term overlap (a settings check, no tuning).
-    const [sample] = hotpotDevSample(1);
+    // A real HotpotQA train question and its own paragraphs, searched by term overlap (a settings check, no tuning).
+    const [sample] = conformanceSample(1);
     const entry = entryOf('hera');
     const workflow = entry.create(entry.settings!.parse({ topK: 2 }));
     const result = await workflow.run(sample!.question, { model: offlineModel({ handlers: offlineHandlers }), retriever: overlapRetriever(sample!.passages) });
@@ -34,7 +33,7 @@ describe('HERA settings', () => {
   });
 
   it('apply RoPE-evolved prompts in hera and not in hera-no-rope', async () => {
-    const [sample] = hotpotDevSample(1);
+    const [sample] = conformanceSample(1);
     const evolvedPrompts = [{ promptId: 'hera.answer', system: 'EVOLVED: answer with the entity only.', generation: 1 }];
     const systemOf = async (variant: 'full' | 'no-rope') => {
       const provider = createScriptedProvider({

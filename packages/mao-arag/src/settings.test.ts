@@ -1,6 +1,5 @@
 import { createModel, createScriptedProvider } from '@multihop/core';
-import { overlapRetriever } from '@multihop/conformance';
-import { hotpotDevSample } from '@multihop/testing';
+import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { MAO_ARAG_DEFAULTS } from './settings';
 import { TOP_LEVEL_WORKFLOWS } from './workflowSpace';
@@ -28,8 +27,8 @@ describe('MAO-ARAG settings', () => {
   });
 
   it('take effect in the workflow the manifest builds: retrievalK, maxSubQuestions and the fixed sub-workflow', async () => {
-    // A real HotpotQA dev question and its own paragraphs (settings only; no training or tuning here).
-    const [sample] = hotpotDevSample(1);
+    // A real HotpotQA train question and its own paragraphs (settings only; no training or tuning here).
+    const [sample] = conformanceSample(1);
     const fixed = entry('mao-arag-fixed:QDP');
     const provider = createScriptedProvider({
       replies: { 'mao-arag-qdp': [JSON.stringify({ subQuestions: ['first?', 'second?', 'third?'] })], 'mao-arag-ds': [JSON.stringify({ keep: [0] })], 'mao-arag-ag': [JSON.stringify({ answer: 'x' })], 'mao-arag-as': [JSON.stringify({ answer: 'x' })] },

@@ -1,6 +1,5 @@
 import { offlineModel } from '@multihop/offline-model';
-import { overlapRetriever } from '@multihop/conformance';
-import { hotpotDevSample } from '@multihop/testing';
+import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 import { MMOA_RAG_DEFAULTS } from './settings';
@@ -21,8 +20,8 @@ describe('MMOA-RAG settings', () => {
   });
 
   it('take effect in the workflow the manifest builds', async () => {
-    // A real HotpotQA dev question and its own paragraphs, searched by term overlap.
-    const [sample] = hotpotDevSample(1);
+    // A real HotpotQA train question and its own paragraphs, searched by term overlap.
+    const [sample] = conformanceSample(1);
     const e = entry('mmoa-rag-no-selector');
     const workflow = e.create(e.settings!.parse({ candidates: 3 }));
     const result = await workflow.run(sample!.question, { model: offlineModel({ handlers: offlineHandlers }), retriever: overlapRetriever(sample!.passages) });

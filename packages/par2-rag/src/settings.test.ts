@@ -1,6 +1,5 @@
 import { createModel, createScriptedProvider, type RunResult } from '@multihop/core';
 import { conformanceSample, overlapRetriever } from '@multihop/conformance';
-import { hotpotDevSample } from '@multihop/testing';
 import { manifest } from './manifest';
 import { PAR2_DEFAULTS } from './settings';
 
@@ -23,8 +22,8 @@ describe('PAR²-RAG settings schemas', () => {
   });
 
   it('a parsed hopBudget takes effect in the built graph: the chain runs to it, not to the default H', async () => {
-    // One real HotpotQA dev question and its ten paragraphs; each follow-up names a paragraph the context lacks.
-    const [sample] = hotpotDevSample(1);
+    // One real HotpotQA train question and its ten paragraphs; each follow-up names a paragraph the context lacks.
+    const [sample] = conformanceSample(1);
     const titles = sample!.passages.map((p) => p.title);
     const run = async (settings: Record<string, unknown>): Promise<RunResult> => {
       let n = 0;
