@@ -70,10 +70,13 @@ describe('methods found by their manifests', () => {
       install('left-pad', { main: 'index.js' });
       // Installed (a dependency's dependency, say) but not the project's own: not looked at.
       install('@acme/not-declared', method('not-declared').fields, method('not-declared').files);
+      // A dual package lists `import` first: the runner loads its CommonJS file, as Node's require does.
+      const dual = method('dual-method');
+      install('@acme/dual-method', { ...dual.fields, exports: { './manifest': { import: './esm.mjs', require: './manifest.js' } } }, { ...dual.files, 'esm.mjs': "throw new Error('the ES module file was loaded');" });
       install('@acme/no-condition', { ...method('no-condition').fields, exports: { './manifest': { browser: './manifest.js' } } }, method('no-condition').files);
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/our-method': '^1.0.0', '@acme/esm-method': '^1.0.0', '@acme/no-condition': '^1.0.0', 'left-pad': '^1.0.0' }, devDependencies: { 'unscoped-method': '^1.0.0', 'missing-dep': '^1.0.0' } }));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/our-method': '^1.0.0', '@acme/esm-method': '^1.0.0', '@acme/dual-method': '^1.0.0', '@acme/no-condition': '^1.0.0', 'left-pad': '^1.0.0' }, devDependencies: { 'unscoped-method': '^1.0.0', 'missing-dep': '^1.0.0' } }));
       const found = findMethodPackages(join(dir, 'app'));
-      expect(found.map((p) => p.name)).toEqual(['@acme/esm-method', '@acme/no-condition', '@acme/our-method', 'unscoped-method']);
+      expect(found.map((p) => p.name)).toEqual(['@acme/dual-method', '@acme/esm-method', '@acme/no-condition', '@acme/our-method', 'unscoped-method']);
       // A runner installed elsewhere (globally, or through npx) looks from the working directory too:
       // by default, from its own folder (the workspace's methods) and from the project it runs in.
       const cwd = process.cwd();
@@ -86,9 +89,10 @@ describe('methods found by their manifests', () => {
       }
       const { catalog, problems } = loadMethods([...findMethodPackages(), ...found]);
       // An entry with no condition the runner loads with is named as such, not as missing.
-      expect(problems).toEqual([expect.stringMatching(/^method package @acme\/no-condition .*field exports\["\.\/manifest"\] gives no file for the conditions the runner loads with \(require, node, import, default\); it has \{"browser":"\.\/manifest\.js"\}$/)]);
+      expect(problems).toEqual([expect.stringMatching(/^method package @acme\/no-condition .*field exports\["\.\/manifest"\] gives no file for the conditions the runner loads with \(require, node, default, import\); it has \{"browser":"\.\/manifest\.js"\}$/)]);
       expect(catalog.find('acme-method')?.method.id).toBe('acme-method');
       expect(catalog.find('esm-method')?.method.id).toBe('esm-method');
+      expect(catalog.find('dual-method')?.method.id).toBe('dual-method');
       expect(catalog.find('unscoped-method')?.method.id).toBe('unscoped-method');
       expect(catalog.find('not-declared')).toBeUndefined();
       // A workflow its package cannot build: the package and its folder are named, not "a bug in multihop".
@@ -180,6 +184,17 @@ describe('methods found by their manifests', () => {
       await expect(provider.generate(request('ddd-answerer', 'ddd.answer', {}))).rejects.toMatchObject({ code: 'OFFLINE_ROLE', message: problems[0] });
       const judged = await provider.generate(request('judge', 'judge.correctness', { question: 'Who?', gold: 'Paris', prediction: 'Paris' }));
       expect(judged.text).toMatch(/yes|true|correct/i);
+
+      // A package listing a prompt another method owns (the same prompt: the catalogue allows it),
+      // whose ./offline breaks: the method that loaded answers that role, and the offline model starts.
+      pkg('hhh-shares', { './manifest': './manifest.js', './offline': './offline.js' }, { 'manifest.js': manifest('hhh', 'hhh-answer'), 'offline.js': "throw new Error('hhh offline broke');" }, true);
+      const shares = findMethodPackages(join(dir, 'app')).find((p) => p.name === '@multihop/hhh-shares')!;
+      const sharing = { pkg: shares, manifest: { ...loadManifest(shares), prompts: [{ id: 'baseline.rag-answer', role: 'rag-answer' }] } as never };
+      const withShared = loadOfflineHandlers([...loaded, sharing]);
+      expect(withShared.problems.at(-1)).toMatch(/^the offline handlers of method package @multihop\/hhh-shares .*: Error: hhh offline broke$/);
+      const answering = createOfflineProvider({ handlers: withShared.handlers });
+      const rag = await answering.generate(request('rag-answer', 'baseline.rag-answer', { question: 'Who directed Jaws?', passages: [{ id: 'p', title: 'Jaws', text: 'Jaws was directed by Steven Spielberg.' }] }));
+      expect(rag.text).not.toBe('');
     });
 
   });

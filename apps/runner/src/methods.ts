@@ -88,24 +88,27 @@ const fromSource = __filename.endsWith('.ts');
 
 /**
  * The file an `exports` entry gives for the conditions Node's require matches (`require`, `node`,
- * `import`: Node 20's require loads an ES module without top-level await, `default`), taken in
- * the entry's own key order as Node does, through nested conditions; inside the workspace the
- * `@multihop/source` condition first.
+ * `default`), taken in the entry's own key order as Node does, through nested conditions; only when
+ * none matches, an `import` one (an ES module package: Node 20's require loads an ES module without
+ * top-level await), so a dual package loads its CommonJS file, as require would. Inside the
+ * workspace the `@multihop/source` condition first.
  */
-function exportTarget(entry: unknown): string | undefined {
+function exportTarget(entry: unknown, conditions: ReadonlySet<string> = REQUIRE_CONDITIONS): string | undefined {
   if (typeof entry === 'string') return entry;
   if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-  const conditions = entry as Record<string, unknown>;
-  if (fromSource && typeof conditions['@multihop/source'] === 'string') return conditions['@multihop/source'];
-  for (const [condition, value] of Object.entries(conditions)) {
-    if (!EXPORT_CONDITIONS.has(condition)) continue;
-    const target = exportTarget(value);
+  const byCondition = entry as Record<string, unknown>;
+  if (fromSource && typeof byCondition['@multihop/source'] === 'string') return byCondition['@multihop/source'];
+  for (const [condition, value] of Object.entries(byCondition)) {
+    if (!conditions.has(condition)) continue;
+    const target = exportTarget(value, conditions);
     if (target) return target;
   }
-  return undefined;
+  return conditions === REQUIRE_CONDITIONS ? exportTarget(entry, ESM_CONDITIONS) : undefined;
 }
 
-const EXPORT_CONDITIONS = new Set(['require', 'node', 'import', 'default']);
+const REQUIRE_CONDITIONS: ReadonlySet<string> = new Set(['require', 'node', 'default']);
+const ESM_CONDITIONS: ReadonlySet<string> = new Set(['import', 'node', 'default']);
+const EXPORT_CONDITIONS = new Set([...REQUIRE_CONDITIONS, ...ESM_CONDITIONS]);
 
 /** Loads a package's export subpath (`./manifest`) by its file, so a package not yet linked into node_modules loads too. */
 function loadExport(pkg: MethodPackage, subpath: string): Record<string, unknown> {
@@ -252,7 +255,11 @@ export function loadOfflineHandlers(loaded: LoadedMethods['loaded']): { handlers
       }
     }
   }
-  return { handlers: [...failing, ...working], problems };
+  // A stand-in only where no package that loaded answers the role (a shared prompt two methods
+  // list): the offline model takes one handler per role, and a working one beats a failing one.
+  const answered = new Set(working.map((h) => h.role));
+  const standIns = failing.filter((h, i) => !answered.has(h.role) && failing.findIndex((o) => o.role === h.role) === i);
+  return { handlers: [...standIns, ...working], problems };
 }
 
 /** The installed package a method's manifest came from (undefined for a manifest not loaded from a package). */

@@ -14,7 +14,12 @@ import type { TraceEvent, TransitionData } from './types';
  * - the run ends with an edge into an end node (LangGraph's `__end__`, an XState machine's final
  *   state: `done`, `failed`), and nothing is entered after it.
  *
- * Both engine adapters emit the transitions it reads, so it checks a run on either engine.
+ * - a node run once leaves by one edge (a fan-out's Send branches aside), and no edge is taken
+ *   after the run reached its end.
+ *
+ * Both engine adapters emit the transitions it reads, so it checks a run on either engine. On
+ * XState a state with no node event in the trace counts as passed through, so a state whose
+ * events were all lost is not caught here (the conformance suite's node checks see its prompts).
  */
 export function chartWalkProblems(trace: readonly TraceEvent[], chart: Chart): string[] {
   const problems: string[] = [];
@@ -22,6 +27,7 @@ export function chartWalkProblems(trace: readonly TraceEvent[], chart: Chart): s
   const lastEvent = new Map<string, 'enter' | 'exit'>();
   const exits = new Map<string, number>();
   const departures = new Map<string, number>();
+  const leftSinceExit = new Map<string, number>();
   const parallel = new Set(chart.nodes.filter((n) => n.kind === 'parallel').map((n) => n.id));
   const outDegree = (node: string) => chart.edges.filter((e) => e.from === node).length;
   const ends = new Set(chart.nodes.filter((n) => n.kind === 'end').map((n) => n.id));
@@ -43,11 +49,15 @@ export function chartWalkProblems(trace: readonly TraceEvent[], chart: Chart): s
         else a.other = 0;
       }
       lastEvent.set(event.node, event.kind);
-      if (event.kind === 'exit') exits.set(event.node, (exits.get(event.node) ?? 0) + 1);
+      if (event.kind === 'exit') {
+        exits.set(event.node, (exits.get(event.node) ?? 0) + 1);
+        leftSinceExit.set(event.node, 0);
+      }
       continue;
     }
     if (event.kind !== 'transition') continue;
     const t = event.data as unknown as TransitionData;
+    if (ended) problems.push(`${t.from}→${t.to} taken after the run reached its end (seq ${event.seq})`);
     if (event.node !== t.from) problems.push(`transition ${t.from}→${t.to} emitted at node ${event.node}`);
     // Two edges may join the same nodes under different guards (a guarded branch and the else): the one taken is the one whose guard and label match.
     const between = chart.edges.filter((e) => e.from === t.from && e.to === t.to);
@@ -72,6 +82,12 @@ export function chartWalkProblems(trace: readonly TraceEvent[], chart: Chart): s
         ? departed <= (exits.get(t.from) ?? 0) * outDegree(t.from)
         : lastEvent.get(t.from) === 'exit';
       if (!finished) problems.push(`${t.from}→${t.to} taken before ${t.from} finished (seq ${event.seq})`);
+      // One run of a node leaves by one edge (a fan-out's Send branches aside): two would be two walks.
+      if (!parallel.has(t.from) && edge.kind !== 'fanout') {
+        const left = (leftSinceExit.get(t.from) ?? 0) + 1;
+        leftSinceExit.set(t.from, left);
+        if (left > 1) problems.push(`${t.from}→${t.to}: ${t.from} left by a second edge after one run (seq ${event.seq})`);
+      }
     }
     started = true;
     if (ends.has(t.to)) {

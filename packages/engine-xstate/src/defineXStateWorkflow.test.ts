@@ -39,6 +39,14 @@ describe('defineXStateWorkflow', () => {
     expect(chartWalkProblems(cut, chart)).toEqual(expect.arrayContaining([expect.stringMatching(/^the run never reached an end node/)]));
     const skipped = result.trace.filter((e) => !(e.kind === 'enter' && e.node === 'reason'));
     expect(chartWalkProblems(skipped, chart).length).toBeGreaterThan(0);
+    // An edge taken after the end, and a step left twice after one run, are not a walk either.
+    const last = result.trace.filter((e) => e.kind === 'transition').at(-1)!;
+    expect(chartWalkProblems([...result.trace, { ...last, seq: last.seq + 1000 }], chart)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^decide→done taken after the run reached its end/), expect.stringMatching(/^decide→done left decide with no edge taken into it/)]),
+    );
+    const leaving = result.trace.findIndex((e) => e.kind === 'transition' && e.data['from'] === 'reason');
+    const twice = [...result.trace.slice(0, leaving + 1), result.trace[leaving]!, ...result.trace.slice(leaving + 1)];
+    expect(chartWalkProblems(twice, chart)).toEqual(expect.arrayContaining([expect.stringMatching(/^reason→\w+: reason left by a second edge after one run/)]));
   });
 
   it('makes a paused run partial with its snapshot, and resume finishes it in a new actor with the same answer', async () => {

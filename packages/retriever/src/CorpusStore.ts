@@ -314,6 +314,8 @@ export class CorpusStore {
 
   /** Removes a corpus: its tables and its manifest. */
   async drop(corpus: string): Promise<void> {
+    // Under a name whose tables another corpus owns (`a_b` beside `a.b`), dropping would take that corpus's tables.
+    await this.refuseSharedTables(corpus);
     const names = new Set(await this.db.tableNames());
     for (const level of ['passage', 'sentence'] as const) {
       const name = tableName(corpus, level);
@@ -348,6 +350,8 @@ export class CorpusStore {
         })
       : () => undefined;
     try {
+      // Before a rebuild drops anything: the tables may be another corpus's.
+      await this.refuseSharedTables(corpus);
       if (options.rebuild) await this.dropForRebuild(corpus);
       return await this.writeLocked(corpus, setting, levels, batchesFor, options, meta);
     } finally {
@@ -578,6 +582,7 @@ export class CorpusStore {
    */
   private async restoreToManifest(corpus: string, manifest: CorpusManifest, options: IngestOptions): Promise<void> {
     const names = new Set(await this.db.tableNames());
+    const restored: Partial<Record<ChunkLevel, number>> = {};
     for (const level of manifest.levels) {
       const name = tableName(corpus, level);
       if (!names.has(name)) continue; // a missing table is reported as damage when opened
@@ -605,11 +610,19 @@ export class CorpusStore {
       }
       await table.checkout(recorded);
       await table.restore();
+      // A restore is a new version with the recorded one's rows: the manifest records it, or the
+      // next ingest would find the table past the manifest again and restore it once more.
+      restored[level] = await table.version();
       options.onProgress?.({
         phase: 'repair',
         corpus,
         message: `corpus "${corpus}": table ${name} held ${rows - (expected ?? 0)} rows an ingest killed before its end had left (version ${version}); restored it to version ${recorded} (${expected} rows), the one its manifest describes`,
       });
+    }
+    if (Object.keys(restored).length) {
+      const updated: CorpusManifest = { ...manifest, versions: { ...manifest.versions, ...restored } };
+      const manifests = await this.manifestTable(true);
+      await manifests.mergeInsert('corpus').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ corpus, json: JSON.stringify(updated) }]);
     }
   }
 

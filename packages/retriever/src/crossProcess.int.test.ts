@@ -109,6 +109,12 @@ describe('a corpus store used by two processes', () => {
     const own = new Set(twenty.passages.map((p) => p.id));
     const retriever = await store.retriever('c');
     for (const q of dataset.questions.slice(20)) for (const h of await retriever.search(q.text, { k: 5 })) expect(own.has(h.id)).toBe(true);
+    // Repaired once: the manifest records the restored version, so the next ingest finds nothing to restore and adds no version.
+    const versionsBefore = (await (await store.table('c')).listVersions()).length;
+    const again: string[] = [];
+    await store.ingest(twenty, { corpus: 'c', onProgress: (p) => p.phase === 'repair' && again.push(p.message) });
+    expect(again).toEqual([]);
+    expect((await (await store.table('c')).listVersions()).length).toBe(versionsBefore);
     store.close();
 
     // ... and the growth, run to its end, is complete.

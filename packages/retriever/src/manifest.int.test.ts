@@ -19,6 +19,11 @@ describe('corpus names', () => {
       `corpus name "a_b" maps to the tables of corpus "a.b" in the corpus store at ${uri} (a_b__passage, a_b__sentence: table names turn characters other than letters, digits, _ and - into _); use another corpus name`,
     );
     expect(await store.corpora()).toEqual(['a.b']);
+    // A rebuild, or a drop, under the colliding name is refused before anything of a.b's is dropped.
+    const rebuilt = await store.ingestPassages(boats, { corpus: 'a_b', source: 'two', levels: ['passage'], rebuild: true }).catch((e: unknown) => e);
+    expect((rebuilt as Error).message).toMatch(/^corpus name "a_b" maps to the tables of corpus "a.b"/);
+    await expect(store.drop('a_b')).rejects.toThrow(/^corpus name "a_b" maps to the tables of corpus "a.b"/);
+    await store.verify('a.b');
     const retriever = await store.retriever('a.b');
     expect((await retriever.search('apples')).map((h) => h.id)).toEqual(['x1']);
     expect(await retriever.search('boats')).toEqual([]);

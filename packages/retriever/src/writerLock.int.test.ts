@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { WRITER_LOCK } from './writerLock';
+import { acquireWriterLock, WRITER_LOCK } from './writerLock';
 import { runChild } from '../test/child';
 import { tempDir } from '../test/sharedData';
 
@@ -39,4 +39,12 @@ describe('the writer lock across processes', () => {
     // Every lock was released, and no takeover guard or stale copy was left behind.
     for (let i = 0; i < trials; i++) expect(readdirSync(join(base, String(i)))).toEqual([]);
   }, 120_000);
+
+  it('names a lock it cannot read (a directory of that name) instead of retrying it without end', async () => {
+    const base = await tempDir('lock-unreadable');
+    mkdirSync(join(base, WRITER_LOCK));
+    await expect(acquireWriterLock(base, 'c', { waitMs: 60_000, pollMs: 10 })).rejects.toThrow(
+      `the corpus store at ${base} has a writer lock ${join(base, WRITER_LOCK)} that this process cannot read (EISDIR); if no ingest is running, delete it`,
+    );
+  });
 });

@@ -49,9 +49,19 @@ export async function acquireWriterLock(dir: string, corpus: string, options: Wr
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const text = readText(file);
-    const holder = text === undefined ? undefined : parseHolder(text);
-    if (text === undefined) continue; // released in between: try again
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      // Released in between: try again at once. Anything else (a directory of that name, a lock
+      // another user's process wrote and this one may not read) would only repeat: say so.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new CorpusStoreBusyError(
+        `the corpus store at ${dir} has a writer lock ${file} that this process cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ` +
+          `if no ingest is running, delete it`,
+      );
+    }
+    const holder = parseHolder(text);
     // A lock just created may not hold its text yet: only an old unreadable one counts as stale.
     if (!holder && ageMs(file) < 5_000) {
       await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
