@@ -297,10 +297,15 @@ export class CorpusStore {
       }
       const expected = manifest.counts.rows[level];
       if (rows !== undefined && expected !== undefined && rows !== expected) {
+        // A writer may have finished (new manifest) or started (lock taken) between the reads above:
+        // only a mismatch that holds when read again is a killed ingest's.
+        const now = await this.manifest(corpus);
+        if (writerActive(this.uri) || now?.updatedAt !== manifest.updatedAt) continue;
         throw new CorpusStoreDamagedError(
           this.uri,
           `table ${tableName(corpus, level)} holds ${rows} rows where the manifest of corpus "${corpus}" counts ${expected}; an ingest was probably killed before its end`,
           corpus,
+          { advice: `ingest corpus "${corpus}" again (any input: the ingest restores its tables to the manifest first), or rebuild it with \`rebuild: true\`` },
         );
       }
     }
@@ -616,7 +621,7 @@ export class CorpusStore {
       options.onProgress?.({
         phase: 'repair',
         corpus,
-        message: `corpus "${corpus}": table ${name} held ${rows - (expected ?? 0)} rows an ingest killed before its end had left (version ${version}); restored it to version ${recorded} (${expected} rows), the one its manifest describes`,
+        message: `corpus "${corpus}": table ${name} was at version ${version} (${rows} rows), past the version ${recorded} its manifest describes (an ingest killed before its end); restored it to version ${recorded} (${expected} rows)`,
       });
     }
     if (Object.keys(restored).length) {

@@ -95,7 +95,7 @@ describe('a corpus store used by two processes', () => {
     expect(await (await store.table('c')).countRows()).toBeGreaterThan(200);
     const error = await store.verify('c').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorpusStoreDamagedError);
-    expect((error as Error).message).toMatch(/table c__passage holds \d+ rows where the manifest of corpus "c" counts 200; an ingest was probably killed before its end\); rebuild corpus "c" by ingesting again with `rebuild: true`/);
+    expect((error as Error).message).toMatch(/table c__passage holds \d+ rows where the manifest of corpus "c" counts 200; an ingest was probably killed before its end\); ingest corpus "c" again \(any input: the ingest restores its tables to the manifest first\), or rebuild it with `rebuild: true`$/);
 
     // Ingesting the old input again (a no-op for its rows) restores the tables to the manifest.
     const twenty = await loadDataset('hotpotqa-dev', { datasetsDir, limit: 20 });
@@ -103,7 +103,7 @@ describe('a corpus store used by two processes', () => {
     const report = await store.ingest(twenty, { corpus: 'c', onProgress: (p) => p.phase === 'repair' && repairs.push(p.message) });
     expect(report.added).toEqual({ passage: 0, sentence: 0 });
     expect(repairs).toHaveLength(1);
-    expect(repairs[0]).toMatch(/^corpus "c": table c__passage held \d+ rows an ingest killed before its end had left .*restored it to version \d+ \(200 rows\)/);
+    expect(repairs[0]).toMatch(/^corpus "c": table c__passage was at version \d+ \(\d+ rows\), past the version \d+ its manifest describes \(an ingest killed before its end\); restored it to version \d+ \(200 rows\)$/);
     expect(await (await store.table('c')).countRows()).toBe(200);
     await store.verify('c');
     const own = new Set(twenty.passages.map((p) => p.id));
