@@ -20,14 +20,20 @@ describe('a corpus store used by two processes', () => {
     return result;
   }
 
-  it('keeps a retriever open in one process searching while another process grows the corpus', async () => {
-    const uri = await tempDir('reader-open');
+  /** A 10-question corpus ingested by another process, and a retriever on it that has searched once. */
+  async function openReader(name: string) {
+    const uri = await tempDir(name);
     await ingestInChild(uri, 10);
     const store = await CorpusStore.open({ uri });
     const retriever = await store.retriever('c');
     const q = dataset.questions[0]!;
     const before = await retriever.search(q.text, { k: 3 });
     expect(before).toHaveLength(3);
+    return { uri, store, retriever, q, before };
+  }
+
+  it('keeps a retriever open in one process searching while another process grows the corpus', async () => {
+    const { uri, store, retriever, q, before } = await openReader('reader-open');
 
     // The other process's ingest rewrites the data files (compaction) and cleans up old versions;
     // the version this retriever reads was replaced seconds ago, so its files stay. It keeps
@@ -39,13 +45,7 @@ describe('a corpus store used by two processes', () => {
   });
 
   it('moves a retriever to the latest version when another process deleted the files of the one it reads', async () => {
-    const uri = await tempDir('reader-cleaned');
-    await ingestInChild(uri, 10);
-    const store = await CorpusStore.open({ uri });
-    const retriever = await store.retriever('c');
-    const q = dataset.questions[0]!;
-    const before = await retriever.search(q.text, { k: 3 });
-    expect(before).toHaveLength(3);
+    const { uri, store, retriever, q, before } = await openReader('reader-cleaned');
 
     // No grace period: the other process deletes every version but its own latest (what the
     // grace period does an hour later), including the files this retriever reads.
