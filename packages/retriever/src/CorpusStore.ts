@@ -321,6 +321,11 @@ export class CorpusStore {
   async drop(corpus: string): Promise<void> {
     // Under a name whose tables another corpus owns (`a_b` beside `a.b`), dropping would take that corpus's tables.
     await this.refuseSharedTables(corpus);
+    await this.dropTables(corpus);
+  }
+
+  /** drop() once its name is known to be its own. */
+  private async dropTables(corpus: string): Promise<void> {
     const names = new Set(await this.db.tableNames());
     for (const level of ['passage', 'sentence'] as const) {
       const name = tableName(corpus, level);
@@ -355,7 +360,7 @@ export class CorpusStore {
         })
       : () => undefined;
     try {
-      // Before a rebuild drops anything: the tables may be another corpus's.
+      // Before a rebuild drops anything, and before anything is written: the tables may be another corpus's.
       await this.refuseSharedTables(corpus);
       if (options.rebuild) await this.dropForRebuild(corpus);
       return await this.writeLocked(corpus, setting, levels, batchesFor, options, meta);
@@ -367,7 +372,7 @@ export class CorpusStore {
   /** Drops a corpus even when its files are damaged: what LanceDB cannot drop is deleted from disk. */
   private async dropForRebuild(corpus: string): Promise<void> {
     try {
-      await this.drop(corpus);
+      await this.dropTables(corpus);
       return;
     } catch (cause) {
       if (!isLocal(this.uri)) throw storeError(this.uri, cause, corpus);
@@ -407,7 +412,6 @@ export class CorpusStore {
   ): Promise<IngestReport> {
     const previous = await this.manifest(corpus);
     checkCompatible(corpus, previous, setting, options.embedder);
-    await this.refuseSharedTables(corpus);
     // Only a local store has the writer lock: on a remote one, tables past the manifest may be
     // another process's ingest in progress, not a killed one's leftovers.
     if (previous && isLocal(this.uri)) await this.restoreToManifest(corpus, previous, options);
