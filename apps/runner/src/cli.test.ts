@@ -52,6 +52,17 @@ describe('the multihop CLI', () => {
     expect(free.out).toContain('corpus: hotpotqa-dev-open');
   });
 
+  it('reranks PAR²-RAG’s retrievals with the model when --set par2-rag.rerankWith=llm, and with no model call by default', async () => {
+    // HotpotQA train 5a77ec115542992a6e59dff7 ("If Gallu is a demon Lilu is what?").
+    const args = ['run', '--workflow', 'par2-coverage-anchor', '--dataset', 'hotpotqa-train', '--id', '5a77ec115542992a6e59dff7', '--db', db, '--json'];
+    const byModel = JSON.parse((await cli(...args, '--set', 'par2-coverage-anchor.rerankWith=llm')).out) as RunResult;
+    expect(byModel.usage.byRole['reranker']?.calls).toBeGreaterThan(0);
+    expect(byModel.trace.filter((e) => e.kind === 'llm' && e.data['promptId'] === 'retriever.rerank').map((e) => e.node)).toEqual(expect.arrayContaining(['rerank_dedupe']));
+    const lexical = JSON.parse((await cli(...args)).out) as RunResult;
+    expect(lexical.usage.byRole['reranker']).toBeUndefined();
+    expect(await cli(...args, '--set', 'par2-coverage-anchor.rerankWith=e5')).toMatchObject({ code: 2, err: expect.stringContaining('par2-coverage-anchor.rerankWith') });
+  });
+
   it('says clearly what is wrong with a command', async () => {
     expect(await cli('run', '--workflow', 'nope', '--dataset', 'hotpotqa-dev', '--id', 'x')).toMatchObject({ code: 2, err: expect.stringMatching(/unknown workflow "nope"; known: (.*, )?opera, opera-no-plan, /) });
     expect(await cli('run', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining('give --question') });

@@ -691,6 +691,24 @@ describe('bad input and faults: the commands and the eval machinery', () => {
     answered(r, 2, '--corpus hotpotqa-de: neither a shared dataset nor a file (did you mean "hotpotqa-dev"?); the shared datasets: hotpotqa-dev, 2wiki-dev');
   });
 
+  it.concurrent(kind('run/outside-method-build-fails'), async () => {
+    // A project of its own (the working directory) depending on a team's method package, whose workflow cannot be built.
+    const cwd = scratch('bad-input-outside-method-');
+    const pkg = join(cwd, 'node_modules', '@acme', 'broken-build');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(cwd, 'package.json'), JSON.stringify({ name: 'app', dependencies: { '@acme/broken-build': '^1.0.0' } }));
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@acme/broken-build', multihop: { manifest: './manifest' }, exports: { './manifest': './manifest.js' } }));
+    writeFileSync(
+      join(pkg, 'manifest.js'),
+      "module.exports.manifest = { id: 'acme', family: 'Acme', paper: 'none', prompts: [], workflows: [{ id: 'acme-broken', title: 'Acme', engine: 'langgraph', variant: 'full', create() { throw new Error('node answer has the name of a state channel'); } }] };",
+    );
+    const listed = await runCli(['workflows'], { cwd });
+    expect(listed.stdout).toContain('acme-broken');
+    const r = await runCli(['run', '--workflow', 'acme-broken', '--question', 'Who wrote Hamlet?'], { cwd });
+    answered(r, 2, `workflow acme-broken of method package @acme/broken-build (${pkg}) could not be built: Error: node answer has the name of a state channel`);
+    expect(r.stderr).not.toContain('this is a bug');
+  });
+
   it.concurrent(kind('studio/port-out-of-range'), async () => {
     answered(await runCli(['studio', '--port', '70000']), 2, '--port must be 0–65535, got 70000');
   });

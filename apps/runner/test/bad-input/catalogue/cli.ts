@@ -76,6 +76,7 @@ export const KINDS: readonly Kind[] = [
   { id: 'train/no-trainer', before: 'unclear', what: 'train with no trainer named: asked for --out instead of a trainer' },
   { id: 'sweep/workflow-without-settings', before: 'unclear', what: 'sweep --workflow direct --param k=1,2: "its settings: " and an empty list' },
   { id: 'run/corpus-unknown-name', before: 'unclear', what: 'run --question ... --corpus hotpotqa (no such dataset or file): a bare ENOENT' },
+  { id: 'run/outside-method-build-fails', before: 'unclear', what: 'run --workflow of a method package the project in the working directory depends on, whose workflow throws as it is built: "this is a bug" with a stack, no package named' },
   { id: 'studio/port-out-of-range', before: 'clear', what: 'studio --port 70000' },
   { id: 'pipe/closed-reader', before: 'clear', what: 'workflows, ingest, chart, run, eval, --help with stdout closed early (| head): quiet exit' },
 ];
