@@ -596,18 +596,20 @@ export class CorpusStore {
       const name = tableName(corpus, level);
       if (!names.has(name)) continue; // a missing table is reported as damage when opened
       let table: Table;
+      const recorded = manifest.versions?.[level];
+      const expected = manifest.counts.rows[level];
       let version: number;
       let rows: number;
       try {
         table = await this.openTable(name);
         version = await table.version();
+        // The usual case, every time a corpus is opened: the table is at the version its manifest records.
+        if (recorded !== undefined && version === recorded) continue;
         rows = await table.countRows();
       } catch (cause) {
         throw storeError(this.uri, cause, corpus, true);
       }
-      const recorded = manifest.versions?.[level];
-      const expected = manifest.counts.rows[level];
-      if (recorded === undefined ? expected === undefined || rows === expected : version === recorded) continue;
+      if (recorded === undefined && (expected === undefined || rows === expected)) continue;
       const kept = recorded !== undefined && (await table.listVersions()).some((v) => v.version === recorded);
       if (!kept) {
         if (rows === expected) continue; // same rows, other version (a rolled-back ingest restores as a new version)
