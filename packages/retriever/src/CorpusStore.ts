@@ -34,8 +34,8 @@ export interface IngestOptions {
   corpus?: string;
   /**
    * `open` pools every paragraph once; `closed` keeps each question's own paragraphs, searched per
-   * question (BM25's statistics still come from the whole closed table: README, "BM25 statistics in
-   * the closed setting"). Default `open`.
+   * question, BM25 with the question's own paragraphs as its collection (README, "BM25 in the closed
+   * setting"). Default `open`.
    */
   setting?: CorpusSetting;
   /** Chunk levels to index. Default both. */

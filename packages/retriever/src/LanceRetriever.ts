@@ -4,6 +4,7 @@ import type { Embedder } from '@multihop/core';
 import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
+import { rankByBm25 } from './questionBm25';
 import { CorpusStoreDamagedError, SearchError } from './errors';
 import { damageReason, isMissingFile, plainLanceMessage } from './storeHealth';
 
@@ -31,6 +32,8 @@ const COLUMNS = ['id', 'passage_id', 'title', 'text', 'sentence', 'question_id']
 // them, but warns on every such query ("did not include `_score`") that it will stop doing so.
 const BM25_COLUMNS = [...COLUMNS, '_score'];
 const VECTOR_COLUMNS = [...COLUMNS, '_distance'];
+// One question's rows in a closed corpus, with the text its BM25 is computed over.
+const OWN_COLUMNS = [...COLUMNS, 'search_text'];
 // Standard RRF constant (Cormack et al. 2009); LanceDB's RRFReranker takes the same k.
 const RRF_K = 60;
 
@@ -80,9 +83,11 @@ export class LanceRetriever implements RetrieverPort {
 
     const filters: string[] = [];
     // In an open corpus every paragraph is shared, so a questionId does not restrict anything there.
-    if (options.questionId !== undefined && this.manifest.setting === 'closed') filters.push(`question_id = ${sqlString(options.questionId)}`);
+    const ownQuestion = options.questionId !== undefined && this.manifest.setting === 'closed' ? options.questionId : undefined;
+    if (ownQuestion !== undefined) filters.push(`question_id = ${sqlString(ownQuestion)}`);
     if (options.where) filters.push(`(${options.where})`);
     const where = filters.length ? filters.join(' AND ') : undefined;
+    const scope: Scope = { where, question: ownQuestion, narrowed: options.where !== undefined };
 
     const dedupeBy = options.dedupeBy ?? 'id';
     const reranker = options.rerank === false ? undefined : this.reranker;
@@ -96,7 +101,7 @@ export class LanceRetriever implements RetrieverPort {
     for (;;) {
       let rows: Record<string, unknown>[];
       try {
-        rows = await this.runFresh(table, mode, query, where, limit, options.signal);
+        rows = await this.runFresh(table, mode, query, scope, limit, options.signal);
       } catch (error) {
         if (error instanceof MultihopError) throw error;
         const damaged = damageReason(error);
@@ -129,17 +134,19 @@ export class LanceRetriever implements RetrieverPort {
    * (IngestOptions.keepOldVersionsMs). That is not damage: the latest version has all its files.
    * A file missing from the latest version too is, and the caller reports it.
    */
-  private async runFresh(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  private async runFresh(table: Table, mode: SearchMode, query: string, scope: Scope, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     try {
-      return await this.run(table, mode, query, where, limit, signal);
+      return await this.run(table, mode, query, scope, limit, signal);
     } catch (error) {
       if (error instanceof MultihopError || !isMissingFile(error)) throw error;
       await table.checkoutLatest();
-      return this.run(table, mode, query, where, limit, signal);
+      return this.run(table, mode, query, scope, limit, signal);
     }
   }
 
-  private async run(table: Table, mode: SearchMode, query: string, where: string | undefined, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  private async run(table: Table, mode: SearchMode, query: string, scope: Scope, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    const { where } = scope;
+    if (scope.question !== undefined && mode !== 'vector') return this.runOwnQuestion(table, mode, query, scope, scope.question, limit, signal);
     if (mode === 'bm25') {
       let q = table.query().fullTextSearch(matchWords(query)).select(BM25_COLUMNS).limit(limit);
       if (where) q = q.where(where);
@@ -164,6 +171,30 @@ export class LanceRetriever implements RetrieverPort {
     return q.toArray();
   }
 
+  /**
+   * BM25 (and BM25's half of hybrid) for one question of a closed corpus, ranked with that
+   * question's own paragraphs as the collection: its rows are read (a few dozen at most, through
+   * the question_id index) and scored here (questionBm25.ts). `where` narrows which of them are
+   * ranked, not the statistics. Hybrid fuses this ranking with the vector search's by reciprocal
+   * rank fusion, 1 / (60 + rank) from each list, as LanceDB's hybrid query does.
+   */
+  private async runOwnQuestion(table: Table, mode: SearchMode, query: string, scope: Scope, question: string, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    const collection = await table.query().where(`question_id = ${sqlString(question)}`).select(OWN_COLUMNS).toArray();
+    let ranked: ((row: Record<string, unknown>) => boolean) | undefined;
+    if (scope.narrowed) {
+      const kept = new Set((await table.query().where(scope.where!).select(['id']).toArray()).map((row) => String(row.id)));
+      ranked = (row) => kept.has(String(row.id));
+    }
+    const lexical = rankByBm25(query, collection, ranked).slice(0, limit);
+    if (mode === 'bm25') return lexical;
+    const embedder = this.vectorEmbedder(mode);
+    const [vector] = await embedder.embed([query], signal);
+    if (!vector) throw new ConfigError(`embedder ${embedder.id} returned no vector`);
+    abortIf(signal);
+    const nearest = await table.query().nearestTo(vector).distanceType('cosine').where(scope.where!).select(VECTOR_COLUMNS).limit(limit).toArray();
+    return fuseRows([nearest, lexical], limit);
+  }
+
   private vectorEmbedder(mode: SearchMode): Embedder {
     const indexed = this.manifest.index.vector;
     if (!indexed) throw new ConfigError(`corpus "${this.manifest.corpus}" has no vectors; ingest it with an embedder to use ${mode} search`);
@@ -173,6 +204,31 @@ export class LanceRetriever implements RetrieverPort {
     }
     return this.embedder;
   }
+}
+
+/** Where a search looks: the SQL prefilter, and the question whose own paragraphs it ranks (closed corpora). */
+interface Scope {
+  where?: string;
+  question?: string;
+  /** A caller's `where` narrows the question's rows. */
+  narrowed: boolean;
+}
+
+/** Reciprocal rank fusion of ranked row lists by row id: Σ 1 / (60 + rank), in `_relevance_score`; ties keep first-seen order. */
+function fuseRows(lists: Record<string, unknown>[][], limit: number): Record<string, unknown>[] {
+  const fused = new Map<string, { row: Record<string, unknown>; score: number }>();
+  for (const list of lists) {
+    list.forEach((row, i) => {
+      const id = String(row.id);
+      const entry = fused.get(id) ?? { row, score: 0 };
+      entry.score += 1 / (RRF_K + i + 1);
+      fused.set(id, entry);
+    });
+  }
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map(({ row, score }) => ({ ...row, _relevance_score: score }));
 }
 
 /**
