@@ -85,10 +85,11 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
   it('stops at the hop budget H with the latest answer, flagged as such', async () => {
     const provider = createScriptedProvider({
       replies: {
-        'par2-planner': [plan(['a first search', 'a second search'])],
+        // Each follow-up finds a paragraph the earlier searches did not, so the loop runs to its budget.
+        'par2-planner': [plan(['Kiss and Tell 1945 film', 'Charles Craft film editor'])],
         'par2-writer': [write('draft one'), write('draft two'), write('draft three')],
         'par2-esc': [esc('CONTINUE', 'more')],
-        'par2-query-formulator': [JSON.stringify({ query: 'follow-up one' }), JSON.stringify({ query: 'follow-up two' })],
+        'par2-query-formulator': [JSON.stringify({ query: 'Shirley Temple' }), JSON.stringify({ query: 'Lord High Treasurer' })],
       },
       repeatLast: true,
     });
