@@ -108,13 +108,28 @@ describe('opera-lenient scheme', () => {
     expect(acronymOf('Paris')).toBeUndefined();
   });
 
-  it('counts a contiguous sub-span in either direction as EM, with F1 = 1', () => {
-    expect(scoreAnswer('Barack Obama', 'Obama', lenient)).toEqual({ em: 1, f1: 1, precision: 1, recall: 1, accuracy: 1 });
+  it('counts a contiguous sub-span in either direction as EM, with F1 = 1, when it names the same thing', () => {
+    expect(scoreAnswer('President Barack Obama', 'Barack Obama', lenient)).toEqual({ em: 1, f1: 1, precision: 1, recall: 1, accuracy: 1 });
     // The prediction inside the gold is EM, but the gold is not contained in the prediction.
-    expect(scoreAnswer('Obama', 'Barack Obama', lenient)).toEqual({ em: 1, f1: 1, precision: 1, recall: 1, accuracy: 0 });
+    expect(scoreAnswer('Barack Obama', 'President Barack Obama', lenient)).toEqual({ em: 1, f1: 1, precision: 1, recall: 1, accuracy: 0 });
+    expect(exactMatch('in June 1998', '1998', lenient)).toBe(1);
+    expect(exactMatch('Gatwick', 'Gatwick Airport', lenient)).toBe(1);
+    expect(exactMatch('Springfield', 'Springfield, Illinois', lenient)).toBe(1);
     const gap = scoreAnswer('Barack H. Obama', 'Barack Obama', lenient);
     expect(gap.em).toBe(0);
     expect(gap.f1).toBeCloseTo(0.8, 12);
+  });
+
+  it('does not count a lone word of a longer name, a short fragment or one item of a list', () => {
+    // Each of these was EM = F1 = 1 while any contained span counted.
+    expect(scoreAnswer('of', 'Bank of America', lenient).em).toBe(0);
+    expect(scoreAnswer('Jr.', 'Martin Luther King Jr.', lenient).em).toBe(0);
+    expect(scoreAnswer('Obama', 'Barack Obama', lenient).em).toBe(0);
+    const listed = scoreAnswer('Paris, London, Berlin, Rome, Madrid', 'Rome', lenient);
+    expect(listed).toMatchObject({ em: 0, accuracy: 1 });
+    expect(listed.f1).toBeCloseTo(1 / 3, 12);
+    // Two short tokens are a fragment too ("St. Jo" in "St. Jo Hospital"): under five characters.
+    expect(exactMatch('St Jo', 'St Jo Hospital', lenient)).toBe(0);
   });
 
   it('keeps yes/no exact, so "yes" inside a longer answer earns nothing', () => {

@@ -1,5 +1,5 @@
 import { InputError } from '@multihop/core';
-import { demonymsToCountries } from './demonyms';
+import { COUNTRY_DEMONYMS, demonymsToCountries } from './demonyms';
 import { extractFinalAnswer, mmoaNormalize, squadNormalize, type NormalizationName } from './normalize';
 
 /** Scores of one prediction against its gold answer(s); every field is in [0, 1]. */
@@ -99,11 +99,39 @@ function isAcronymOf(raw: string, normalizedOther: string): boolean {
   return acronym !== undefined && acronym === normalizedOther.replace(/ /g, '');
 }
 
+// Nouns that name what kind of thing a name is: "Gatwick" names "Gatwick Airport".
+const KIND_NOUNS = new Set(['airport', 'castle', 'county', 'district', 'province', 'river', 'university', 'college', 'city', 'film', 'comics', 'island', 'lake', 'station']);
+// Places that follow a name ("Springfield Illinois", "Perth Australia"): one-word countries and US states.
+const PLACE_NOUNS = new Set([
+  ...COUNTRY_DEMONYMS.map((c) => c.country).filter((c) => !c.includes(' ')),
+  ...('alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois indiana iowa kansas ' +
+    'kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana nebraska nevada hampshire jersey york ' +
+    'carolina dakota ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming').split(' '),
+]);
+
+/**
+ * Whether the shorter answer, found as a contiguous token span of the longer, names the same thing
+ * (the check OPERA's evaluation makes before it counts containment as a match): two or more tokens
+ * with at least five characters in all ("Barack Obama" in "President Barack Obama"); one token with
+ * a digit ("1998" in "June 1998"); or one token of four or more characters that the longer answer's
+ * two tokens begin, followed by a kind or a place ("Gatwick" and "Gatwick Airport"). Not a lone
+ * word of a longer name ("of", "Obama" in "Barack Obama") or one item of a list.
+ */
+function namesTheSame(shorter: readonly string[], longer: readonly string[]): boolean {
+  if (!isSubspan(shorter, longer)) return false;
+  if (shorter.length === longer.length) return true;
+  if (shorter.length >= 2) return shorter.join('').length >= 5;
+  const token = shorter[0]!;
+  if (/\d/.test(token)) return true;
+  return longer.length === 2 && longer[0] === token && token.length >= 4 && (KIND_NOUNS.has(longer[1]!) || PLACE_NOUNS.has(longer[1]!));
+}
+
 /**
  * OPERA-style lenient comparison on top of the SQuAD normalisation: a demonym equals its
  * country, an acronym equals the initials of the other side's capitalised words, and one side
- * found as a contiguous token span of the other counts as an exact match, which then also
- * gives F1 = 1. The lenient score is never below the strict one.
+ * found as a contiguous token span of the other counts as an exact match when the span names the
+ * same thing (`namesTheSame`), which then also gives F1 = 1. The lenient score is never below the
+ * strict one.
  */
 function lenientScore(rawPrediction: string, rawGold: string): AnswerScore {
   const prediction = squadNormalize(rawPrediction);
@@ -118,7 +146,8 @@ function lenientScore(rawPrediction: string, rawGold: string): AnswerScore {
   const acronymMatch = isAcronymOf(rawPrediction, gold) || isAcronymOf(rawGold, prediction);
   const goldInPrediction = isSubspan(goldCountries, predCountries);
   const accuracy = strict.accuracy === 1 || goldInPrediction || acronymMatch ? 1 : 0;
-  if (strict.em === 1 || goldInPrediction || isSubspan(predCountries, goldCountries) || acronymMatch) {
+  const [shorter, longer] = predCountries.length <= goldCountries.length ? [predCountries, goldCountries] : [goldCountries, predCountries];
+  if (strict.em === 1 || namesTheSame(shorter, longer) || acronymMatch) {
     return { em: 1, ...FULL_OVERLAP, accuracy };
   }
   const countryOverlap = tokenOverlap(predCountries, goldCountries);

@@ -9,6 +9,7 @@ import { InputError, addUsage, emptyUsage, totalTokens, type RoleUsage, type Usa
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) throw new InputError('percentile of an empty list', { field: 'values' });
   if (!(p >= 0 && p <= 100)) throw new InputError(`percentile must be in [0, 100], got ${p}`, { field: 'p' });
+  checkFinite(values);
   const sorted = [...values].sort((a, b) => a - b);
   // p·n before dividing: (p / 100)·n can land a hair above an integer and skip a rank.
   const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
@@ -44,15 +45,24 @@ export interface CostOptions {
   latenciesMs?: readonly number[];
 }
 
+/** Count, mean, nearest-rank p50 and p95, and maximum; null for no latencies. A value that is not a finite number is refused. */
 export function summarizeLatency(latenciesMs: readonly number[]): LatencySummary | null {
   if (latenciesMs.length === 0) return null;
+  checkFinite(latenciesMs);
   return {
     count: latenciesMs.length,
     mean: latenciesMs.reduce((a, b) => a + b, 0) / latenciesMs.length,
     p50: percentile(latenciesMs, 50),
     p95: percentile(latenciesMs, 95),
-    max: Math.max(...latenciesMs),
+    // A loop, not Math.max(...values): spreading a few hundred thousand arguments overflows the stack.
+    max: latenciesMs.reduce((a, b) => (b > a ? b : a), -Infinity),
   };
+}
+
+/** A NaN sorts nowhere in particular and would turn a percentile into a value that looks measured. */
+function checkFinite(values: readonly number[]): void {
+  const at = values.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
+  if (at >= 0) throw new InputError(`value ${at} is ${String(values[at])}, not a finite number`, { field: `values[${at}]` });
 }
 
 /** Aggregates the usage of many runs (one per question): calls and tokens per role, retrieval calls, latency. */

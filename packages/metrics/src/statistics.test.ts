@@ -95,12 +95,44 @@ describe('pairedPermutationTest', () => {
     expect(pairedPermutationTest([1, 1, 1, 0], [0, 0, 0, 1]).pValue).toBe(10 / 16);
   });
 
-  it('samples sign flips for large samples, never reporting p = 0', () => {
-    const a = Array.from({ length: 40 }, () => 1);
+  it('samples sign flips for large samples of differences of several sizes, never reporting p = 0', () => {
+    const a = Array.from({ length: 40 }, (_, i) => 0.5 + (i % 3) * 0.25);
     const b = Array.from({ length: 40 }, () => 0);
     const test = pairedPermutationTest(a, b, { permutations: 999 });
     expect(test.exact).toBe(false);
     expect(test.pValue).toBe(1 / 1000);
+  });
+
+  it('is the exact two-sided sign test (McNemar) for 0/1 scores of any size', () => {
+    // The binomial tail written out with BigInt: P(|2X − m| ≥ |2·plus − m|), X ~ Binomial(m, ½).
+    const signTest = (plus: number, minus: number): number => {
+      const m = plus + minus;
+      let choose = 1n;
+      let hits = 0n;
+      for (let x = 0; x <= m; x += 1) {
+        if (Math.abs(2 * x - m) >= Math.abs(plus - minus)) hits += choose;
+        choose = (choose * BigInt(m - x)) / BigInt(x + 1);
+      }
+      return Number((hits * 10n ** 15n) / 2n ** BigInt(m)) / 1e15;
+    };
+    const scores = (plus: number, minus: number, ties: number): [number[], number[]] => [
+      [...Array(plus).fill(1), ...Array(minus).fill(0), ...Array(ties).fill(1)],
+      [...Array(plus).fill(0), ...Array(minus).fill(1), ...Array(ties).fill(1)],
+    ];
+    for (const [plus, minus, ties] of [[30, 15, 200], [15, 30, 0], [3, 1, 9], [60, 61, 40], [0, 7, 400]] as const) {
+      const test = pairedPermutationTest(...scores(plus, minus, ties));
+      expect(test.exact).toBe(true);
+      expect(test.pValue).toBeCloseTo(signTest(plus, minus), 12);
+    }
+    // Up to 12 questions it agrees with enumerating every sign assignment.
+    const [a, b] = scores(7, 2, 3);
+    expect(pairedPermutationTest(a, b).pValue).toBeCloseTo(pairedPermutationTest(a.map((x) => x * 3), b.map((x) => x * 3)).pValue, 15);
+    expect(pairedPermutationTest(a, b).pValue).toBeCloseTo(signTest(7, 2), 12);
+    // Thousands of one-sided questions: far below 0.001, and still not 0.
+    const [many, none] = scores(3000, 0, 0);
+    const tiny = pairedPermutationTest(many, none).pValue;
+    expect(tiny).toBeGreaterThan(0);
+    expect(formatPValue(tiny)).toBe('<0.001');
   });
 
   it('gives identical systems p = 1, sampled or exact', () => {
@@ -166,8 +198,8 @@ describe('pairedBootstrap and comparePaired', () => {
 
 describe('formatPValue', () => {
   it('prints three decimals, and <0.001 for the smallest sampled p-value rather than 0.000', () => {
-    // 40 questions all favouring one side: too many to enumerate, so the p-value is sampled, (1 + 0) / (1 + R).
-    const p = pairedPermutationTest(Array(40).fill(1), Array(40).fill(0), { permutations: 5000 }).pValue;
+    // 40 questions all favouring one side by differing amounts: too many to enumerate, so the p-value is sampled, (1 + 0) / (1 + R).
+    const p = pairedPermutationTest(Array.from({ length: 40 }, (_, i) => 1 + (i % 2)), Array(40).fill(0), { permutations: 5000 }).pValue;
     expect([p, formatPValue(p)]).toEqual([1 / 5001, '<0.001']);
     expect([formatPValue(0.001), formatPValue(0.0315), formatPValue(1)]).toEqual(['0.001', '0.032', '1.000']);
   });

@@ -116,7 +116,8 @@ export interface PermutationOptions {
   seed?: number;
   /**
    * Random sign assignments to sample. Default 10000. When all 2^n assignments fit in this
-   * budget they are enumerated instead and the p-value is exact.
+   * budget they are enumerated instead, and when the differences have one size (0/1 scores) none
+   * is sampled: the p-value is exact either way.
    */
   permutations?: number;
 }
@@ -133,8 +134,12 @@ export interface PermutationTest {
 /**
  * Paired permutation (sign-flip) test. Under the null hypothesis the two workflows are
  * exchangeable on every question, so each per-question difference is as likely to have the
- * opposite sign. Sampled p-values count the observed assignment, (1 + hits) / (1 + R), so a
- * p-value is never 0 and identical systems get exactly 1.
+ * opposite sign. It is exact for any number of questions when every difference that is not 0 has
+ * the same size (0/1 scores such as EM and correctness: then it is the exact two-sided sign test,
+ * McNemar's on the discordant questions), exact by enumeration for up to 20 questions when the
+ * `permutations` budget covers the 2^n assignments, and sampled otherwise. Sampled p-values count
+ * the observed assignment, (1 + hits) / (1 + R), so a p-value is never 0 and identical systems get
+ * exactly 1.
  */
 export function pairedPermutationTest(a: readonly number[], b: readonly number[], options: PermutationOptions = {}): PermutationTest {
   const d = differences(a, b);
@@ -160,6 +165,9 @@ export function pairedPermutationTest(a: readonly number[], b: readonly number[]
     return { n, meanDifference, pValue: hits / 2 ** n, exact: true };
   }
 
+  const signTest = exactSignTest(d);
+  if (signTest !== undefined) return { n, meanDifference, pValue: signTest, exact: true };
+
   const random = mulberry32(seed);
   let hits = 0;
   for (let r = 0; r < permutations; r += 1) {
@@ -168,6 +176,38 @@ export function pairedPermutationTest(a: readonly number[], b: readonly number[]
     if (reaches(sum)) hits += 1;
   }
   return { n, meanDifference, pValue: (1 + hits) / (1 + permutations), exact: false };
+}
+
+/**
+ * The sign-flip test's exact p-value when every non-zero difference has one size c: the sum is then
+ * c · (2X − m) with X ~ Binomial(m, ½) over the m non-zero differences, so
+ * p = P(|2X − m| ≥ |2·plus − m|). Summed in log space, so a few thousand discordant questions
+ * neither overflow nor round to 0 (the smallest double stands in for a p-value below it).
+ * Undefined when the differences have several sizes.
+ */
+function exactSignTest(d: readonly number[]): number | undefined {
+  let size = 0;
+  let plus = 0;
+  let m = 0;
+  for (const x of d) {
+    if (x === 0) continue;
+    const magnitude = Math.abs(x);
+    if (size === 0) size = magnitude;
+    else if (Math.abs(magnitude - size) > 1e-12 * size) return undefined;
+    m += 1;
+    if (x > 0) plus += 1;
+  }
+  if (m === 0) return 1;
+  const logFactorial = [0];
+  for (let i = 1; i <= m; i += 1) logFactorial.push(logFactorial[i - 1]! + Math.log(i));
+  const extreme = Math.abs(2 * plus - m);
+  const logTerms: number[] = [];
+  for (let x = 0; x <= m; x += 1) {
+    if (Math.abs(2 * x - m) >= extreme) logTerms.push(logFactorial[m]! - logFactorial[x]! - logFactorial[m - x]! - m * Math.LN2);
+  }
+  const top = logTerms.reduce((a, b) => Math.max(a, b), -Infinity);
+  const p = Math.exp(top) * logTerms.reduce((sum, t) => sum + Math.exp(t - top), 0);
+  return Math.min(1, Math.max(p, Number.MIN_VALUE));
 }
 
 export interface PairedComparison extends PairedDifference {

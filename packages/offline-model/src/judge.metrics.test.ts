@@ -18,4 +18,16 @@ describe('judgeCorrectness with the registered prompt and the offline model', ()
     expect(right.text).toMatch(/^Explanation: .+\nDecision: yes$/);
     expect(right.usage).toMatchObject({ role: 'judge', model: 'offline', estimated: true });
   });
+
+  it('reads a yes/no answer by its first yes or no, not by the word appearing somewhere', async () => {
+    // HotpotQA train 5ae161d65542997b2ef7d1bc (gold: yes): a comparison question with a closed answer.
+    const question = 'Are Medici and Senet both board games?';
+    const verdict = (prediction: string, gold: string) => judgeCorrectness(model, { question, prediction, gold }, { prompt: judgeCorrectnessPrompt });
+    expect(await verdict('Yes, both are board games.', 'yes')).toMatchObject({ decision: 'yes' });
+    expect(await verdict('The answer is yes.', 'yes')).toMatchObject({ decision: 'yes' });
+    // The gold word is in each of these, and each answers the other way.
+    expect(await verdict('Yes, there is no doubt about it.', 'no')).toMatchObject({ decision: 'no' });
+    expect(await verdict('No. Yes would need both to be board games.', 'yes')).toMatchObject({ decision: 'no' });
+    expect(await verdict('Both are games.', 'yes')).toMatchObject({ decision: 'no' });
+  });
 });

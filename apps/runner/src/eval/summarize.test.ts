@@ -87,6 +87,9 @@ describe('scoreRun and summarize', () => {
     expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
     expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
     expect(summary.incomplete).toBeUndefined();
+    // No judge, no correctness: not 0.000 from the failure scored as wrong.
+    expect(Object.values(summary.workflows).map((w) => w.correctness)).toEqual([null, null]);
+    expect(summary.comparisons.find((c) => c.metric === 'correctness')).toBeUndefined();
     const md = renderSummary(summary);
     expect(md).toContain('| a | 3 | 2 (MODEL_OUTPUT 1, PROVIDER 1) |');
     expect(md).toContain('| down | 0 | 4 (every run failed) |');
@@ -108,11 +111,15 @@ describe('scoreRun and summarize', () => {
     // read 0.000), b, judged whole, has its own; the comparison on correctness waits for a's too.
     const partly = summarize(rows, {
       dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true, unjudged: 2,
+      questions: new Map(ids.map((q) => [q, { hops: 2, type: 'bridge' }])),
       judge: { model: 'offline', label: 'offline', offline: true, verdicts: new Map(rows.filter((r) => r.status === 'ok' && r.workflow === 'b').map((r) => [`${r.workflow}\u0000${r.questionId}`, { correct: r.metrics.em as 0 | 1 }])) },
     });
     expect(partly.workflows['a']).toMatchObject({ correctness: null, correctness_ci95: null, judged: 0 });
     expect(partly.workflows['b']).toMatchObject({ correctness: 1 / 3, judged: 3 });
     expect(partly.comparisons.find((c) => c.metric === 'correctness')).toBeUndefined();
+    // The breakdowns blank it the same way (not a mean over its failure and none of its answers).
+    expect(partly.breakdown.type.map((c) => [c.workflow, c.correctness])).toEqual([['a', null], ['b', 1 / 3]]);
+    expect(partly.breakdown.hops.map((c) => [c.workflow, c.correctness])).toEqual([['a', null], ['b', 1 / 3]]);
     expect(renderSummary(partly)).toContain('a workflow with answers not yet judged has no correctness until they are');
     // Stopped while the pairs ran: nothing was judged, and the paragraph says why correctness is blank.
     const early = summarize(rows.filter((r) => r.questionId === ids[0]), {
@@ -290,7 +297,9 @@ describe('scoreRun and summarize', () => {
     ]);
     // Its own runs on those three: right on 0 and 2; the replay chose its run on 0 and 1 only.
     expect(curve.own).toEqual({ n: 3, quality: 2 / 3, tokens: 200, same_run: 2 });
-    expect(renderSummary(summary)).toContain('Its own runs on these questions: Correct 0.667 at 200 tokens/q; **the replay at ★ chose the run it made on only 2 of 3**');
+    expect(renderSummary(summary)).toContain('Its own runs on these questions: Correct (offline judge) 0.667 at 200 tokens/q; **the replay at ★ chose the run it made on only 2 of 3**');
+    expect(renderSummary(summary)).toContain('| λ | Correct (offline judge) | tokens/q |');
+    expect(renderSummary(summary)).toContain('| row | n | Correct (offline judge) | EM |');
 
     // A router that routes among fewer than its candidates (a Pareto-front pool: b alone) predicts
     // only those; with no finite value the replay takes the first of them, as the graph does, not a.
@@ -351,7 +360,9 @@ describe('scoreRun and summarize', () => {
     expect(md).toContain('Retrieval: **open** — every question searches one shared corpus of 120 passages');
     expect(md).toContain('correctness here is the offline model’s lexical judgement');
     expect(md).toContain('| a | 4 | 0 | 1.000 | [1.000, 1.000] | 0.500 |');
-    expect(md).toContain('| Correct | a | b | 3 | +0.667 |');
+    expect(md).toContain('| Correct (offline judge) | a | b | 3 | +0.667 |');
+    expect(md).toContain('| hops | workflow | n | Correct (offline judge) | EM |');
+    expect(renderSummary({ ...summary, judge: { ...summary.judge!, offline: false } })).toContain('| Correct | a | b | 3 | +0.667 |');
     expect(md).toMatch(/## By required hops\n\n\| hops \| workflow .*\n.*\n\| 2 \| a \| 2 \| 1\.000 \| 0\.500 /);
     expect(md).toContain('no-progress 1, hop-budget 1');
     expect(md).toContain('- a: hopBudget=5');

@@ -244,7 +244,7 @@ export interface SummaryContext {
 }
 
 export const RETRIEVAL_METRICS_NOTE =
-  'Recall@5 (any gold passage among the first five), NDCG@5 (binary gain, log2 discount) and full recall@5 are computed over the first five passage ids of the run’s evidence list, in the order the run gathered them (RunResult.evidenceIds, deduplicated, first occurrence kept); All-Pass: every gold passage anywhere in that list. A workflow that searches nothing by design (closed-book: direct, cot) has none (—).';
+  'Recall@5 (any gold passage among the first five) and NDCG@5 (binary gain, log2 discount) are computed over the first five passage ids of the run’s evidence list (results.jsonl also holds full recall@5, the share of the gold passages among them), in the order the run gathered them (RunResult.evidenceIds, deduplicated, first occurrence kept); All-Pass: every gold passage anywhere in that list. A workflow that searches nothing by design (closed-book: direct, cot) has none (—).';
 
 const meanOrNull = (values: Array<number | null>): number | null => {
   const present = values.filter((v): v is number => v !== null);
@@ -264,7 +264,9 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
   const failedRows = asked.filter((r) => r.status === 'error');
   const leftOut = failedRows.filter((r) => !scoredAsWrong(r));
   const verdicts = context.judge?.verdicts;
-  const correctOf = (r: ResultRow): number | null => (scoredAsWrong(r) ? 0 : (verdicts?.get(verdictKey(r.workflow, r.questionId))?.correct ?? null));
+  // No judge, no correctness: a failure scored as wrong is wrong by EM and F1, but a correctness of
+  // 0 for it beside none for the answers would read as a judged figure.
+  const correctOf = (r: ResultRow): number | null => (!verdicts ? null : scoredAsWrong(r) ? 0 : (verdicts.get(verdictKey(r.workflow, r.questionId))?.correct ?? null));
   // A workflow some of whose answers have no verdict yet (the judging was stopped, or the runs were)
   // has no correctness, and no comparison on it, until a re-run judges them: over its failures
   // scored as wrong and a part of its answers, the mean would read low (all failures and no answer
@@ -352,8 +354,8 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       ),
     ],
     breakdown: {
-      hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), correctOf),
-      type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, correctOf),
+      hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), finishedCorrectOf),
+      type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, finishedCorrectOf),
     },
     ...(context.router && workflows[context.router.id] ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
     ...curveOf(inScope, context, correctOf),
@@ -628,12 +630,12 @@ export function renderSummary(summary: Summary): string {
       '',
       `Chosen after the fact among the ${o.candidates.length === 1 ? 'one candidate' : `${o.candidates.length} candidates`} this eval ran (judged correct first, then judged at all, then F1, then fewest tokens): the most any per-question router over them could reach.${o.missing.length ? ` Not run here, so not chosen: ${o.missing.join(', ')}.` : ''}`,
       '',
-      '| row | n | Correct | EM | F1 | LLM calls/q | tokens/q | chosen most |',
+      `| row | n | ${correctHeading(summary)} | EM | F1 | LLM calls/q | tokens/q | chosen most |`,
       '|---|---|---|---|---|---|---|---|',
       `| oracle | ${o.n} | ${f3(o.correctness)} | ${f3(o.em)} | ${f3(o.f1)} | ${o.llm_calls.toFixed(1)} | ${Math.round(o.tokens)} | ${top} |`,
     );
   }
-  if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve));
+  if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve, { offlineJudge: summary.judge?.offline === true }));
   else if (summary.router_curve_left_out) lines.push('', `The router across λ is left out: ${summary.router_curve_left_out}.`);
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
   const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];
@@ -650,11 +652,17 @@ export function renderSummary(summary: Summary): string {
     }
   }
   if (summary.comparisons.length) {
-    lines.push('', '## Paired comparisons', '', 'The first workflow against each other one, on the same questions (seeded paired bootstrap, sign-flip permutation test):', '');
+    lines.push(
+      '',
+      '## Paired comparisons',
+      '',
+      'The first workflow against each other one, on the same questions (seeded paired bootstrap; two-sided sign-flip permutation test, exact for 0/1 measures such as EM and Correct and for up to 12 questions, otherwise 5,000 seeded sign flips):',
+      '',
+    );
     lines.push('| metric | a | b | n | a − b | 95% CI | p |', '|---|---|---|---|---|---|---|');
     for (const c of summary.comparisons) {
       const fmt = (v: number) => (c.metric === 'tokens' ? v.toFixed(0) : v.toFixed(3));
-      const name = c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? 'Correct' : c.metric === 'tokens' ? 'tokens/q' : c.metric;
+      const name = c.metric === 'em' ? 'EM' : c.metric === 'correctness' ? correctHeading(summary) : c.metric === 'tokens' ? 'tokens/q' : c.metric;
       lines.push(`| ${name} | ${c.a} | ${c.b} | ${c.n} | ${c.diff >= 0 ? '+' : ''}${fmt(c.diff)} | [${fmt(c.diff_ci95[0])}, ${fmt(c.diff_ci95[1])}] | ${formatPValue(c.p_value)} |`);
     }
   }
@@ -668,7 +676,7 @@ export function renderSummary(summary: Summary): string {
       lines.push(none);
       continue;
     }
-    lines.push(`| ${dimension === 'hops' ? 'hops' : 'type'} | workflow | n | Correct | EM | F1 | Recall@5 | NDCG@5 | All-Pass |`, '|---|---|---|---|---|---|---|---|---|');
+    lines.push(`| ${dimension === 'hops' ? 'hops' : 'type'} | workflow | n | ${correctHeading(summary)} | EM | F1 | Recall@5 | NDCG@5 | All-Pass |`, '|---|---|---|---|---|---|---|---|---|');
     for (const c of cells) {
       lines.push(`| ${c.group} | ${c.workflow} | ${c.n} | ${f3(c.correctness)} | ${f3(c.em)} | ${f3(c.f1)} | ${f3(c.recall_at_5)} | ${f3(c.ndcg_at_5)} | ${f3(c.all_pass)} |`);
     }

@@ -1,4 +1,4 @@
-import { scoreAnswer } from '@multihop/metrics';
+import { scoreAnswer, squadNormalize } from '@multihop/metrics';
 import { defineOfflineHandler } from '../OfflineHandler';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { MultihopError } from '@multihop/core';
@@ -12,14 +12,31 @@ function golds(vars: Record<string, unknown>): string[] {
   return [text(vars, 'gold', 'judge')];
 }
 
+/** The first "yes" or "no" among the normalised words of a text, if any: how a closed answer reads. */
+function firstYesOrNo(text: string): 'yes' | 'no' | undefined {
+  return squadNormalize(text).split(' ').find((w): w is 'yes' | 'no' => w === 'yes' || w === 'no');
+}
+
 /**
  * The offline judge: yes when the normalised gold answer (or one of its aliases) appears in the
  * prediction as whole tokens (metrics' accuracy), or when their token F1 reaches 0.6 (the best
- * over the aliases); otherwise no. A lexical
+ * over the aliases); otherwise no. A yes/no gold answer is matched by the prediction's first "yes"
+ * or "no" instead: "Yes, there is no doubt" holds the word "no" but answers yes. A lexical
  * stand-in for PAR² A.2's LLM judge, stricter than a real judge on paraphrases.
  */
 export const judge = defineOfflineHandler(judgeCorrectnessPrompt, (vars) => {
-  const score = scoreAnswer(text(vars, 'prediction', 'judge'), golds(vars));
+  const prediction = text(vars, 'prediction', 'judge');
+  const gold = golds(vars);
+  const closed = gold.map(squadNormalize);
+  if (closed.every((g) => g === 'yes') || closed.every((g) => g === 'no')) {
+    const answered = firstYesOrNo(prediction);
+    const yes = answered === closed[0];
+    return {
+      explanation: answered ? `The prediction answers ${answered}; the ground truth is ${closed[0]}.` : `The prediction answers neither yes nor no; the ground truth is ${closed[0]}.`,
+      decision: yes ? 'yes' : 'no',
+    };
+  }
+  const score = scoreAnswer(prediction, gold);
   const yes = score.accuracy === 1 || score.f1 >= 0.6;
   return {
     explanation:
