@@ -57,8 +57,9 @@ function comparable(out: string): Omit<Summary, 'created'> {
 }
 
 /** A `multihop worker` child whose stderr (a line per started and recorded pair) is kept. */
-function startWorker(): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [bin, 'worker', '--queue', redis!.url, '--concurrency', '2', '--stalled-after', '5'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+function startWorker(options: { node?: string[]; concurrency?: number; env?: Record<string, string> } = {}): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
+  const args = [...(options.node ?? []), bin, 'worker', '--queue', redis!.url, '--concurrency', String(options.concurrency ?? 2), '--stalled-after', '5'];
+  const child = spawn(process.execPath, args, { env: { ...env, ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
@@ -423,6 +424,35 @@ describe('jobs left on the queue by an eval that is gone', () => {
     expect(rows(out).map((r) => r.gold).sort()).toEqual([['Latin'], ['a spirit']]);
     expect(worker.log()).toContain(`eval ${evalId} has stopped following its pairs`);
     expect(worker.log()).not.toContain('refusing');
+  }, 300_000);
+});
+
+describe('a worker killed after it recorded a pair, before the queue heard the job was done', () => {
+  it('leaves the job to a retry that finds the pair recorded and runs nothing', async () => {
+    const out = mkdtempSync(join(temp, 'recorded-'));
+    const csv = join(out, '..', 'recorded-two.csv');
+    writeFileSync(csv, 'Question,Answer\nWhat language were books being translated into during the era of Haymo of Faversham?,Latin\nIf Gallu is a demon Lilu is what?,a spirit\n');
+    const evalRun = spawn(process.execPath, [bin, 'eval', '--workflows', 'direct', '--dataset', csv, '--db', db, '--out', out, '--queue', redis!.url], { env, stdio: 'ignore' });
+    children.add(evalRun);
+    const evalExit = new Promise<number | null>((resolve) => evalRun.once('exit', (code) => (children.delete(evalRun), resolve(code))));
+    // One pair at a time, killed the moment it has recorded the first: that job stays active, unfinished.
+    const killed = startWorker({ node: ['-r', join(__dirname, '..', 'test', 'killAfterRecord.js')], concurrency: 1 });
+    expect(await killed.exited).toBeNull();
+    const [first] = [...killed.log().matchAll(/: recorded direct (\S+) \(job/g)].map((m) => m[1]!);
+    expect(first).toBeDefined();
+    // The next worker takes the other pair, slowly (15 s a call), so the eval is still waiting when the
+    // first job's lock lapses (--stalled-after 5) and the queue hands that job to it again.
+    const next = startWorker({ env: { MULTIHOP_OFFLINE_LATENCY_MS: '15000' } });
+    try {
+      expect(await evalExit).toBe(0);
+    } finally {
+      next.child.kill('SIGTERM');
+      await next.exited;
+    }
+    expect(rows(out).map((r) => r.gold).sort()).toEqual([['Latin'], ['a spirit']]);
+    const id = first!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(next.log()).toMatch(new RegExp(`already recorded direct ${id} \\(job \\S+, attempt \\d+\\): not run again`));
+    expect(next.log()).not.toContain(`started direct ${first}`);
   }, 300_000);
 });
 

@@ -11,7 +11,7 @@ import { evaluatedWorkflow, modelIdOf, pairThread, runPair, settlePair, type Eva
 import { findWorkflow } from '../workflows';
 import { EVAL_ALIVE_MS, evalAliveKey, questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
 import { checkRedis, connectionFor, parseQueueUrl, QUEUE_NAME, reason } from './redis';
-import { openStore, type ResultStore, type StoreSpec } from './store';
+import { openStore, pairKey, type ResultStore, type StoreSpec } from './store';
 
 export interface WorkerOptions {
   queue: string;
@@ -143,6 +143,15 @@ export async function runWorker(io: Io, options: WorkerOptions): Promise<number>
       return requeue();
     });
     try {
+      // A worker killed after it recorded the pair (and forgot its thread) but before the queue
+      // heard the job was done leaves the job to be retried: the retry finds the pair recorded and
+      // runs nothing, rather than pay for every call again to have its result refused.
+      const [recordedBefore] = await store.read(data.evalId, [pairKey(workflow.id, question.id)]);
+      if (recordedBefore) {
+        await settlePair(pair, recordedBefore.row, data.evalId);
+        log(`already recorded ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted}): not run again`);
+        return { worker: name, recorded: false };
+      }
       log(`started ${workflow.id} ${question.id} (job ${job.id}, attempt ${job.attemptsStarted})`);
       const outcome = await runPair(pair, workflow, question, data.evalId, lease);
       // A worker starved of CPU past --stalled-after has lost the pair to another worker: the other records it.
