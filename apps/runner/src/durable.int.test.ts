@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasetsDir } from '@multihop/testing';
@@ -154,6 +154,39 @@ it('Ctrl-C mid-run says what is kept and how to go on, and resume finishes the r
   expect(said).toContain('run: interrupted; nothing is kept (a run given --thread <id> keeps its steps');
 }, 120_000);
 
+it('a thread stopped at its --timeout answers as it ended when resumed, with no model call', () => {
+  const thread = 'deadline';
+  // 400 ms a call: the one-second deadline falls within PAR²'s first few calls.
+  const slow = { MULTIHOP_OFFLINE_LATENCY_MS: '400' };
+  const stopped = cli([...runArgs('par2-rag'), '--timeout', '1', '--thread', thread], slow).json as RunJson & { stopReason?: string };
+  expect({ status: stopped.status, stopReason: stopped.stopReason }).toEqual({ status: 'partial', stopReason: 'budget:deadline' });
+  for (let i = 0; i < 2; i++) {
+    const again = cli(['resume', thread, '--json'], slow);
+    expect(again.stderr).toContain('already finished; its result again, with no model call');
+    expect({ status: again.json.status, stopReason: (again.json as { stopReason?: string }).stopReason, answer: again.json.answer }).toEqual({ status: 'partial', stopReason: 'budget:deadline', answer: stopped.answer });
+    // Nothing runs again: the only event not restored from its checkpoints is the stop itself (before,
+    // the deadline restarted from zero and the next step began, its model call cut off or paid).
+    expect(again.json.trace.filter((e) => e.data['restored'] !== true).map((e) => `${e.kind} ${String(e.data['reason'] ?? '')}`)).toEqual(['decision budget:deadline']);
+  }
+}, 120_000);
+
+it('resume from another directory runs the thread on the dataset file and corpus it started with', () => {
+  const home = join(work, 'relative');
+  mkdirSync(join(home, 'data'), { recursive: true });
+  mkdirSync(join(home, 'elsewhere'));
+  copyFileSync(join(sharedDatasetsDir(), 'hotpotqa', 'train-100.json'), join(home, 'data', 'questions.json'));
+  const run = (cwd: string, args: string[]) => spawnSync(process.execPath, ['-r', register, bin, ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  // A relative dataset path and the default corpus directory (.multihop/lancedb here).
+  const first = run(home, ['run', '--workflow', 'single-turn-rag', '--dataset', 'data/questions.json', '--id', questionId, '--thread', 'relative', '--json']);
+  expect(first.status).toBe(0);
+  const again = run(join(home, 'elsewhere'), ['resume', 'relative', '--json']);
+  expect(again.stderr).not.toContain('does not exist');
+  expect(again.status).toBe(0);
+  expect((JSON.parse(again.stdout) as RunJson).answer).toBe((JSON.parse(first.stdout) as RunJson).answer);
+  // It searched the corpus the run made, not a new one in the directory it was resumed from.
+  expect(existsSync(join(home, 'elsewhere', '.multihop', 'lancedb'))).toBe(false);
+}, 120_000);
+
 it('Ctrl-C in rollouts says how many questions the file keeps and how to add the rest', async () => {
   const out = join(work, 'rollouts.jsonl');
   const args = ['rollouts', '--workflow', 'opera', '--dataset', 'hotpotqa-train', '--group', '2', '--limit', '6', '--out', out, '--db', join(work, 'lance')];
@@ -273,7 +306,7 @@ it('eval: a pair killed mid-run resumes mid-run when the command runs again', as
 
   const out = join(work, 'eval-killed');
   const thread = `par2-rag/${questionId}`;
-  const killed = await killAfter(evalArgs(out), thread, 4, join(out, 'checkpoints.sqlite'));
+  const killed = await killAfter(evalArgs(out), thread, 2, join(out, 'checkpoints.sqlite'));
   expect(killed.signal).toBe('SIGKILL');
   expect(killed.journalled).toBeLessThan(reference.trace.usage.llmCalls);
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
 import type { Io } from './io';
@@ -39,9 +41,22 @@ export function openStore(flag: string | undefined): Promise<CheckpointStore> {
   return openCheckpointStore(checkpointsLocation(flag));
 }
 
-/** The spec a thread is recorded with: the run's own options, nothing about where it is stored or printed. */
+/** Where the runner's corpora live when no --db is given: relative to the directory it runs in. */
+const DEFAULT_DB = '.multihop/lancedb';
+
+/**
+ * The spec a thread is recorded with: the run's own options, nothing about where it is stored or
+ * printed. Files are recorded as absolute paths (a dataset file, a corpus file, the corpus
+ * database, --db's default included), so `resume` from another directory runs the same question
+ * on the same corpus rather than look for them there. A shared dataset's name and an object-store
+ * URI are kept as given.
+ */
 export function threadSpec(options: RunCommandOptions): ThreadSpec {
   const { thread: _thread, checkpoints: _checkpoints, json: _json, ...spec } = options;
+  const local = (path: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+  if (spec.dataset !== undefined && existsSync(spec.dataset)) spec.dataset = resolve(spec.dataset);
+  if (spec.corpus !== undefined && local(spec.corpus)) spec.corpus = resolve(spec.corpus);
+  spec.db = spec.db === undefined ? resolve(DEFAULT_DB) : local(spec.db) ? resolve(spec.db) : spec.db;
   return JSON.parse(JSON.stringify(spec)) as ThreadSpec;
 }
 
@@ -93,7 +108,13 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     await store.startThread(threadId, spec);
     // Fenced by the lease: once another process has taken the thread, this one writes nothing more of it.
-    const durable: DurableRunOptions = lease.durable();
+    // A thread that stopped at its deadline ended after its last checkpoint: its whole time is
+    // counted again, so the deadline it reached stops it again, with no call.
+    const ended = existing?.status === 'done' ? (existing.result as { stopReason?: unknown; wallMs?: unknown } | undefined) : undefined;
+    const durable: DurableRunOptions = {
+      ...lease.durable(),
+      ...(ended?.stopReason === 'budget:deadline' && typeof ended.wallMs === 'number' ? { elapsedMs: ended.wallMs } : {}),
+    };
     let began = false;
     return {
       options: durable,
@@ -107,7 +128,13 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
       async end(result: RunResult) {
         // A process that lost its thread (stopped past its lease, and another took it) writes nothing of it.
         if (!(await lease.confirm())) throw lease.signal.reason;
-        await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', { answer: result.answer, status: result.status, ...(result.error ? { error: result.error } : {}) });
+        await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', {
+          answer: result.answer,
+          status: result.status,
+          ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+          ...(result.error ? { error: result.error } : {}),
+          wallMs: result.usage.wallMs,
+        });
       },
       async close() {
         await lease.release().catch(() => undefined);

@@ -153,6 +153,43 @@ describe.each(ENGINES)('%s: a thread that failed at the provider, or stopped on 
   }, 60_000);
 });
 
+describe.each(ENGINES)('%s: a resumed run counts the wall time of the processes before it', (_name, make) => {
+  /** The counting model, each call answered after `ms`. */
+  const slow = (ms: number) => {
+    const model = countingModel();
+    const port: ModelPort = { modelFor: (role) => model.port.modelFor(role), call: async (request) => (await new Promise((r) => setTimeout(r, ms)), model.port.call(request)) };
+    return { port, calls: model.calls };
+  };
+
+  it('in its usage, and against its deadline: a thread stopped at its deadline stops there again, with no call', async () => {
+    const workflow = make();
+    const question = corpus.dataset.questions[7]!;
+    const store = await openCheckpointStore(join(dir, `${workflow.id}-elapsed.sqlite`));
+    const retriever = corpus.retriever.forQuestion(question.id);
+    // A run that took at least 100 ms a call, finished: resumed, it makes no call, and its wall
+    // time is still the run's (from its last checkpoint), not the few ms of this process.
+    const first = slow(100);
+    const finished = await workflow.run(question, { model: first.port, retriever, durable: store.durable('finished') });
+    expect(finished.usage.wallMs).toBeGreaterThanOrEqual(100 * first.calls());
+    const again = await workflow.run(question, { model: countingModel().port, retriever, durable: store.durable('finished') });
+    expect(again.usage.llmCalls).toBe(finished.usage.llmCalls);
+    expect(again.usage.wallMs).toBeGreaterThanOrEqual(100 * first.calls());
+
+    // Stopped at a 250 ms deadline (150 ms a call): partial. Resumed with the time it had spent, the
+    // same budget stops it at once, with its answer, and no call is made.
+    const budget = { timeoutMs: 250 };
+    const late = slow(150);
+    const stopped = await workflow.run(question, { model: late.port, retriever, durable: store.durable('deadline'), budget });
+    expect({ status: stopped.status, stopReason: stopped.stopReason }).toEqual({ status: 'partial', stopReason: 'budget:deadline' });
+    const resumedModel = countingModel();
+    const resumed = await workflow.run(question, { model: resumedModel.port, retriever, durable: { ...store.durable('deadline'), elapsedMs: stopped.usage.wallMs }, budget });
+    expect(resumedModel.calls()).toBe(0);
+    expect({ status: resumed.status, stopReason: resumed.stopReason, answer: resumed.answer }).toEqual({ status: 'partial', stopReason: 'budget:deadline', answer: stopped.answer });
+    expect(resumed.usage.wallMs).toBeGreaterThanOrEqual(250);
+    await store.close();
+  }, 60_000);
+});
+
 it('PAR²-RAG keeps no candidate passages in the checkpoints written after reranking them', async () => {
   const file = join(dir, 'par2-state.sqlite');
   const store = await openCheckpointStore(file);

@@ -21,8 +21,10 @@ export class BudgetTracker {
   private calls = 0;
   private tokens = 0;
   private readonly started = Date.now();
+  /** Wall time spent in earlier processes (a resumed run's), counted towards the deadline. */
+  private before = 0;
   private readonly controller = new AbortController();
-  private readonly timer?: NodeJS.Timeout;
+  private timer?: NodeJS.Timeout;
   /** Aborts when the caller's signal aborts or the deadline passes. */
   readonly signal: AbortSignal;
 
@@ -31,13 +33,28 @@ export class BudgetTracker {
     callerSignal?: AbortSignal,
   ) {
     this.signal = callerSignal ? AbortSignal.any([callerSignal, this.controller.signal]) : this.controller.signal;
-    if (budget.timeoutMs !== undefined) {
-      this.timer = setTimeout(
-        () => this.controller.abort(new BudgetExceededError('deadline', budget.timeoutMs ?? 0, Date.now() - this.started)),
-        budget.timeoutMs,
-      );
-      this.timer.unref?.();
+    this.schedule();
+  }
+
+  /** The run's wall time so far: this process's, plus what a resumed run had spent before it. */
+  get elapsedMs(): number {
+    return this.before + (Date.now() - this.started);
+  }
+
+  /** (Re)arms the deadline for the time left; past it already, the run is stopped now. */
+  private schedule(): void {
+    const { timeoutMs } = this.budget;
+    if (timeoutMs === undefined || this.controller.signal.aborted) return;
+    if (this.timer) clearTimeout(this.timer);
+    const expire = () => this.controller.abort(new BudgetExceededError('deadline', timeoutMs, this.elapsedMs));
+    const left = timeoutMs - this.elapsedMs;
+    if (left <= 0) {
+      this.timer = undefined;
+      expire();
+      return;
     }
+    this.timer = setTimeout(expire, left);
+    this.timer.unref?.();
   }
 
   get hops(): number {
@@ -87,12 +104,17 @@ export class BudgetTracker {
 
   /**
    * Counts what a resumed run already spent before this process (its restored checkpoints):
-   * model calls and their tokens, and the hops charged so far. Never throws: the work was done.
+   * model calls and their tokens, the hops charged so far, and the wall time, which the deadline
+   * counts too (the next check stops a run already past it). Never throws: the work was done.
    */
-  restoreSpent(spent: { calls?: number; tokens?: number; hops?: number }): void {
+  restoreSpent(spent: { calls?: number; tokens?: number; hops?: number; elapsedMs?: number }): void {
     this.calls += spent.calls ?? 0;
     this.tokens += spent.tokens ?? 0;
     if (spent.hops !== undefined) this.hopCount = Math.max(this.hopCount, spent.hops);
+    if (spent.elapsedMs !== undefined && spent.elapsedMs > 0) {
+      this.before += spent.elapsedMs;
+      this.schedule();
+    }
   }
 
   /** Throws if the run was aborted or its deadline passed. */

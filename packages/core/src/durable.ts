@@ -40,6 +40,13 @@ export interface DurableRunOptions {
   /** A LangGraph BaseCheckpointSaver (typed loosely so core does not depend on LangGraph). */
   checkpointer: object;
   calls: CallJournal;
+  /**
+   * Wall time, in ms, the thread's run had spent when it last ended, if it ended (a finished
+   * thread's whole time). The checkpoints hold the time up to the last one; a run stopped at its
+   * deadline ends after it, with no checkpoint of that step. A resumed run counts the larger of the
+   * two, so a deadline reached stays reached and a finished thread makes no call.
+   */
+  elapsedMs?: number;
 }
 
 /** Core's part of one checkpoint: what the run gained since the previous checkpoint. */
@@ -52,6 +59,11 @@ export interface RunDelta {
   draft: string;
   /** Hops charged to the budget by the checkpoint. */
   hops: number;
+  /**
+   * The run's wall time at the checkpoint, in ms, over every process that ran it (the time between
+   * a kill and the resumption not counted). Absent in checkpoints of earlier releases.
+   */
+  elapsedMs?: number;
   /**
    * The run the thread holds (on its first checkpoint): a thread is one run of one workflow on one
    * question, and another run given its id is refused rather than handed this run's result.
@@ -106,6 +118,7 @@ export function parseRunDelta(value: unknown, where: string): RunDelta {
     throw new MultihopError('CHECKPOINT', `${where}: not a multihop run delta (expected events[], evidence[], draft, hops)`);
   }
   const run = v.run as Partial<ThreadRun> | undefined;
+  if (v.elapsedMs !== undefined && !(typeof v.elapsedMs === 'number' && v.elapsedMs >= 0)) throw new MultihopError('CHECKPOINT', `${where}: a run delta's elapsedMs is not a number of milliseconds`);
   if (run !== undefined && (typeof run !== 'object' || run === null || typeof run.workflow !== 'string' || typeof run.queryId !== 'string' || typeof run.query !== 'string')) {
     throw new MultihopError('CHECKPOINT', `${where}: a run delta's run is not { workflow, queryId, query }`);
   }

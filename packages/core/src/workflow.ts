@@ -201,7 +201,6 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
   const meter = new UsageMeter();
-  const started = Date.now();
   const evidence: Evidence[] = [];
   const seen = new Set<string>();
   let draft = '';
@@ -355,7 +354,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       evidenceIds: evidence.map((e) => e.id),
       evidence,
       trace: [...trace.events],
-      usage: meter.snapshot(Date.now() - started),
+      // Over every process that ran it, when it was resumed (BudgetTracker.elapsedMs).
+      usage: meter.snapshot(budget.elapsedMs),
     };
   };
 
@@ -472,6 +472,7 @@ function durableContext(options: DurableRunOptions, thread: ThreadRun, run: RunS
         evidence: run.evidence.slice(evidenceTaken),
         draft: run.getDraft(),
         hops: run.budget.hops,
+        elapsedMs: run.budget.elapsedMs,
         ...(identified ? {} : { run: thread }),
       };
       identified = true;
@@ -486,6 +487,7 @@ function durableContext(options: DurableRunOptions, thread: ThreadRun, run: RunS
       checkThreadRun(options.threadId, deltas.find((d) => d.run)?.run, thread);
       if (deltas.length) identified = true;
       let hops = 0;
+      let elapsedMs = options.elapsedMs ?? 0;
       for (const delta of deltas) {
         for (const event of delta.events) {
           run.trace.replay(event);
@@ -501,8 +503,9 @@ function durableContext(options: DurableRunOptions, thread: ThreadRun, run: RunS
         for (const item of delta.evidence) run.keepEvidence(item);
         run.setDraft(delta.draft);
         hops = Math.max(hops, delta.hops);
+        elapsedMs = Math.max(elapsedMs, delta.elapsedMs ?? 0);
       }
-      run.budget.restoreSpent({ hops });
+      run.budget.restoreSpent({ hops, elapsedMs });
       eventsTaken = run.trace.events.length;
       evidenceTaken = run.evidence.length;
     },
