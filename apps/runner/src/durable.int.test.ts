@@ -170,6 +170,30 @@ it('a thread stopped at its --timeout answers as it ended when resumed, with no 
   }
 }, 120_000);
 
+it('a finished thread whose checkpoints turn out unreadable fails its resume by name, and keeps the result it recorded', () => {
+  const file = join(work, 'damaged.sqlite');
+  const first = cli([...runArgs('direct'), '--thread', 'damaged', '--checkpoints', file]);
+  expect(first.json.status).toBe('ok');
+  // Core's share of each checkpoint, replaced by something that is not a run delta.
+  const db = connect(file, { fileMustExist: true });
+  try {
+    db.exec(`UPDATE checkpoints SET metadata = json_set(CAST(metadata AS TEXT), '$.multihop_run', 5) WHERE thread_id = 'damaged'`);
+  } finally {
+    db.close();
+  }
+  const resumed = spawnSync(process.execPath, ['-r', register, bin, 'resume', 'damaged', '--checkpoints', file, '--json'], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+  expect(resumed.status).not.toBe(0);
+  expect(`${resumed.stdout}${resumed.stderr}`).toContain('not a multihop run delta');
+  const record = connect(file, { readonly: true, fileMustExist: true });
+  try {
+    const row = record.prepare(`SELECT status, result FROM multihop_threads WHERE thread_id = 'damaged'`).get() as { status: string; result: string };
+    expect(row.status).toBe('done');
+    expect(JSON.parse(row.result)).toMatchObject({ answer: first.json.answer, status: 'ok' });
+  } finally {
+    record.close();
+  }
+}, 120_000);
+
 it('resume from another directory runs the thread on the dataset file and corpus it started with', () => {
   const home = join(work, 'relative');
   mkdirSync(join(home, 'data'), { recursive: true });

@@ -106,7 +106,8 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
       );
     }
     if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
-    await store.startThread(threadId, spec);
+    // A finished thread stays recorded as finished while it answers again.
+    if (existing?.status !== 'done') await store.startThread(threadId, spec);
     // Fenced by the lease: once another process has taken the thread, this one writes nothing more of it.
     // A thread that stopped at its deadline ended after its last checkpoint: its whole time is
     // counted again, so the deadline it reached stops it again, with no call.
@@ -128,6 +129,9 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
       async end(result: RunResult) {
         // A process that lost its thread (stopped past its lease, and another took it) writes nothing of it.
         if (!(await lease.confirm())) throw lease.signal.reason;
+        // A finished thread answers again with no call: an error now is this process's (its
+        // checkpoints unreadable, say), not the run's, and the result the run recorded stays.
+        if (existing?.status === 'done' && result.status === 'error') return;
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', {
           answer: result.answer,
           status: result.status,
