@@ -10,6 +10,7 @@ import type * as Rollouts from './commands/rollouts';
 import type * as Run from './commands/run';
 import type * as Studio from './commands/studio';
 import type * as Sweep from './commands/sweep';
+import type * as Threads from './commands/threads';
 import type * as Train from './commands/train';
 import type * as Worker from './commands/worker';
 import type * as Workflows from './commands/workflows';
@@ -30,6 +31,7 @@ const load = {
   run: (): typeof Run => require('./commands/run'),
   studio: (): typeof Studio => require('./commands/studio'),
   sweep: (): typeof Sweep => require('./commands/sweep'),
+  threads: (): typeof Threads => require('./commands/threads'),
   train: (): typeof Train => require('./commands/train'),
   worker: (): typeof Worker => require('./commands/worker'),
   workflows: (): typeof Workflows => require('./commands/workflows'),
@@ -155,6 +157,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
       thread: { type: 'string', arg: '<id>', help: 'the thread (instead of the argument)' },
       checkpoints: { type: 'string', arg: 'FILE|postgres://...', defaultText: 'MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite', help: 'the checkpoint store the run used' },
       json: { type: 'boolean', help: 'print the RunResult as JSON' },
+    },
+  },
+  threads: {
+    summary: 'list the threads of run --thread in a checkpoint store, or remove them',
+    options: {
+      checkpoints: { type: 'string', arg: 'FILE|postgres://...', defaultText: 'MULTIHOP_CHECKPOINTS, else .multihop/checkpoints.sqlite', help: 'the checkpoint store' },
+      delete: { type: 'string', arg: '<id,...>', help: 'remove these threads: their checkpoints, completed calls and record (a thread another process runs is refused)' },
+      'delete-finished': { type: 'boolean', help: 'remove every finished thread' },
+      json: { type: 'boolean', help: 'print the threads as JSON' },
     },
   },
   eval: {
@@ -608,6 +619,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       const thread = str('thread');
       if (rest[0] !== undefined && thread !== undefined && rest[0] !== thread) throw new ConfigError(`resume names two threads, ${rest[0]} and --thread ${thread}; give one`);
       return await load.resume().resumeCommand(io, { thread: rest[0] ?? thread, checkpoints: str('checkpoints'), json: bool('json') });
+    }
+    case 'threads': {
+      const ids = str('delete')?.split(',').map((id) => id.trim()).filter(Boolean);
+      if (str('delete') !== undefined && !ids?.length) throw new ConfigError('--delete needs thread ids, comma-separated (multihop threads lists them)');
+      return await load.threads().threadsCommand(io, { checkpoints: str('checkpoints'), ...(ids ? { delete: ids } : {}), deleteFinished: bool('delete-finished'), json: bool('json') });
     }
     case 'eval':
       return await load.eval().evalCommand(io, { workflows: need('workflows'), ...evaluation() });

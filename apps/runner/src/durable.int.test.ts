@@ -194,6 +194,41 @@ it('a finished thread whose checkpoints turn out unreadable fails its resume by 
   }
 }, 120_000);
 
+it('threads lists a store\'s threads and removes them with their checkpoints; one another process holds is refused by name', async () => {
+  const file = join(work, 'listed.sqlite');
+  const threads = (...args: string[]) => spawnSync(process.execPath, ['-r', register, bin, 'threads', '--checkpoints', file, ...args], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+  const finished = cli([...runArgs('direct'), '--thread', 'finished', '--checkpoints', file]).json;
+  cli(['run', '--workflow', 'cot', '--question', 'Who wrote Hamlet?', '--thread', 'other', '--checkpoints', file, '--json']);
+  const listed = threads('--json');
+  expect(listed.status).toBe(0);
+  expect((JSON.parse(listed.stdout) as Array<{ thread: string; workflow: string; status: string; answer?: string }>).map((t) => [t.thread, t.workflow, t.status]).sort()).toEqual([
+    ['finished', 'direct', 'done'],
+    ['other', 'cot', 'done'],
+  ]);
+  expect(threads().stdout).toContain(`| finished | direct | ${questionId} of hotpotqa-train | done, ok | ${finished.answer} |`);
+  expect(journalled('finished', file)).toBeGreaterThan(0);
+
+  // Held by a live process of this machine (this one): refused, naming it; nothing removed.
+  const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
+  const holder = await openCheckpointStore(file);
+  const owner = `${hostname()}:${process.pid}:test`;
+  try {
+    expect((await holder.acquireLease('other', owner, 60_000)).held).toBe(true);
+    const refused = threads('--delete', 'finished,other');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(owner);
+    expect(refused.stderr).toContain('removed thread finished (done)');
+  } finally {
+    await holder.releaseLease('other', owner);
+    await holder.close();
+  }
+  expect(journalled('finished', file)).toBe(0);
+  const unknown = threads('--delete', 'finished');
+  expect({ status: unknown.status, said: unknown.stderr.trim() }).toEqual({ status: 2, said: `multihop: --delete: no thread "finished" in ${file}; its threads include other` });
+  expect(threads('--delete-finished').stderr).toContain('removed thread other (done)');
+  expect(threads().stdout.trim()).toBe(`no threads in ${file}`);
+}, 120_000);
+
 it('resume from another directory runs the thread on the dataset file and corpus it started with', () => {
   const home = join(work, 'relative');
   mkdirSync(join(home, 'data'), { recursive: true });
