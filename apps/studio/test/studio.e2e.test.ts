@@ -171,6 +171,13 @@ describe('multihop studio in Chromium', () => {
       const entered = trace.filter((e) => e.kind === 'enter').map((e) => e.node);
       expect(entered.length).toBeGreaterThan(2);
       expect(lit.split(',')).toEqual(entered);
+      // The edges drawn as taken are the transitions of the trace, guard and all: of two edges
+      // joining the same nodes (OPERA's judge → record when [sufficient], and else), only the one taken.
+      const drawn = await page.$$eval(`[data-testid="chart"][data-chart-id="${workflow}"] [data-edge][data-taken="true"]`, (els) =>
+        els.map((el) => `${el.getAttribute('data-edge')}|${el.getAttribute('data-edge-guard') ?? ''}`),
+      );
+      const took = new Set(trace.filter((e) => e.kind === 'transition').map((e) => `${String(e.data['from'])}→${String(e.data['to'])}|${typeof e.data['guard'] === 'string' ? e.data['guard'] : ''}`));
+      expect([...new Set(drawn)].sort()).toEqual([...took].sort());
       const rows = await page.$$eval('[data-testid="event-row"]', (els) => els.map((el) => Number(el.getAttribute('data-seq'))));
       expect(rows).toEqual(trace.map((e) => e.seq));
       const timing = await page.evaluate(() => {

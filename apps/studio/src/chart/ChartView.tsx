@@ -15,7 +15,7 @@ import {
 } from '@xyflow/react';
 import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Chart, ChartEdge, ChartNode } from './types';
-import { edgeKey, emptyRunState, type ChartRunState } from '../trace/chartState';
+import { edgeIndexOf, edgeKey, emptyRunState, type ChartRunState } from '../trace/chartState';
 import { nodeAriaLabel } from './a11y';
 import { layoutChart, nodeCaption, type ChartLayout, type Point } from './layout';
 
@@ -99,10 +99,19 @@ function ChartCanvas({
   }, [chartKey]);
 
   const placed = layout?.key === chartKey ? layout.layout : undefined;
-  const { visits: visited, lastEdge: latestEdge } = run;
+  const { visits: visited } = run;
   const activeSet = useMemo(() => new Set(run.active), [run.active]);
   const reachedSet = useMemo(() => new Set(run.reached), [run.reached]);
-  const takenSet = useMemo(() => new Set(run.takenEdges), [run.takenEdges]);
+  // The chart edges taken, by index: of two edges joining the same nodes, the one whose guard the
+  // transition was taken under (a state without transitions' guards falls back to its from→to keys).
+  const takenIndex = useMemo(() => {
+    if (!run.takenTransitions) return new Set(chart.edges.flatMap((e, i) => (run.takenEdges.includes(edgeKey(e.from, e.to)) ? [i] : [])));
+    return new Set(run.takenTransitions.map((t) => edgeIndexOf(chart.edges, t)).filter((i) => i >= 0));
+  }, [chart, run.takenTransitions, run.takenEdges]);
+  const latestIndex = useMemo(() => {
+    if (run.lastTransition) return edgeIndexOf(chart.edges, run.lastTransition);
+    return run.lastEdge ? chart.edges.findIndex((e) => edgeKey(e.from, e.to) === run.lastEdge) : -1;
+  }, [chart, run.lastTransition, run.lastEdge]);
 
   const nodes = useMemo<Array<StateNodeType | CompoundNodeType>>(() => {
     if (!placed) return [];
@@ -140,9 +149,8 @@ function ChartCanvas({
   const edges = useMemo<RouteEdgeType[]>(() => {
     if (!placed) return [];
     return placed.edges.map((routed) => {
-      const key = edgeKey(routed.edge.from, routed.edge.to);
-      const taken = takenSet.has(key);
-      const latest = latestEdge === key;
+      const taken = takenIndex.has(routed.index);
+      const latest = latestIndex === routed.index;
       return {
         id: `e${routed.index}`,
         type: 'route',
@@ -155,7 +163,7 @@ function ChartCanvas({
         data: { edge: routed.edge, points: routed.points, ...(routed.label ? { label: routed.label } : {}), taken, latest },
       };
     });
-  }, [placed, takenSet, latestEdge]);
+  }, [placed, takenIndex, latestIndex]);
 
   const width = useContainerWidth(container);
   // As tall as the chart drawn at the zoom that fits its width, within [minimum, maxHeight].
@@ -342,7 +350,7 @@ function RouteEdge({ data, markerEnd, sourceX, sourceY, targetX, targetY }: Edge
   const className = `chart-edge edge-${kind}${taken ? ' is-taken' : ''}${latest ? ' is-latest' : ''}`;
   return (
     <>
-      <g className={className} data-edge={key} data-taken={taken ? 'true' : 'false'} data-latest={latest ? 'true' : undefined} data-edge-kind={kind}>
+      <g className={className} data-edge={key} data-taken={taken ? 'true' : 'false'} data-latest={latest ? 'true' : undefined} data-edge-kind={kind} data-edge-guard={edge.guard}>
         <path d={path} className="chart-edge-hit" />
         <path d={path} className="chart-edge-path" markerEnd={markerEnd} />
       </g>

@@ -15,6 +15,13 @@ export interface ChartRunState {
   takenEdges: string[];
   /** The edge taken last. */
   lastEdge?: string;
+  /**
+   * The transitions taken, each once, with the guard and label they were taken under: of two chart
+   * edges joining the same nodes (a guarded branch and its else), they tell which one (edgeIndexOf).
+   */
+  takenTransitions?: Transition[];
+  /** The transition taken last. */
+  lastTransition?: Transition;
   /** One node id per `enter` event, in order. */
   litOrder: string[];
 }
@@ -52,8 +59,10 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
   const tally = nodeTally();
   const reached = new Set<string>();
   const taken = new Set<string>();
+  const transitions = new Map<string, Transition>();
   const litOrder: string[] = [];
   let lastEdge: string | undefined;
+  let lastTransition: Transition | undefined;
   const last = Math.min(upto, events.length - 1);
   for (let i = 0; i <= last; i++) {
     const event = events[i];
@@ -65,10 +74,12 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
         litOrder.push(event.node);
         break;
       case 'transition': {
-        const { from, to } = transitionOf(event);
+        const { from, to, guard, label } = transitionOf(event);
         if (from && to) {
           lastEdge = edgeKey(from, to);
           taken.add(lastEdge);
+          lastTransition = { from, to, ...(guard !== undefined ? { guard } : {}), ...(label !== undefined ? { label } : {}) };
+          transitions.set(JSON.stringify([from, to, guard ?? null, label ?? null]), lastTransition);
           reached.add(from);
           reached.add(to);
         }
@@ -84,6 +95,8 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
     reached: [...reached],
     takenEdges: [...taken],
     ...(lastEdge ? { lastEdge } : {}),
+    takenTransitions: [...transitions.values()],
+    ...(lastTransition ? { lastTransition } : {}),
     litOrder,
   };
 }
@@ -93,4 +106,28 @@ export function transitionOf(event: TraceEvent): { from?: string; to?: string; g
   const data = event.data;
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   return { from: text(data.from), to: text(data.to), guard: text(data.guard), label: text(data.label) };
+}
+
+/** A transition a run took: the chart edge's ends, and the guard and label it was taken under. */
+export interface Transition {
+  from: string;
+  to: string;
+  guard?: string;
+  label?: string;
+}
+
+/**
+ * The index of the chart edge a transition took, or -1: among the edges joining its two nodes, the
+ * one whose guard matches (and, for a conditional edge with a label, whose label matches), else the
+ * first of them. The rule core's chartWalkProblems checks runs by.
+ */
+export function edgeIndexOf(edges: ReadonlyArray<{ from: string; to: string; guard?: string; label?: string; kind?: string }>, t: Transition): number {
+  let first = -1;
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i]!;
+    if (e.from !== t.from || e.to !== t.to) continue;
+    if (first < 0) first = i;
+    if (e.guard === t.guard && (e.kind !== 'conditional' || e.label === undefined || e.label === t.label)) return i;
+  }
+  return first;
 }
