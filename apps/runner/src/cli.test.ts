@@ -57,6 +57,8 @@ describe('the multihop CLI', () => {
     const args = ['run', '--workflow', 'par2-coverage-anchor', '--dataset', 'hotpotqa-train', '--id', '5a77ec115542992a6e59dff7', '--db', db, '--json'];
     const byModel = JSON.parse((await cli(...args, '--set', 'par2-coverage-anchor.rerankWith=llm')).out) as RunResult;
     expect(byModel.usage.byRole['reranker']?.calls).toBeGreaterThan(0);
+    // The output records the settings it ran with, so a replay draws the chart they make.
+    expect((byModel as RunResult & { settings?: Record<string, unknown> }).settings).toMatchObject({ rerankWith: 'llm', subQueries: 5 });
     expect(byModel.trace.filter((e) => e.kind === 'llm' && e.data['promptId'] === 'retriever.rerank').map((e) => e.node)).toEqual(expect.arrayContaining(['rerank_dedupe']));
     const lexical = JSON.parse((await cli(...args)).out) as RunResult;
     expect(lexical.usage.byRole['reranker']).toBeUndefined();

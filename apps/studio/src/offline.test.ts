@@ -1,4 +1,5 @@
 import { offlineModel } from './offline';
+import { parseRoute } from './route';
 
 describe('offlineModel (which figures carry the offline mark)', () => {
   it('reads a run’s model id, as the Run page gets it (StudioRunStarted.model)', () => {
@@ -14,5 +15,12 @@ describe('offlineModel (which figures carry the offline mark)', () => {
     expect(offlineModel({ default: 'offline', roles: { generator: 'openai:gpt-4o-mini' } })).toBe('partly');
     expect(offlineModel({ default: 'openai:gpt-4o-mini', roles: {} })).toBeUndefined();
     expect(offlineModel(null)).toBeUndefined();
+  });
+});
+
+describe('parseRoute', () => {
+  it('keeps a page whose address has a broken %-sequence (a hand-edited link) instead of throwing', () => {
+    expect(parseRoute('#/workflows/%E0%A4')).toMatchObject({ page: 'workflows', id: '%E0%A4' });
+    expect(parseRoute('#/workflows/opera%20x')).toMatchObject({ page: 'workflows', id: 'opera x' });
   });
 });

@@ -23,8 +23,17 @@ export function parseRoute(hash: string): Route {
   const { path, params } = splitHash(hash);
   const [head = '', ...rest] = path.replace(/^\//, '').split('/');
   const page = (PAGES as readonly string[]).includes(head) ? (head as Page) : 'workflows';
-  const id = rest.length ? decodeURIComponent(rest.join('/')) : undefined;
+  const id = rest.length ? decodeOr(rest.join('/')) : undefined;
   return { page, ...(id ? { id } : {}), params };
+}
+
+/** A %-encoded segment decoded; one whose encoding is broken (a hand-edited address) as it is, not a blank page. */
+function decodeOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export function routeHash(page: Page, id?: string, params?: Record<string, string | undefined>): string {

@@ -34,7 +34,7 @@ export interface RunCommandOptions {
 
 /** Runs one workflow on one question: a dataset question by id, or free text over a corpus (open setting). */
 export async function runCommand(io: Io, options: RunCommandOptions): Promise<number> {
-  const { workflow, entry } = findWorkflow(options.workflow, settingAssignments(options.set));
+  const { workflow, entry, settings } = findWorkflow(options.workflow, settingAssignments(options.set));
   if (options.question !== undefined) checkQuestion(options.question);
   if (options.question && (options.dataset || options.id)) throw new ConfigError('give either --question, or --dataset with --id, not both');
   // Free text brings no paragraphs of its own to close the search on: it searches the open pool, so an explicit closed is refused, not ignored.
@@ -56,7 +56,7 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
       : 'run: interrupted; nothing is kept (a run given --thread <id> keeps its steps, and multihop resume <id> continues it)',
   );
   try {
-    return await runOnCorpus(io, options, { workflow, entry, model, setting, durable });
+    return await runOnCorpus(io, options, { workflow, entry, settings, model, setting, durable });
   } catch (error) {
     // A mistyped --id leaves no thread behind: the corrected command may take the same --thread.
     await durable?.discardIfUnused().catch(() => undefined);
@@ -71,12 +71,14 @@ interface Resolved {
   workflow: Workflow;
   /** `searches: false`: a closed-book workflow, scored with no retrieval metrics. */
   entry: { searches?: boolean };
+  /** The workflow's settings as configured (defaults and --set): a replay draws the chart they make. */
+  settings: Record<string, unknown>;
   model: RunnerModel;
   setting: Setting;
   durable: DurableThread | undefined;
 }
 
-async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, entry, model, setting, durable }: Resolved): Promise<number> {
+async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, entry, settings, model, setting, durable }: Resolved): Promise<number> {
   // A question of a test split (no gold) runs too: it is shown and scored against nothing.
   const corpus = await openCorpus({ ...(await whatToSearch(options)), setting, db: options.db, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
   try {
@@ -107,6 +109,7 @@ async function runOnCorpus(io: Io, options: RunCommandOptions, { workflow, entry
         ? JSON.stringify(
             {
               ...result,
+              settings,
               model: model.describe,
               // A dataset question's gold and the run's scores against it (EM/F1/accuracy, recall@5, NDCG@5, All-Pass).
               ...(gold ? { gold: { answers: goldAnswers(gold), supportingIds: gold.supportingIds }, metrics: scoreRun(result, gold, entry) } : {}),

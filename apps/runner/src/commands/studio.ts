@@ -35,6 +35,8 @@ export async function studioCommand(io: Io, options: StudioCommandOptions): Prom
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`--port ${options.port}: the port is in use; pick another or --port 0 for a free one`);
+    if (code === 'EADDRNOTAVAIL') throw new ConfigError(`--host ${options.host}: not an address of this machine; give one of its addresses, 127.0.0.1 (the default) or 0.0.0.0 for all`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ConfigError(`--host ${options.host}: no such host name or address (it does not resolve)`);
     throw error;
   }
   if (options.host && !['127.0.0.1', 'localhost', '::1'].includes(options.host)) {

@@ -16,6 +16,9 @@ describe('multihop studio and multihop report: what a new user meets, through th
   it('studio names what is wrong with --port and --eval, and a port in use', async () => {
     expect(await cli('studio', '--port', 'abc')).toMatchObject({ code: 2, err: expect.stringContaining('--port must be an integer, got "abc"') });
     expect(await cli('studio', '--port', '70000')).toMatchObject({ code: 2, err: expect.stringContaining('--port must be 0–65535, got 70000') });
+    // TEST-NET-1 (RFC 5737) is never an address of this machine; a name under .invalid never resolves (RFC 2606).
+    expect(await cli('studio', '--port', '0', '--host', '192.0.2.1')).toMatchObject({ code: 2, err: expect.stringContaining('--host 192.0.2.1: not an address of this machine') });
+    expect(await cli('studio', '--port', '0', '--host', 'no-such-host.invalid')).toMatchObject({ code: 2, err: expect.stringContaining('--host no-such-host.invalid: no such host name or address') });
     expect(await cli('studio', '--port', '0', '--eval', join(dir, 'no-such-dir'))).toMatchObject({ code: 2, err: expect.stringContaining(`--eval ${join(dir, 'no-such-dir')}: no such directory`) });
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()));

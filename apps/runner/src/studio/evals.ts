@@ -69,6 +69,13 @@ export function readEval(roots: Roots, requested: string, shown: string = reques
   if (!shape || typeof shape !== 'object' || Array.isArray(shape) || typeof shape['dataset'] !== 'string' || !isObject(shape['workflows'])) {
     throw new PathRefused(422, `${join(shown, 'summary.json')}: not an eval summary (it needs a dataset and a workflows object, as multihop eval writes)`);
   }
+  const ids = shape['question_ids'];
+  if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string'))) {
+    throw new PathRefused(422, `${join(shown, 'summary.json')}: question_ids must be a list of question ids (strings), as multihop eval writes`);
+  }
+  if (!existsSync(join(dir, 'results.jsonl'))) {
+    throw new PathRefused(404, `dir ${shown} has a summary.json but no results.jsonl: its rows are gone (moved or deleted); multihop eval ... --out ${shown} runs them again`);
+  }
   // The rows the summary scores: the latest line of each pair (a re-run supersedes a failed one), of
   // the summary's workflows and questions (a directory several evals share holds more). A failure
   // of the workflow's own scores as a wrong answer, as every figure of the summary counts it: its
@@ -153,19 +160,32 @@ function replayOf(path: string, shown: string): StudioReplay {
   if (!run || typeof run.workflowId !== 'string' || !Array.isArray(run.trace)) {
     throw new PathRefused(404, `${shown}: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`);
   }
-  return { path: shown, run, chart: chartOf(run.workflowId, run.settings) };
+  const { chart, warning } = chartFor(run.workflowId, run.settings);
+  return { path: shown, run, chart, ...(warning ? { warning } : {}) };
 }
 
 /** The chart of a workflow as a run configured it (its recorded settings), else with the paper's defaults. */
 export function chartOf(workflowId: string, settings: Record<string, unknown> | undefined): Chart {
+  return chartFor(workflowId, settings).chart;
+}
+
+/**
+ * chartOf, saying why when the chart is not the run's own: the trace records no settings (a
+ * `run --json` output of an earlier release), or settings this installation refuses (another
+ * version of the workflow), so the chart drawn is the one of the paper's defaults.
+ */
+export function chartFor(workflowId: string, settings: Record<string, unknown> | undefined): { chart: Chart; warning?: string } {
   const assignments = Object.entries(settings ?? {}).map(([key, value]) => ({ target: workflowId, key, value, where: `settings.${key}` }));
+  let refused: string;
   try {
-    return findWorkflow(workflowId, assignments).workflow.chart();
-  } catch {
-    try {
-      return findWorkflow(workflowId).workflow.chart();
-    } catch (error) {
-      throw new PathRefused(404, `workflow ${workflowId} of this trace is not installed: ${(error as Error).message.split(';')[0]}`);
-    }
+    const chart = findWorkflow(workflowId, assignments).workflow.chart();
+    return settings === undefined ? { chart, warning: `the trace records no settings: the chart is ${workflowId}'s with its defaults, and a run configured otherwise may have taken steps it does not show` } : { chart };
+  } catch (error) {
+    refused = (error as Error).message.split('\n')[0]!;
+  }
+  try {
+    return { chart: findWorkflow(workflowId).workflow.chart(), warning: `the trace's settings do not configure ${workflowId} here (${refused}): the chart is the one of its defaults` };
+  } catch (error) {
+    throw new PathRefused(404, `workflow ${workflowId} of this trace is not installed: ${(error as Error).message.split(';')[0]}`);
   }
 }

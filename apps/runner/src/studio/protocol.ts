@@ -190,6 +190,8 @@ export interface StudioReplay {
   path: string;
   run: StudioTraceFile;
   chart: Chart;
+  /** Why the chart may not be the run's own (no settings recorded, or settings refused here). */
+  warning?: string;
 }
 
 /** summary.json as `multihop eval` writes it (see eval/summarize.ts). */

@@ -286,6 +286,8 @@ export function checkRunRequest(body: unknown, limits: StudioLimits): StudioRunR
   const setting = text('setting');
   if (setting !== undefined && setting !== 'open' && setting !== 'closed') throw new RequestRefused(400, `setting must be open or closed, got "${setting}"`);
   if (question !== undefined && setting === 'closed') throw new RequestRefused(400, 'setting: free text has no paragraphs of its own; it runs open');
+  // A dataset question searches its dataset's paragraphs: a corpus given with it would be dropped unsaid.
+  if (question === undefined && text('corpus') !== undefined) throw new RequestRefused(400, 'corpus: only for free text (question); a dataset question searches its dataset\'s own paragraphs');
   const settings = b['settings'];
   if (settings !== undefined && (typeof settings !== 'object' || settings === null || Array.isArray(settings))) throw new RequestRefused(400, 'settings must be an object of setting → value');
   return {

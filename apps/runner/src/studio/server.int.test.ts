@@ -231,6 +231,7 @@ describe('multihop studio server', () => {
       [{ workflow: 'par2-rag', question: 'Who?', settings: { hopBudget: 'many' } }, 400, /hopBudget/],
       [{ workflow: 'par2-rag', dataset: 'hotpotqa-train', id: 'no-such-id' }, 404, /no question "no-such-id"/],
       [{ workflow: 'par2-rag', question: 'Who?', setting: 'closed' }, 400, /runs open/],
+      [{ workflow: 'par2-rag', dataset: 'hotpotqa-train', id: 'x', corpus: 'musique-dev' }, 400, /corpus: only for free text/],
       [{ workflow: 'par2-rag', dataset: join(outside, 'secret.json'), id: 'x' }, 403, /dataset .* is outside the directories the studio may open/],
       [{ workflow: 'par2-rag', question: 'Who?', corpus: '../../etc/hostname' }, 403, /corpus .* is outside/],
       [{ workflow: 'par2-rag', question: 'Who?', corpus: 'link-out/secret.json' }, 403, /corpus .* leads outside/],
@@ -261,6 +262,15 @@ describe('multihop studio server', () => {
     expect(replay.body.run.trace.length).toBeGreaterThan(0);
     const byPath = await json<StudioReplay>(`/api/trace?path=${encodeURIComponent(join(evalDir, row.trace))}`);
     expect(byPath.body.run.runId).toBe(replay.body.run.runId);
+    // An eval's trace records its settings: the chart is its own, with no warning. One that records
+    // none (a run --json of an earlier release), or settings refused here, is drawn with the
+    // defaults, and the replay says so.
+    expect(replay.body.warning).toBeUndefined();
+    const { settings: _settings, ...bare } = JSON.parse(readFileSync(join(evalDir, row.trace), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(work, 'no-settings.json'), JSON.stringify(bare));
+    writeFileSync(join(work, 'odd-settings.json'), JSON.stringify({ ...bare, settings: { nope: 1 } }));
+    expect((await json<StudioReplay>('/api/trace?path=no-settings.json')).body.warning).toContain('the trace records no settings');
+    expect((await json<StudioReplay>('/api/trace?path=odd-settings.json')).body.warning).toMatch(/the trace's settings do not configure \S+ here \(.*nope/);
     expect(readFileSync(join(evalDir, 'results.jsonl'), 'utf8')).toBe(before);
   });
 
@@ -371,6 +381,27 @@ describe('multihop studio server', () => {
       const answer = await json<{ error: string }>(`/api/eval?dir=${encodeURIComponent(`bad-evals/${name}`)}`);
       expect({ name, status: answer.status }).toEqual({ name, status: 422 });
       expect(answer.body.error).toContain('not an eval summary');
+    }
+    // Question ids that are not a list of strings, and a summary whose results.jsonl is gone: named, not a 500 or an empty eval.
+    mkdirSync(join(bad, 'ids'), { recursive: true });
+    writeFileSync(join(bad, 'ids', 'summary.json'), JSON.stringify({ dataset: 'hotpotqa-train', n: 4, workflows: {}, question_ids: 5 }));
+    writeFileSync(join(bad, 'ids', 'results.jsonl'), '');
+    const ids = await json<{ error: string }>(`/api/eval?dir=${encodeURIComponent('bad-evals/ids')}`);
+    expect({ status: ids.status, error: ids.body.error }).toEqual({ status: 422, error: `${join('bad-evals', 'ids', 'summary.json')}: question_ids must be a list of question ids (strings), as multihop eval writes` });
+    mkdirSync(join(bad, 'rowless'), { recursive: true });
+    cpSync(join(evalDir, 'summary.json'), join(bad, 'rowless', 'summary.json'));
+    const rowless = await json<{ error: string }>(`/api/eval?dir=${encodeURIComponent('bad-evals/rowless')}`);
+    expect(rowless.status).toBe(404);
+    expect(rowless.body.error).toContain('bad-evals/rowless has a summary.json but no results.jsonl');
+    // A named dataset whose files are missing: its questions are refused naming the file, as a run of it is.
+    const datasetsDir = process.env['MULTIHOP_DATASETS_DIR'];
+    process.env['MULTIHOP_DATASETS_DIR'] = mkdtempSync(join(tmpdir(), 'multihop-no-datasets-'));
+    try {
+      const missing = await json<{ error: string }>('/api/datasets/musique-train/questions');
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatch(/^dataset musique-train: .*does not exist/);
+    } finally {
+      process.env['MULTIHOP_DATASETS_DIR'] = datasetsDir;
     }
     // An eval where every run failed has no workflow figures, and is still an eval.
     mkdirSync(join(bad, 'allfail'), { recursive: true });

@@ -126,7 +126,11 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
         return send(res, 400, { error: 'dataset: malformed %-encoding in the path' });
       }
       if (!Object.prototype.hasOwnProperty.call(NAMED_DATASETS, name)) return send(res, 404, { error: `dataset: no dataset "${name}"; known: ${Object.keys(NAMED_DATASETS).join(', ')}` });
-      return send(res, 200, questionPage(await dataset(name), url.searchParams));
+      // A dataset whose files are missing or broken is the request's problem, named, as a run of it is (not a 500).
+      const loaded = await dataset(name).catch((error: unknown) => {
+        throw new RequestRefused(404, `dataset ${name}: ${(error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON')}`);
+      });
+      return send(res, 200, questionPage(loaded, url.searchParams));
     }
     if (method === 'GET' && path === '/api/runs') return send(res, 200, runs.list());
     if (method === 'POST' && path === '/api/runs') {

@@ -45,7 +45,14 @@ export function ReplayPage({ client, path }: { client: StudioClient; path: strin
           Could not open {path}: {replay.message}
         </p>
       ) : (
-        <TraceReplay key={path} replay={replay.value} />
+        <>
+          {replay.value.warning ? (
+            <p className="warning pad" data-testid="replay-warning">
+              {replay.value.warning}
+            </p>
+          ) : null}
+          <TraceReplay key={path} replay={replay.value} />
+        </>
       )}
     </div>
   );
