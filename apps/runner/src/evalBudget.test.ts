@@ -238,3 +238,24 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
     expect(read<Summary>(join(out, 'summary.json')).failed.runs).toBe(0);
   });
 });
+
+describe('an eval whose roles the offline model serves in part', () => {
+  it('is marked partly offline in summary.json and the report, though its default model is a language model', async () => {
+    // The default is an endpoint that is never called: every role `direct` calls is the offline model's.
+    const config = join(dir, 'mixed.config.json');
+    writeFileSync(config, JSON.stringify({ model: 'openai:m', roles: { direct: 'offline' } }));
+    const out = join(dir, 'mixed');
+    const env = { MULTIHOP_CONFIG: config, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const evaluated = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--judge', 'offline', '--out', out));
+    expect(evaluated.code).toBe(0);
+    const summary = read<Summary>(join(out, 'summary.json'));
+    expect({ offline: summary.offline, partly: summary.offline_partly }).toEqual({ offline: false, partly: true });
+    expect(summary.model).toContain('served: direct');
+    const report = await withEnv(env, () => cli('report', out));
+    expect(report.code).toBe(0);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('questions, partly offline model)</title>');
+    // The offline model alone (the budget test's eval): offline, and not "partly".
+    const alone = read<Summary>(join(dir, 'budget', 'summary.json'));
+    expect({ offline: alone.offline, partly: alone.offline_partly }).toEqual({ offline: true, partly: undefined });
+  });
+});

@@ -33,6 +33,11 @@ export interface RunnerModel extends ResolvedModel {
   fingerprints: { default: string; roles: Record<string, string> };
   /** The fingerprint of the provider that serves the judge role, masked likewise. */
   judgeFingerprint: string;
+  /**
+   * The offline model serves some of the runs' roles and not all (`offline` is false): figures
+   * may be its, and are labelled "partly offline model" wherever they appear.
+   */
+  partlyOffline: boolean;
 }
 
 /** The model from --model, MULTIHOP_MODEL or the config file; the offline model when none is set. */
@@ -58,11 +63,12 @@ export function resolveModel(
   const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
   // A mixed run says which roles the offline model served, so its figures are never taken for a language model's.
-  const mixed = !offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0)
+  const partlyOffline = !offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0);
+  const mixed = partlyOffline
     ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
     : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
-  return { ...resolved, offline, label, fingerprints, judgeFingerprint };
+  return { ...resolved, offline, partlyOffline, label, fingerprints, judgeFingerprint };
 }
 
 /** A provider's fingerprint with any user:password in a URL masked. */

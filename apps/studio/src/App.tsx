@@ -81,7 +81,7 @@ function ModelBadge({ info }: { info: Loaded<StudioInfo> }) {
   return (
     <span className="topbar-note" title={`multihop ${version}`}>
       model <b>{model.label}</b>
-      {model.offline ? <span className="tag">offline</span> : null}
+      {model.offline ? <span className="tag">offline</span> : model.partlyOffline ? <span className="tag">partly offline</span> : null}
     </span>
   );
 }

@@ -260,6 +260,7 @@ export async function evaluate(
         corpus: { ...described, ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions) },
         model: model.label,
         offline: model.offline,
+        offlinePartly: model.partlyOffline,
         judge: { model: judge.id, key: judge.key, label: judge.label, offline: judge.id === 'offline', verdicts },
         workflows: workflows.map((w) => w.id),
         questionIds: questions.map((q) => q.id),

@@ -129,6 +129,8 @@ export interface Summary {
   corpus?: CorpusSummary;
   model: string;
   offline: boolean;
+  /** The offline model served some roles of the runs, not all (`offline` false): its figures may be among these. */
+  offline_partly?: true;
   judge?: JudgeSummary;
   /** Each run's budget (--max-llm-calls, --max-tokens, --timeout), when one was set: a run that reached it is partial, `budget:<limit>`. */
   budget?: Budget;
@@ -220,6 +222,8 @@ export interface SummaryContext {
   setting: string;
   model: string;
   offline: boolean;
+  /** RunnerModel.partlyOffline. */
+  offlinePartly?: boolean;
   workflows: string[];
   questionIds: string[];
   offset?: number;
@@ -327,6 +331,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
     ...(context.corpus ? { corpus: context.corpus } : {}),
     model: context.model,
     offline: context.offline,
+    ...(context.offlinePartly && !context.offline ? { offline_partly: true as const } : {}),
     ...(context.judge ? { judge: judgeSummary(context.judge, inScope) } : {}),
     n: context.questionIds.length,
     offset: context.offset ?? 0,

@@ -16,7 +16,7 @@ import type { Summary } from '../eval/summarize';
 export interface StudioInfo {
   version: string;
   /** The model runs use unless the page picks another (`offline`, `openai:gpt-4o-mini`). */
-  model: { id: string; label: string; offline: boolean };
+  model: { id: string; label: string; offline: boolean; partlyOffline?: boolean };
   /** Models the run form offers: `offline`, and the configured one when it differs. */
   models: string[];
   /** Dataset names the run form and the question picker offer. */
@@ -119,7 +119,8 @@ export interface StudioRunStarted {
   chart: Chart;
   /** The gold, when the question is a dataset's; never shown to the workflow. */
   gold?: StudioGold;
-  model: string;
+  /** The model's id (`offline`, `openai:m`), or, when roles differ, `{ default, roles }` (offlineModel reads either). */
+  model: string | { default: string; roles: Record<string, string> };
   startedAt: number;
 }
 

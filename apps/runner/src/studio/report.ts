@@ -74,7 +74,7 @@ export function inlinePage(assets: string, report: StudioReport): string {
   for (const style of styles) html = html.replace(style[0], () => `<style>${read(style[1] as string).replace(/<\/style/gi, '<\\/style')}</style>`);
   const script = scripts[0] as RegExpMatchArray;
   html = html.replace(script[0], () => `<script>window.__MULTIHOP_REPORT__ = ${data};</script>\n<script type="module">${safeScript(read(script[1] as string))}</script>`);
-  return html.replace('<title>multihop studio</title>', () => `<title>multihop report: ${escapeHtml(report.eval.summary.dataset)} (${report.eval.summary.n} questions${report.eval.summary.offline ? ', offline model' : ''})</title>`);
+  return html.replace('<title>multihop studio</title>', () => `<title>multihop report: ${escapeHtml(report.eval.summary.dataset)} (${report.eval.summary.n} questions${report.eval.summary.offline ? ', offline model' : report.eval.summary.offline_partly ? ', partly offline model' : ''})</title>`);
 }
 
 function escapeHtml(text: string): string {

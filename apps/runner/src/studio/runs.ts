@@ -147,7 +147,8 @@ export class RunManager {
       query: { id: query.id, text: query.text },
       chart: selected.workflow.chart(),
       ...(gold ? { gold: { answers: goldAnswers(gold), supportingIds: gold.supportingIds } } : {}),
-      model: model.describe.default,
+      // The roles too when they differ from the default: a run whose roles the offline model serves is marked so.
+      model: Object.keys(model.describe.roles).some((role) => role !== 'judge') ? { default: model.describe.default, roles: Object.fromEntries(Object.entries(model.describe.roles).filter(([role]) => role !== 'judge')) } : model.describe.default,
       startedAt: Date.now(),
     };
     const live: LiveRun = { started, trace, controller, listeners: new Set(), finished: Promise.resolve() };

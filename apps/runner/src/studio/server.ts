@@ -106,7 +106,7 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
       const model = runs.model(undefined);
       const info: StudioInfo = {
         version: options.version ?? '0.0.0',
-        model: { id: model.describe.default, label: model.label, offline: model.offline },
+        model: { id: model.describe.default, label: model.label, offline: model.offline, ...(model.partlyOffline ? { partlyOffline: true } : {}) },
         models: runs.modelChoices,
         datasets: Object.keys(NAMED_DATASETS),
         limits,

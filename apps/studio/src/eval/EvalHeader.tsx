@@ -36,7 +36,7 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
       <h1>
         {summary.dataset}
         {summary.sweep ? ` · sweep of ${summary.sweep.workflow}` : ''}
-        {summary.offline ? ' · offline model' : ''}
+        {summary.offline ? ' · offline model' : summary.offline_partly ? ' · partly offline model' : ''}
       </h1>
       <p className="eval-id" title="eval directory">
         {dir}
@@ -101,7 +101,8 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
         <div className="eval-fact-wide">
           <dt>model</dt>
           <dd data-field="model">
-            {summary.offline && <span className="eval-offline-tag">offline model</span>} {summary.model}
+            {summary.offline && <span className="eval-offline-tag">offline model</span>}
+            {summary.offline_partly && <span className="eval-offline-tag">partly offline model</span>} {summary.model}
           </dd>
         </div>
         <div className="eval-fact-wide">
@@ -146,7 +147,14 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
           {judge?.offline && ' Correctness is the offline judge’s lexical verdict (gold contained in the answer, or token F1 ≥ 0.6).'}
         </p>
       )}
-      {!summary.offline && judge?.offline && (
+      {summary.offline_partly && (
+        <p className="eval-offline-banner" data-testid="offline-banner">
+          The <strong>offline model</strong> served some of the runs’ roles (the model line names them): figures of workflows that call those roles are, in part or whole,
+          a deterministic lexical stand-in’s, not a language model’s.
+          {judge?.offline && ' Correctness is the offline judge’s lexical verdict (gold contained in the answer, or token F1 ≥ 0.6).'}
+        </p>
+      )}
+      {!summary.offline && !summary.offline_partly && judge?.offline && (
         <p className="eval-offline-banner">Correctness is the offline judge’s lexical verdict, not a language model’s.</p>
       )}
     </header>

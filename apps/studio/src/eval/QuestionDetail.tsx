@@ -3,6 +3,7 @@ import type { StudioReplay } from '../api/client';
 import { useLoaded } from '../data';
 import { TraceReplay } from '../replay/TraceReplay';
 import { OfflineTag } from '../OfflineTag';
+import { summaryOffline } from '../offline';
 import { rate, tokens, whole } from './format';
 import { rowTokens, scoredNote, verdictOf, type QuestionGroup } from './questions';
 import type { EvalData, EvalRow } from './types';
@@ -65,7 +66,7 @@ export function QuestionDetail({
       </div>
       <p className="eval-id">
         {group.id}
-        {data.summary.offline ? <> · <OfflineTag /></> : null}
+        {summaryOffline(data.summary) ? <> · <OfflineTag partly={summaryOffline(data.summary) === 'partly'} /></> : null}
       </p>
       <p className="eval-gold-line">
         Gold: {group.gold.map((g, i) => <strong key={i} className="eval-gold-answer">{g}</strong>)}

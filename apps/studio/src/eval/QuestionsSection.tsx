@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { OfflineTag } from '../OfflineTag';
+import { summaryOffline } from '../offline';
 import { shortTokens } from './format';
 import { QuestionDetail, type TraceLoad } from './QuestionDetail';
 import { filterQuestions, groupQuestions, rowTokens, scoredNote, verdictOf, type Outcome } from './questions';
@@ -88,7 +89,7 @@ export function QuestionsSection({ data, selected, onSelect, loadTrace }: { data
           </select>
         </label>
         <span className="eval-count" data-testid="question-count" aria-busy={query !== text}>
-          {data.summary.offline ? <OfflineTag /> : null} {visible.length} of {groups.length} {judged ? '(right: judged correct; an answer without a verdict is not counted right)' : '(right: EM = 1)'}
+          {summaryOffline(data.summary) ? <OfflineTag partly={summaryOffline(data.summary) === 'partly'} /> : null} {visible.length} of {groups.length} {judged ? '(right: judged correct; an answer without a verdict is not counted right)' : '(right: EM = 1)'}
         </span>
       </div>
       <div className="eval-table-scroll">

@@ -55,9 +55,9 @@ export const shortTokens = (value: number, estimated: boolean): string =>
   `${estimated ? '≈' : ''}${value >= 1000 ? `${(value / 1000).toFixed(value >= 10000 ? 0 : 1)}k` : Math.round(value)}`;
 
 /** The caption a plot of the offline model's figures carries, so a copied plot keeps its label. */
-export const offlineCaption = (summary: { offline: boolean; judge?: { offline: boolean } }, judged = false): string | undefined =>
-  summary.offline
-    ? `Offline model’s figures (a deterministic lexical stand-in, not a language model)${judged && summary.judge?.offline ? '; correctness from the offline lexical judge' : ''}.`
+export const offlineCaption = (summary: { offline: boolean; offline_partly?: boolean; judge?: { offline: boolean } }, judged = false): string | undefined =>
+  summary.offline || summary.offline_partly
+    ? `${summary.offline ? 'Offline model’s figures' : 'Partly the offline model’s figures (it served some roles)'} (a deterministic lexical stand-in, not a language model)${judged && summary.judge?.offline ? '; correctness from the offline lexical judge' : ''}.`
     : judged && summary.judge?.offline
       ? 'Correctness from the offline lexical judge, not a language model.'
       : undefined;

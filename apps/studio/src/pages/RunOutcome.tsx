@@ -2,7 +2,7 @@ import type { StudioGold, StudioRunDone } from '../api/client';
 import { OfflineTag } from '../OfflineTag';
 
 /** The answer a finished run gave, its status, the gold answers and the metrics against them (marked when the offline model's). */
-export function RunOutcome({ done, gold, offline }: { done: StudioRunDone; gold: StudioGold | undefined; offline: boolean }) {
+export function RunOutcome({ done, gold, offline }: { done: StudioRunDone; gold: StudioGold | undefined; offline: 'offline' | 'partly' | undefined }) {
   const { result, metrics } = done;
   return (
     <div className={`run-outcome status-${result.status}`} data-testid="run-outcome" data-result-status={result.status}>
@@ -25,7 +25,7 @@ export function RunOutcome({ done, gold, offline }: { done: StudioRunDone; gold:
         </div>
       ) : null}
       <div className="outcome-metrics">
-        {offline ? <OfflineTag /> : null}
+        {offline ? <OfflineTag partly={offline === 'partly'} /> : null}
         {metrics
           ? Object.entries(metrics).map(([name, value]) => (
               <span key={name} className="metric" data-metric={name}>

@@ -14,7 +14,7 @@ import { errorText, type Loaded } from '../data';
 import { groupBy } from '../groupBy';
 import { navigate, routeHash } from '../route';
 import { chartStateAt } from '../trace/chartState';
-import { offlineModel } from '../offline';
+import { modelText, offlineModel } from '../offline';
 import { OfflineTag } from '../OfflineTag';
 import { DecisionDiagramView } from '../trace/DecisionDiagramView';
 import { EventRow } from '../trace/EventView';
@@ -276,11 +276,11 @@ function RunWorkbench({
       <section className="run-stage">
         {run.started ? (
           <div className="run-question">
-            <span className="muted">question</span> <b>{run.started.query.text}</b> <span className="muted">· {run.started.model}</span>
-            {offlineModel(run.started.model) ? <> <OfflineTag /></> : null}
+            <span className="muted">question</span> <b>{run.started.query.text}</b> <span className="muted">· {modelText(run.started.model)}</span>
+            {offlineModel(run.started.model) ? <> <OfflineTag partly={offlineModel(run.started.model) === 'partly'} /></> : null}
           </div>
         ) : null}
-        {run.done ? <RunOutcome done={run.done} gold={run.started?.gold} offline={offlineModel(run.started?.model) !== undefined} /> : null}
+        {run.done ? <RunOutcome done={run.done} gold={run.started?.gold} offline={offlineModel(run.started?.model)} /> : null}
         {chart ? (
           <ChartView
             chart={chart}
