@@ -202,6 +202,24 @@ describe('multihop studio in Chromium', () => {
     });
   }
 
+  it('starts no run while a setting holds text that is not a value, and says which', async () => {
+    await page.goto(`${url}#/run?workflow=par2-rag`);
+    await page.reload();
+    await page.waitForSelector('[data-layout="done"][data-chart-id="par2-rag"]');
+    await page.selectOption('[data-testid="run-dataset"]', 'hotpotqa-train');
+    await page.fill('[data-testid="run-question-search"]', questionId);
+    await page.click(`[data-testid="question-option"][data-question-id="${questionId}"]`);
+    expect(await page.isEnabled('[data-testid="run-start"]')).toBe(true);
+    await page.click('.settings-details > summary');
+    await page.fill('[data-testid="setting-hopBudget"]', '');
+    // Before, the blank field fell back to the default unsaid and Run stayed enabled.
+    expect(await page.isEnabled('[data-testid="run-start"]')).toBe(false);
+    expect(await page.textContent('[data-testid="settings-invalid"]')).toContain('hopBudget');
+    await page.fill('[data-testid="setting-hopBudget"]', '3');
+    expect(await page.isEnabled('[data-testid="run-start"]')).toBe(true);
+    expect(await page.$('[data-testid="settings-invalid"]')).toBeNull();
+  });
+
   it('replays a saved trace forwards and backwards with the chart in the same state at each step', async () => {
     const evaluation = await api<StudioEval>(`/api/eval?dir=${encodeURIComponent('evals/hotpot-train')}`);
     const row = evaluation.rows.find((r) => r.workflow === 'par2-rag')!;

@@ -86,9 +86,14 @@ function RunWorkbench({
   const [model, setModel] = useState(info.model.id);
   const [setting, setSetting] = useState<'closed' | 'open'>('open');
   const [overrides, setOverrides] = useState<Record<string, unknown>>({});
+  // Settings fields whose text is not a value: no run starts until they are mended.
+  const [invalidSettings, setInvalidSettings] = useState<string[]>([]);
   const [run, setRun] = useState<RunView>(IDLE);
 
-  useEffect(() => setOverrides({}), [workflowId]);
+  useEffect(() => {
+    setOverrides({});
+    setInvalidSettings([]);
+  }, [workflowId]);
 
   // The run the address names, started here or come back to: read as it started (chart, question,
   // gold), then its events from the first. Leaving the page closes the stream; the run goes on.
@@ -128,7 +133,7 @@ function RunWorkbench({
     if (state.litOrder.length > 0 && window.__studioFirstLit === undefined) window.__studioFirstLit = performance.now();
   }, [state.litOrder.length]);
 
-  const canRun = Boolean(workflow) && (source === 'dataset' ? Boolean(question) : freeText.trim().length > 0) && !(run.phase === 'starting' || run.phase === 'running' || run.phase === 'stopping');
+  const canRun = Boolean(workflow) && invalidSettings.length === 0 && (source === 'dataset' ? Boolean(question) : freeText.trim().length > 0) && !(run.phase === 'starting' || run.phase === 'running' || run.phase === 'stopping');
 
   const start = async (): Promise<void> => {
     if (!workflow) return;
@@ -254,7 +259,19 @@ function RunWorkbench({
               <summary>
                 Settings {Object.keys(overrides).length ? <span className="tag">{Object.keys(overrides).length} changed</span> : <span className="muted small">defaults</span>}
               </summary>
-              <SettingsForm key={workflow.id} defaults={workflow.settings} onChange={setOverrides} />
+              <SettingsForm
+                key={workflow.id}
+                defaults={workflow.settings}
+                onChange={(next, invalid) => {
+                  setOverrides(next);
+                  setInvalidSettings(invalid);
+                }}
+              />
+              {invalidSettings.length ? (
+                <p className="error small" data-testid="settings-invalid">
+                  Not a value: {invalidSettings.join(', ')} (mend or reset {invalidSettings.length === 1 ? 'it' : 'them'} to run)
+                </p>
+              ) : null}
             </details>
           ) : null}
           <div className="form-actions">

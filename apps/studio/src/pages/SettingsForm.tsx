@@ -1,7 +1,11 @@
 import { useState } from 'react';
 
-/** Inputs for a workflow's settings, built from their defaults; reports only the values that differ from them. */
-export function SettingsForm({ defaults, onChange }: { defaults: Record<string, unknown>; onChange: (overrides: Record<string, unknown>) => void }) {
+/**
+ * Inputs for a workflow's settings, built from their defaults; reports only the values that differ
+ * from them, and the fields whose text is not a value (a blank number, broken JSON), so a run is not
+ * started with the default in place of what the user typed.
+ */
+export function SettingsForm({ defaults, onChange }: { defaults: Record<string, unknown>; onChange: (overrides: Record<string, unknown>, invalid: string[]) => void }) {
   const [values, setValues] = useState<Record<string, unknown>>({});
   const [invalid, setInvalid] = useState<Record<string, boolean>>({});
   const entries = Object.entries(defaults);
@@ -11,9 +15,13 @@ export function SettingsForm({ defaults, onChange }: { defaults: Record<string, 
     const next = { ...values };
     if (ok && JSON.stringify(value) !== JSON.stringify(defaults[key])) next[key] = value;
     else delete next[key];
+    const nextInvalid = { ...invalid, [key]: !ok };
     setValues(next);
-    setInvalid({ ...invalid, [key]: !ok });
-    onChange(next);
+    setInvalid(nextInvalid);
+    onChange(
+      next,
+      Object.keys(nextInvalid).filter((k) => nextInvalid[k]),
+    );
   };
 
   return (
