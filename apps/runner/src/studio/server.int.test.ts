@@ -104,6 +104,8 @@ describe('multihop studio server', () => {
     const page = await fetch(server.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    // No other site may frame it (clickjacking).
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(await page.text()).toContain('multihop studio');
     expect((await fetch(`${server.url}api/info`)).status).toBe(401);
     expect((await fetch(`${server.url}api/info`, { headers: { authorization: 'Bearer wrong-token-of-same-len' } })).status).toBe(401);

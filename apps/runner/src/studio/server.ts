@@ -314,7 +314,7 @@ function serveStatic(res: ServerResponse, assets: string, pathname: string, meth
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
     // The page loads nothing from elsewhere: no CDN, no fonts, no calls but to this server.
-    'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+    'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
     'referrer-policy': 'no-referrer',
   });
   if (method === 'HEAD') return void res.end();
