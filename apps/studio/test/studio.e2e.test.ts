@@ -444,10 +444,11 @@ describe('multihop studio in Chromium', () => {
     expect(code).toBe(0);
     // What it says it wrote: the file's size, the runs, the traces and what they come to uncompressed.
     const evaluatedRows = readFileSync(join(evalDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { workflow: string; trace: string });
-    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    // Sizes as it prints them: KB under a megabyte (these 24 traces come to some 400 KB), MB above.
+    const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
     const traceBytes = evaluatedRows.reduce((n, row) => n + Buffer.byteLength(JSON.stringify(JSON.parse(readFileSync(join(evalDir, row.trace), 'utf8')))), 0);
     const charts = new Set(evaluatedRows.map((row) => row.workflow)).size;
-    expect(said).toBe(`report: wrote ${out} (${mb(statSync(out).size)} MB: ${evaluatedRows.length} runs, ${evaluatedRows.length} traces compressed from ${mb(traceBytes)} MB, ${charts} charts); open it in a browser, no server needed\n`);
+    expect(said).toBe(`report: wrote ${out} (${size(statSync(out).size)}: ${evaluatedRows.length} runs, ${evaluatedRows.length} traces compressed from ${size(traceBytes)}, ${charts} charts); open it in a browser, no server needed\n`);
     const offline = await browser.newPage();
     const requests: string[] = [];
     offline.on('request', (request) => requests.push(request.url()));
