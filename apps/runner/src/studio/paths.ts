@@ -44,12 +44,14 @@ export class Roots {
 
   /** `requested` resolved inside `dir` (an eval's own file): refused if it leaves `dir`. */
   within(dir: string, requested: string, what = 'file'): string {
-    if (typeof requested !== 'string' || requested === '' || requested.includes('\0') || isAbsolute(requested)) throw new PathRefused(403, `${what}: give a path relative to ${dir}`);
+    // The eval directory as the page names it (relative to the studio's first root), not its real path.
+    const shown = this.display(dir);
+    if (typeof requested !== 'string' || requested === '' || requested.includes('\0') || isAbsolute(requested)) throw new PathRefused(403, `${what}: give a path relative to ${shown}`);
     const absolute = resolve(dir, requested);
-    if (!inside(dir, absolute)) throw new PathRefused(403, `${what} ${requested} leaves ${dir}`);
-    if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new PathRefused(404, `${what} ${requested} does not exist in ${dir}`);
+    if (!inside(dir, absolute)) throw new PathRefused(403, `${what} ${requested} leaves ${shown}`);
+    if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new PathRefused(404, `${what} ${requested} does not exist in ${shown}`);
     const real = realpathSync(absolute);
-    if (!inside(dir, real)) throw new PathRefused(403, `${what} ${requested} leads outside ${dir}`);
+    if (!inside(dir, real)) throw new PathRefused(403, `${what} ${requested} leads outside ${shown}`);
     return real;
   }
 

@@ -264,6 +264,9 @@ describe('multihop studio server', () => {
     expect(replay.body.run.trace.length).toBeGreaterThan(0);
     const byPath = await json<StudioReplay>(`/api/trace?path=${encodeURIComponent(join(evalDir, row.trace))}`);
     expect(byPath.body.run.runId).toBe(replay.body.run.runId);
+    // A file the eval lacks is named as the page named the eval, not by its real path.
+    const absent = await json<{ error: string }>('/api/eval/trace?dir=evals/hotpot&file=traces');
+    expect({ status: absent.status, error: absent.body.error }).toEqual({ status: 404, error: 'file traces does not exist in evals/hotpot' });
     // An eval's trace records its settings: the chart is its own, with no warning. One that records
     // none (a run --json of an earlier release), or settings refused here, is drawn with the
     // defaults, and the replay says so.
