@@ -5,6 +5,7 @@ import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
 import { rankByBm25 } from './questionBm25';
+import { fuseRanks } from './reciprocalRankFusion';
 import { CorpusStoreDamagedError, SearchError } from './errors';
 import { damageReason, isMissingFile, plainLanceMessage } from './storeHealth';
 
@@ -146,7 +147,7 @@ export class LanceRetriever implements RetrieverPort {
 
   private async run(table: Table, mode: SearchMode, query: string, scope: Scope, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     const { where } = scope;
-    if (scope.question !== undefined && mode !== 'vector') return this.runOwnQuestion(table, mode, query, scope, scope.question, limit, signal);
+    if (scope.question !== undefined && mode !== 'vector') return this.runOwnQuestion(table, mode, query, { ...scope, question: scope.question }, limit, signal);
     if (mode === 'bm25') {
       let q = table.query().fullTextSearch(matchWords(query)).select(BM25_COLUMNS).limit(limit);
       if (where) q = q.where(where);
@@ -178,8 +179,8 @@ export class LanceRetriever implements RetrieverPort {
    * ranked, not the statistics. Hybrid fuses this ranking with the vector search's by reciprocal
    * rank fusion, 1 / (60 + rank) from each list, as LanceDB's hybrid query does.
    */
-  private async runOwnQuestion(table: Table, mode: SearchMode, query: string, scope: Scope, question: string, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
-    const collection = await table.query().where(`question_id = ${sqlString(question)}`).select(OWN_COLUMNS).toArray();
+  private async runOwnQuestion(table: Table, mode: SearchMode, query: string, scope: Scope & { question: string }, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    const collection = await table.query().where(`question_id = ${sqlString(scope.question)}`).select(OWN_COLUMNS).toArray();
     let ranked: ((row: Record<string, unknown>) => boolean) | undefined;
     if (scope.narrowed) {
       const kept = new Set((await table.query().where(scope.where!).select(['id']).toArray()).map((row) => String(row.id)));
@@ -192,7 +193,10 @@ export class LanceRetriever implements RetrieverPort {
     if (!vector) throw new ConfigError(`embedder ${embedder.id} returned no vector`);
     abortIf(signal);
     const nearest = await table.query().nearestTo(vector).distanceType('cosine').where(scope.where!).select(VECTOR_COLUMNS).limit(limit).toArray();
-    return fuseRows([nearest, lexical], limit);
+    // Σ 1 / (60 + rank) over the two lists, by row id, as LanceDB's hybrid query fuses them.
+    return fuseRanks([nearest, lexical], (row) => String(row.id), RRF_K)
+      .slice(0, limit)
+      .map(({ item, score }) => ({ ...item, _relevance_score: score }));
   }
 
   private vectorEmbedder(mode: SearchMode): Embedder {
@@ -212,23 +216,6 @@ interface Scope {
   question?: string;
   /** A caller's `where` narrows the question's rows. */
   narrowed: boolean;
-}
-
-/** Reciprocal rank fusion of ranked row lists by row id: Σ 1 / (60 + rank), in `_relevance_score`; ties keep first-seen order. */
-function fuseRows(lists: Record<string, unknown>[][], limit: number): Record<string, unknown>[] {
-  const fused = new Map<string, { row: Record<string, unknown>; score: number }>();
-  for (const list of lists) {
-    list.forEach((row, i) => {
-      const id = String(row.id);
-      const entry = fused.get(id) ?? { row, score: 0 };
-      entry.score += 1 / (RRF_K + i + 1);
-      fused.set(id, entry);
-    });
-  }
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
-    .map(({ row, score }) => ({ ...row, _relevance_score: score }));
 }
 
 /**
