@@ -103,15 +103,9 @@ function ChartCanvas({
   const activeSet = useMemo(() => new Set(run.active), [run.active]);
   const reachedSet = useMemo(() => new Set(run.reached), [run.reached]);
   // The chart edges taken, by index: of two edges joining the same nodes, the one whose guard the
-  // transition was taken under (a state without transitions' guards falls back to its from→to keys).
-  const takenIndex = useMemo(() => {
-    if (!run.takenTransitions) return new Set(chart.edges.flatMap((e, i) => (run.takenEdges.includes(edgeKey(e.from, e.to)) ? [i] : [])));
-    return new Set(run.takenTransitions.map((t) => edgeIndexOf(chart.edges, t)).filter((i) => i >= 0));
-  }, [chart, run.takenTransitions, run.takenEdges]);
-  const latestIndex = useMemo(() => {
-    if (run.lastTransition) return edgeIndexOf(chart.edges, run.lastTransition);
-    return run.lastEdge ? chart.edges.findIndex((e) => edgeKey(e.from, e.to) === run.lastEdge) : -1;
-  }, [chart, run.lastTransition, run.lastEdge]);
+  // transition was taken under.
+  const takenIndex = useMemo(() => new Set(run.takenTransitions.map((t) => edgeIndexOf(chart.edges, t)).filter((i) => i >= 0)), [chart, run.takenTransitions]);
+  const latestIndex = useMemo(() => (run.lastTransition ? edgeIndexOf(chart.edges, run.lastTransition) : -1), [chart, run.lastTransition]);
 
   const nodes = useMemo<Array<StateNodeType | CompoundNodeType>>(() => {
     if (!placed) return [];

@@ -11,22 +11,18 @@ export interface ChartRunState {
   visits: Record<string, number>;
   /** Nodes a transition arrived at or left (choice states and end states have no enter events). */
   reached: string[];
-  /** Edges taken, as `from→to` keys. */
-  takenEdges: string[];
-  /** The edge taken last. */
-  lastEdge?: string;
   /**
    * The transitions taken, each once, with the guard and label they were taken under: of two chart
    * edges joining the same nodes (a guarded branch and its else), they tell which one (edgeIndexOf).
    */
-  takenTransitions?: Transition[];
+  takenTransitions: Transition[];
   /** The transition taken last. */
   lastTransition?: Transition;
   /** One node id per `enter` event, in order. */
   litOrder: string[];
 }
 
-export const emptyRunState: ChartRunState = { active: [], visits: {}, reached: [], takenEdges: [], litOrder: [] };
+export const emptyRunState: ChartRunState = { active: [], visits: {}, reached: [], takenTransitions: [], litOrder: [] };
 
 /** Nodes entered and not yet exited (with how many times over, for parallel branches), and how often each was entered. */
 export interface NodeTally {
@@ -58,10 +54,8 @@ export const activeNodes = (tally: NodeTally, finished: boolean): string[] => (f
 export function chartStateAt(events: readonly TraceEvent[], upto: number = events.length - 1, finished = false): ChartRunState {
   const tally = nodeTally();
   const reached = new Set<string>();
-  const taken = new Set<string>();
   const transitions = new Map<string, Transition>();
   const litOrder: string[] = [];
-  let lastEdge: string | undefined;
   let lastTransition: Transition | undefined;
   const last = Math.min(upto, events.length - 1);
   for (let i = 0; i <= last; i++) {
@@ -76,8 +70,6 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
       case 'transition': {
         const { from, to, guard, label } = transitionOf(event);
         if (from && to) {
-          lastEdge = edgeKey(from, to);
-          taken.add(lastEdge);
           lastTransition = { from, to, ...(guard !== undefined ? { guard } : {}), ...(label !== undefined ? { label } : {}) };
           transitions.set(JSON.stringify([from, to, guard ?? null, label ?? null]), lastTransition);
           reached.add(from);
@@ -93,8 +85,6 @@ export function chartStateAt(events: readonly TraceEvent[], upto: number = event
     active: activeNodes(tally, finished),
     visits: tally.visits,
     reached: [...reached],
-    takenEdges: [...taken],
-    ...(lastEdge ? { lastEdge } : {}),
     takenTransitions: [...transitions.values()],
     ...(lastTransition ? { lastTransition } : {}),
     litOrder,

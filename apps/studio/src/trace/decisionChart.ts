@@ -32,7 +32,7 @@ const stateOf = (t: NodeTally, finished: boolean): ChartRunState => ({
   active: activeNodes(t, finished),
   visits: t.visits,
   reached: [],
-  takenEdges: [],
+  takenTransitions: [],
   litOrder: [],
 });
 
