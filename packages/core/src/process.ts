@@ -25,6 +25,6 @@ function exitedUnreaped(pid: number): boolean {
     return false;
   }
   // "pid (comm) state ...": comm may hold spaces and parentheses, so the state follows the last ')'.
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
   return state === 'Z' || state === 'X';
 }

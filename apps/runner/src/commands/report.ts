@@ -24,10 +24,11 @@ export async function reportCommand(io: Io, dir: string | undefined, out: string
     throw new ConfigError(`report: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const traces = Object.keys(built.report.traces).length;
+  const charts = Object.keys(built.report.charts).length;
   // Small sizes in KB: "0.0 MB" reads as nothing.
-  const mb = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+  const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
   io.err(
-    `report: wrote ${file} (${mb(Buffer.byteLength(built.html))}: ${built.report.eval.rows.length} runs, ${traces} traces compressed from ${mb(built.traceBytes)}, ${Object.keys(built.report.charts).length} chart${Object.keys(built.report.charts).length === 1 ? '' : 's'}); open it in a browser, no server needed`,
+    `report: wrote ${file} (${size(Buffer.byteLength(built.html))}: ${built.report.eval.rows.length} runs, ${traces} traces compressed from ${size(built.traceBytes)}, ${charts} chart${charts === 1 ? '' : 's'}); open it in a browser, no server needed`,
   );
   return 0;
 }

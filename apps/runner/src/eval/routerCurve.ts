@@ -152,8 +152,8 @@ export function routerCurve(rows: readonly ResultRow[], router: RouterCurveInput
 }
 
 /** The curve as a Markdown section of summary.md. */
-export function renderRouterCurve(curve: RouterCurve, options: { offlineJudge?: boolean } = {}): string[] {
-  const name = curve.measure === 'correctness' ? (options.offlineJudge ? 'Correct (offline judge)' : 'Correct') : 'EM';
+export function renderRouterCurve(curve: RouterCurve, correctName = 'Correct'): string[] {
+  const name = curve.measure === 'correctness' ? correctName : 'EM';
   const b = curve.best_single;
   const lines = [
     '',

@@ -640,7 +640,7 @@ export function renderSummary(summary: Summary): string {
       `| oracle | ${o.n} | ${f3(o.correctness)} | ${f3(o.em)} | ${f3(o.f1)} | ${o.llm_calls.toFixed(1)} | ${Math.round(o.tokens)} | ${top} |`,
     );
   }
-  if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve, { offlineJudge: summary.judge?.offline === true }));
+  if (summary.router_curve) lines.push(...renderRouterCurve(summary.router_curve, correctHeading(summary)));
   else if (summary.router_curve_left_out) lines.push('', `The router across λ is left out: ${summary.router_curve_left_out}.`);
   const measures = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_metrics)))];
   const overRuns = [...new Set(Object.values(summary.workflows).flatMap((w) => Object.keys(w.method_aggregates)))];

@@ -148,7 +148,8 @@ export class RunManager {
       chart: selected.workflow.chart(),
       ...(gold ? { gold: { answers: goldAnswers(gold), supportingIds: gold.supportingIds } } : {}),
       // The roles too when they differ from the default: a run whose roles the offline model serves is marked so.
-      model: Object.keys(model.describe.roles).some((role) => role !== 'judge') ? { default: model.describe.default, roles: Object.fromEntries(Object.entries(model.describe.roles).filter(([role]) => role !== 'judge')) } : model.describe.default,
+      // The page leaves the judge's role out (offlineModel, modelText): a run never calls it.
+      model: Object.keys(model.describe.roles).length ? model.describe : model.describe.default,
       startedAt: Date.now(),
     };
     const live: LiveRun = { started, trace, controller, listeners: new Set(), finished: Promise.resolve() };
@@ -216,7 +217,7 @@ export class RunManager {
     }
     return opened.catch((error: unknown) => {
       // A file that is not JSON is named, without the parser's excerpt of its first characters (the page is not the file's owner).
-      throw new RequestRefused(400, (error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON'));
+      throw new RequestRefused(400, loaderMessage(error));
     });
   }
 }
@@ -224,6 +225,14 @@ export class RunManager {
 /** A shared dataset by name, or a question file inside the studio's roots (refused elsewhere). */
 function datasetSource(given: string, roots: Roots): string {
   return isDatasetName(given) ? given : confined(roots, given, 'dataset');
+}
+
+/**
+ * A dataset or corpus loader's error as the page is told it: a file that is not JSON is named,
+ * without the parser's excerpt of its first characters (the page is not the file's owner).
+ */
+export function loaderMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON');
 }
 
 /** Free text searches hotpotqa-dev's pool unless the request names a dataset's pool or a corpus file (as `multihop run --question`). */

@@ -11,7 +11,7 @@ import { studioWorkflows } from './catalog';
 import { goldPassages, listEvals, readEval, readEvalTrace, readTrace } from './evals';
 import { PathRefused, Roots } from './paths';
 import type { StudioInfo, StudioLimits, StudioQuestionPage, StudioWorkflow } from './protocol';
-import { RequestRefused, RunManager } from './runs';
+import { loaderMessage, RequestRefused, RunManager } from './runs';
 
 export interface StudioServerOptions {
   /** 127.0.0.1 unless the user binds elsewhere on purpose. */
@@ -128,7 +128,7 @@ export async function startStudioServer(options: StudioServerOptions): Promise<S
       if (!Object.prototype.hasOwnProperty.call(NAMED_DATASETS, name)) return send(res, 404, { error: `dataset: no dataset "${name}"; known: ${Object.keys(NAMED_DATASETS).join(', ')}` });
       // A dataset whose files are missing or broken is the request's problem, named, as a run of it is (not a 500).
       const loaded = await dataset(name).catch((error: unknown) => {
-        throw new RequestRefused(404, `dataset ${name}: ${(error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON')}`);
+        throw new RequestRefused(404, `dataset ${name}: ${loaderMessage(error)}`);
       });
       return send(res, 200, questionPage(loaded, url.searchParams));
     }
