@@ -227,6 +227,10 @@ it('threads lists a store\'s threads and removes them with their checkpoints; on
   expect({ status: unknown.status, said: unknown.stderr.trim() }).toEqual({ status: 2, said: `multihop: --delete: no thread "finished" in ${file}; its threads include other` });
   expect(threads('--delete-finished').stderr).toContain('removed thread other (done)');
   expect(threads().stdout.trim()).toBe(`no threads in ${file}`);
+  expect(threads('--delete-finished').stderr.trim()).toBe(`no finished thread in ${file}`);
+  expect(threads('--delete', ' , ')).toMatchObject({ status: 2, stderr: 'multihop: --delete needs thread ids, comma-separated (multihop threads lists them)\n' });
+  const none = spawnSync(process.execPath, ['-r', register, bin, 'threads', '--checkpoints', join(work, 'no-such.sqlite')], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+  expect({ status: none.status, said: none.stderr.trim() }).toEqual({ status: 2, said: `multihop: no checkpoint store at ${join(work, 'no-such.sqlite')}: no run with --thread has used it` });
 }, 120_000);
 
 it('resume from another directory runs the thread on the dataset file and corpus it started with', () => {
