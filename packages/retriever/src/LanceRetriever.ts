@@ -4,7 +4,7 @@ import type { Embedder } from '@multihop/core';
 import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
-import { rankByBm25 } from './questionBm25';
+import { bm25Collection, rankByBm25, type Bm25Collection } from './questionBm25';
 import { fuseRanks } from './reciprocalRankFusion';
 import { CorpusStoreDamagedError, SearchError } from './errors';
 import { damageReason, isMissingFile, plainLanceMessage } from './storeHealth';
@@ -35,6 +35,8 @@ const BM25_COLUMNS = [...COLUMNS, '_score'];
 const VECTOR_COLUMNS = [...COLUMNS, '_distance'];
 // One question's rows in a closed corpus, with the text its BM25 is computed over.
 const OWN_COLUMNS = [...COLUMNS, 'search_text'];
+// Questions whose rows a closed-corpus retriever keeps split into terms (a few dozen rows each).
+const OWN_CACHE = 256;
 // Standard RRF constant (Cormack et al. 2009); LanceDB's RRFReranker takes the same k.
 const RRF_K = 60;
 
@@ -50,6 +52,12 @@ export class LanceRetriever implements RetrieverPort {
   private rrf?: Promise<InstanceType<typeof lancedb.rerankers.RRFReranker>>;
   /** Where the tables live, for the message when their files turn out damaged. */
   private readonly storeUri?: string;
+  /**
+   * Closed corpora: each question's rows, split into terms once, for its later searches (a method
+   * searches one question many times). As the table version this retriever reads, so cleared when
+   * it moves to a newer one; the least recently used go past OWN_CACHE questions.
+   */
+  private readonly own = new Map<string, Promise<Bm25Collection>>();
 
   constructor(
     private readonly tables: Partial<Record<ChunkLevel, Table>>,
@@ -141,6 +149,7 @@ export class LanceRetriever implements RetrieverPort {
     } catch (error) {
       if (error instanceof MultihopError || !isMissingFile(error)) throw error;
       await table.checkoutLatest();
+      this.own.clear();
       return this.run(table, mode, query, scope, limit, signal);
     }
   }
@@ -180,7 +189,7 @@ export class LanceRetriever implements RetrieverPort {
    * rank fusion, 1 / (60 + rank) from each list, as LanceDB's hybrid query does.
    */
   private async runOwnQuestion(table: Table, mode: SearchMode, query: string, scope: Scope & { question: string }, limit: number, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
-    const collection = await table.query().where(`question_id = ${sqlString(scope.question)}`).select(OWN_COLUMNS).toArray();
+    const collection = await this.ownRows(table, scope.question);
     let ranked: ((row: Record<string, unknown>) => boolean) | undefined;
     if (scope.narrowed) {
       const kept = new Set((await table.query().where(scope.where!).select(['id']).toArray()).map((row) => String(row.id)));
@@ -197,6 +206,22 @@ export class LanceRetriever implements RetrieverPort {
     return fuseRanks([nearest, lexical], (row) => String(row.id), RRF_K)
       .slice(0, limit)
       .map(({ item, score }) => ({ ...item, _relevance_score: score }));
+  }
+
+  /** A question's rows at a level, as a BM25 collection: read and split once, then kept (see `own`). */
+  private ownRows(table: Table, question: string): Promise<Bm25Collection> {
+    const key = `${table.name}\u0000${question}`;
+    let rows = this.own.get(key);
+    if (rows) {
+      this.own.delete(key);
+    } else {
+      rows = table.query().where(`question_id = ${sqlString(question)}`).select(OWN_COLUMNS).toArray().then(bm25Collection);
+      // A failed read is not kept: the next search reads again.
+      rows.catch(() => this.own.delete(key));
+      if (this.own.size >= OWN_CACHE) this.own.delete(this.own.keys().next().value!);
+    }
+    this.own.set(key, rows);
+    return rows;
   }
 
   private vectorEmbedder(mode: SearchMode): Embedder {
