@@ -1,4 +1,5 @@
 /** Formatting shared by the eval page's tables and plots. */
+import { summaryOffline } from '../offline';
 
 const DASH = '—';
 
@@ -56,8 +57,8 @@ export const shortTokens = (value: number, estimated: boolean): string =>
 
 /** The caption a plot of the offline model's figures carries, so a copied plot keeps its label. */
 export const offlineCaption = (summary: { offline: boolean; offline_partly?: boolean; judge?: { offline: boolean } }, judged = false): string | undefined =>
-  summary.offline || summary.offline_partly
-    ? `${summary.offline ? 'Offline model’s figures' : 'Partly the offline model’s figures (it served some roles)'} (a deterministic lexical stand-in, not a language model)${judged && summary.judge?.offline ? '; correctness from the offline lexical judge' : ''}.`
+  summaryOffline(summary)
+    ? `${summaryOffline(summary) === 'offline' ? 'Offline model’s figures' : 'Partly the offline model’s figures (it served some roles)'} (a deterministic lexical stand-in, not a language model)${judged && summary.judge?.offline ? '; correctness from the offline lexical judge' : ''}.`
     : judged && summary.judge?.offline
       ? 'Correctness from the offline lexical judge, not a language model.'
       : undefined;
