@@ -158,7 +158,7 @@ function replayOf(path: string, shown: string): StudioReplay {
     throw new PathRefused(422, `${shown}: not a JSON trace`);
   }
   if (!run || typeof run.workflowId !== 'string' || !Array.isArray(run.trace)) {
-    throw new PathRefused(404, `${shown}: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`);
+    throw new PathRefused(422, `${shown}: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`);
   }
   const { chart, warning } = chartFor(run.workflowId, run.settings);
   return { path: shown, run, chart, ...(warning ? { warning } : {}) };

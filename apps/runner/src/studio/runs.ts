@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isAbsolute } from 'node:path';
 import { goldAnswers, TraceBus, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { isCorpusFile, isDatasetName } from '@multihop/datasets';
 import { openCorpus, type OpenedCorpus } from '../corpus';
@@ -217,7 +218,9 @@ export class RunManager {
     }
     return opened.catch((error: unknown) => {
       // A file that is not JSON is named, without the parser's excerpt of its first characters (the page is not the file's owner).
-      throw new RequestRefused(400, loaderMessage(error));
+      // A question or corpus file inside the roots is named as the page named it, not by its real path.
+      const files = [dataset, corpusFile].filter((f): f is string => f !== undefined && isAbsolute(f));
+      throw new RequestRefused(400, loaderMessage(error, files.map((f) => [f, this.options.roots.display(f)])));
     });
   }
 }
@@ -229,10 +232,13 @@ function datasetSource(given: string, roots: Roots): string {
 
 /**
  * A dataset or corpus loader's error as the page is told it: a file that is not JSON is named,
- * without the parser's excerpt of its first characters (the page is not the file's owner).
+ * without the parser's excerpt of its first characters (the page is not the file's owner), and
+ * each `[real, shown]` of `renames` names a file as the page named it.
  */
-export function loaderMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON');
+export function loaderMessage(error: unknown, renames: ReadonlyArray<readonly [real: string, shown: string]> = []): string {
+  let message = (error instanceof Error ? error.message : String(error)).replace(/not valid JSON \([^\n]*\)/g, 'not valid JSON');
+  for (const [real, shown] of renames) message = message.split(real).join(shown);
+  return message;
 }
 
 /** Free text searches hotpotqa-dev's pool unless the request names a dataset's pool or a corpus file (as `multihop run --question`). */

@@ -422,12 +422,21 @@ describe('multihop studio server', () => {
       expect(answer.body.error).not.toContain('OPENAI');
       expect(answer.body.error).toContain(file);
     }
+    // JSON that parses but is not a run's trace (an eval's summary): refused as unreadable, not as missing.
+    const summaryAsTrace = await json<{ error: string }>(`/api/trace?path=${encodeURIComponent('bad-evals/allfail/summary.json')}`);
+    expect({ status: summaryAsTrace.status, error: summaryAsTrace.body.error }).toEqual({
+      status: 422,
+      error: `bad-evals/allfail/summary.json: not a run's trace (a RunResult with workflowId and trace, as eval's traces/ files and run --json hold)`,
+    });
     // A run's dataset that is not JSON: refused naming the file, without the parser's excerpt of it.
     const run = await json<{ error: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'direct', dataset: 'secret.json', id: 'x' }) });
     expect(run.status).toBe(400);
     expect(run.body.error).toContain('secret.json');
     expect(run.body.error).toContain('not valid JSON');
     expect(run.body.error).not.toContain('OPENAI');
+    // Named as the page named it, not by its real path on the server.
+    expect(run.body.error).toMatch(/^secret\.json/);
+    expect(run.body.error).not.toContain(work);
   });
 
   it('takes ?token= on the event stream only, not on any other API route', async () => {
