@@ -217,7 +217,29 @@ it('a thread of one engine is refused by the other, by name', async () => {
   await par2Rag().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('shared') });
   const other = await opera().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('shared') });
   expect(other.status).toBe('error');
-  expect(other.error?.message).toMatch(/thread shared: its latest checkpoint holds no XState snapshot/);
+  expect(other.error?.message).toMatch(/^checkpoint store memory: thread shared: its latest checkpoint holds no XState snapshot/);
+});
+
+it('a damaged checkpoint fails the resumed run naming the store file, the thread and the checkpoint', async () => {
+  const file = join(dir, 'damaged.sqlite');
+  const question = corpus.dataset.questions[0]!;
+  const store = await openCheckpointStore(file);
+  const first = await par2Rag().run(question, { model: countingModel().port, retriever: corpus.retriever.forQuestion(question.id), durable: store.durable('torn') });
+  expect(first.status).toBe('ok');
+  await store.close();
+  // Core's share of each checkpoint replaced by something that is not a run delta.
+  const Database = require('better-sqlite3') as new (file: string) => { exec(sql: string): void; close(): void };
+  const db = new Database(file);
+  db.exec(`UPDATE checkpoints SET metadata = json_set(CAST(metadata AS TEXT), '$.multihop_run', 5) WHERE thread_id = 'torn'`);
+  db.close();
+  const reopened = await openCheckpointStore(file);
+  try {
+    const again = await par2Rag().run(question, { model: countingModel().port, retriever: corpus.retriever.forQuestion(question.id), durable: reopened.durable('torn') });
+    expect(again.error?.code).toBe('CHECKPOINT');
+    expect(again.error?.message).toMatch(new RegExp(`^checkpoint store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: thread torn, checkpoint \\S+: not a multihop run delta`));
+  } finally {
+    await reopened.close();
+  }
 });
 
 describe.each([

@@ -25,7 +25,7 @@ export function openMemoryStore(): CheckpointStore {
     saver,
     calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls };
+      return { threadId, checkpointer: saver, calls, store: 'memory' };
     },
     async getThread(threadId) {
       return threads.get(threadId);

@@ -70,7 +70,7 @@ export async function openPostgresStore(url: string, options: { connectTimeoutMs
     saver,
     calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls };
+      return { threadId, checkpointer: saver, calls, store: shown };
     },
     async getThread(threadId) {
       const { rows } = await pool.query<ThreadRow>(`SELECT * FROM ${TABLES.threads} WHERE thread_id = $1`, [threadId]);

@@ -194,7 +194,7 @@ export function openSqliteStore(file: string): CheckpointStore {
     saver,
     calls,
     durable(threadId) {
-      return { threadId, checkpointer: saver, calls };
+      return { threadId, checkpointer: saver, calls, store: path };
     },
     async getThread(threadId) {
       const row = getThread.get(threadId) as ThreadRow | undefined;

@@ -41,6 +41,11 @@ export interface DurableRunOptions {
   checkpointer: object;
   calls: CallJournal;
   /**
+   * Where the checkpoints are kept (a store's `location`: a file, a redacted URL, `memory`), so a
+   * CHECKPOINT error names the store as well as the thread and checkpoint.
+   */
+  store?: string;
+  /**
    * Wall time, in ms, the thread's run had spent when it last ended, if it ended (a finished
    * thread's whole time). The checkpoints hold the time up to the last one; a run stopped at its
    * deadline ends after it, with no checkpoint of that step. A resumed run counts the larger of the

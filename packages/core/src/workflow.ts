@@ -378,8 +378,11 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       trace.emit(at, 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });
       return finish({ answer: draft, status: 'partial', stopReason: `budget:${error.kind}` });
     }
-    const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
+    const store = options.durable?.store;
+    const said = error instanceof Error ? error.message : String(error);
+    // A damaged checkpoint names its store, for a library caller as for the CLI.
+    const message = code === 'CHECKPOINT' && store && !said.includes(store) ? `checkpoint store ${store}: ${said}` : said;
     const raw = spentOf(error)?.raw;
     const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
     traceError(error, {}, at);
