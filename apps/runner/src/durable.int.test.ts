@@ -384,6 +384,31 @@ it('eval: a pair killed mid-run resumes mid-run when the command runs again', as
   expect(journalled(thread, join(out, 'checkpoints.sqlite'))).toBe(0);
 }, 180_000);
 
+it('eval: a pair recorded just before a crash, its thread not yet dropped, has its thread dropped when the command runs again', () => {
+  const out = join(work, 'eval-recorded');
+  const args = ['eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--offset', '7', '--limit', '1', '--concurrency', '1', '--db', join(work, 'lance'), '--out', out];
+  const threadRows = () => {
+    const db = connect(join(out, 'checkpoints.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE thread_id = ?`).get(`direct/${questionId}`) as { n: number }).n;
+      return { checkpoints: count('checkpoints'), calls: count('multihop_calls') };
+    } finally {
+      db.close();
+    }
+  };
+  const killed = spawnSync(process.execPath, ['-r', register, '-r', join(__dirname, '..', 'test', 'killAfterAppend.js'), bin, ...args], { cwd: work, env, encoding: 'utf8' });
+  expect(killed.signal).toBe('SIGKILL');
+  expect(readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+  const left = threadRows();
+  expect(left.checkpoints).toBeGreaterThan(0);
+  expect(left.calls).toBeGreaterThan(0);
+  // Every pair is recorded, so nothing runs; the recorded pair's thread is settled all the same.
+  const again = spawnSync(process.execPath, ['-r', register, bin, ...args], { cwd: work, env, encoding: 'utf8' });
+  expect(again.status).toBe(0);
+  expect(again.stderr).toContain('1 of 1 pairs already in');
+  expect(threadRows()).toEqual({ checkpoints: 0, calls: 0 });
+}, 180_000);
+
 it('a run whose checkpoint store another process keeps locked is refused after the busy timeout, naming the store and the likely cause', async () => {
   const { openCheckpointStore } = require('@multihop/checkpoint') as typeof import('@multihop/checkpoint');
   const file = join(work, 'locked.sqlite');
