@@ -29,6 +29,9 @@ describe('workflow settings from --set and the config file', () => {
     ]);
     expect(parseValueList('3, 5,7', '--param hopBudget=3, 5,7')).toEqual([3, 5, 7]);
     expect(() => parseValueList('3,,7', '--param x')).toThrow('--param x: an empty value in "3,,7"');
+    // A workflow id with `:` and `+` (MAO-ARAG's fixed workflows) is a target like any other.
+    expect(parseSetFlags(['mao-arag-fixed:R+AG.retrievalK=3'])).toEqual([{ target: 'mao-arag-fixed:R+AG', key: 'retrievalK', value: 3, where: '--set mao-arag-fixed:R+AG.retrievalK=3' }]);
+    expect(parseSetFlags(['loop.synthesis=a.b=c'])).toEqual([{ target: 'loop', key: 'synthesis', value: 'a.b=c', where: '--set loop.synthesis=a.b=c' }]);
     expect(() => parseSetFlags(['hopBudget=7'])).toThrow(/--set hopBudget=7: expected <workflow or method>\.<setting>=<value>/);
     expect(() => parseSetFlags(['loop.hopBudget='])).toThrow('--set loop.hopBudget=: no value after "="');
   });

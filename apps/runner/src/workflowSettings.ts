@@ -17,7 +17,8 @@ export interface SettingAssignment {
 export function parseSetFlags(flags: readonly string[]): SettingAssignment[] {
   return flags.map((flag) => {
     const where = `--set ${flag}`;
-    const match = /^([a-z0-9][\w-]*)\.([A-Za-z_]\w*)=(.*)$/s.exec(flag.trim());
+    // The target is anything up to the first `.<setting>=`: workflow ids may hold `:` and `+` (mao-arag-fixed:R+AG).
+    const match = /^([a-z0-9][^.=\s]*)\.([A-Za-z_]\w*)=(.*)$/s.exec(flag.trim());
     if (!match) throw new ConfigError(`${where}: expected <workflow or method>.<setting>=<value>, e.g. --set par2-rag.hopBudget=7`);
     const [, target, key, raw] = match as unknown as [string, string, string, string];
     if (raw === '') throw new ConfigError(`${where}: no value after "="`);
