@@ -43,6 +43,17 @@ describe("a test split (questions without gold), loaded with gold: 'optional'", 
     expect((await loadDataset(blanks, { gold: 'optional' })).questions.map(hasGold)).toEqual([false, false, false]);
   });
 
+  it('a plain list with `answers: []` (the plain layout), mixed with answered questions', async () => {
+    const records = first.map((r, i) => ({ id: r['_id'], question: r['question'], answers: i === 1 ? [r['answer']] : [] }));
+    const file = await write('plain.jsonl', records.map((r) => JSON.stringify(r)).join('\n'));
+    const ds = await loadDataset(file, { gold: 'optional' });
+    expect(ds.layout).toBe('plain');
+    expect(ds.questions.map(hasGold)).toEqual([false, true, false, false]);
+    expect(ds.questions[1]!.answer).toBe(first[1]!['answer']);
+    // To be scored, every record needs its answers.
+    expect(((await loadDataset(file).catch((e: unknown) => e)) as InputError).message).toMatch(/plain\.jsonl:1: field `answers`: is empty/);
+  });
+
   it('a 2Wiki-style test file (paragraphs, no answer, no supporting facts): questions without gold, their paragraphs in the pool and in their contexts', async () => {
     const test = first.map(({ _id, question, type, context }) => ({ _id, question, type, context }));
     const file = await write('test.json', JSON.stringify(test));

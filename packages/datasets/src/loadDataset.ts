@@ -19,7 +19,7 @@ import { loadCorpusFile } from './loadCorpus';
 import { isDatasetName, NAMED_DATASETS } from './namedDatasets';
 import { parseRecords, readText } from './readRecords';
 import { resolveDatasetsDir } from './resolveDatasetsDir';
-import { where } from './validateRecord';
+import { recordError, where } from './validateRecord';
 
 export interface LoadDatasetOptions {
   /** Override layout detection (validated: an unknown name is an error listing the layouts). */
@@ -69,6 +69,18 @@ const LOADERS: Record<Layout, RecordLoader> = {
   frames: framesRecord,
   qa: qaRecord,
   plain: plainRecord,
+};
+
+/** Where each layout keeps a question's text and id, for the error that says one is blank. */
+const FIELDS: Record<Layout, { question: string; id: string }> = {
+  ircot: { question: 'question_text', id: 'question_id' },
+  hotpot: { question: 'question', id: '_id' },
+  'hf-hotpot': { question: 'question', id: 'id' },
+  musique: { question: 'question', id: 'id' },
+  morehopqa: { question: 'question', id: '_id' },
+  frames: { question: 'Prompt', id: 'id' },
+  qa: { question: 'question', id: 'id' },
+  plain: { question: 'question', id: 'id' },
 };
 
 /** How many skipped records an error or a summary quotes. */
@@ -172,6 +184,9 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
         continue;
       }
       const id = result.question.id;
+      // A blank question would be sent to the model and scored wrong; a blank id names no trace file and no --id.
+      if (!result.question.text.trim()) throw recordError(record, file, FIELDS[layout].question, 'is empty');
+      if (!id.trim()) throw recordError(record, file, FIELDS[layout].id, 'is empty');
       if (ids.has(id)) throw new InputError(`${where(record, file)}: field \`id\`: question id "${id}" appears twice`, { file, line: record.line, field: 'id' });
       ids.add(id);
       result.question.dataset = name;

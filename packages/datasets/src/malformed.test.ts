@@ -129,6 +129,29 @@ describe('an empty gold answer', () => {
     expect(ds.passages.map((p) => p.title)).not.toContain('Tb');
   });
 
+  // A blank question would be sent to the model and scored wrong; a blank id names no trace file. [layout, file, contents, line, field]
+  const blanks: Array<[string, string, string, number, string]> = [
+    ['ircot', 'ircot-q.jsonl', lines([ircot('a', { spans: ['x'] }), { ...ircot('b', { spans: ['z'] }), question_text: '  ' }, ircot('c', { spans: ['y'] })]), 2, 'question_text'],
+    ['ircot', 'ircot-id.jsonl', lines([ircot('a', { spans: ['x'] }), { ...ircot('b', { spans: ['z'] }), question_id: ' ' }, ircot('c', { spans: ['y'] })]), 2, 'question_id'],
+    ['hotpot', 'hotpot-q.json', array([hotpot('a', 'x'), { ...hotpot('b', 'z'), question: '' }, hotpot('c', 'y')]), 3, 'question'],
+    ['hotpot', 'hotpot-id.json', array([hotpot('a', 'x'), { ...hotpot('b', 'z'), _id: '' }, hotpot('c', 'y')]), 3, '_id'],
+    ['hf-hotpot', 'hf-q.jsonl', lines([hfHotpot('a', 'x'), { ...hfHotpot('b', 'z'), question: '\t' }, hfHotpot('c', 'y')]), 2, 'question'],
+    ['musique', 'musique-q.jsonl', lines([musique('a', 'x'), musique('b', 'z', { question: '   ' }), musique('c', 'y')]), 2, 'question'],
+    ['musique', 'musique-id.jsonl', lines([musique('a', 'x'), musique('b', 'z', { id: '' }), musique('c', 'y')]), 2, 'id'],
+    ['plain', 'plain-q.jsonl', lines([plain('a', ['x']), { ...plain('b', ['z']), question: ' ' }, plain('c', ['y'])]), 2, 'question'],
+    ['plain', 'plain-id.jsonl', lines([plain('a', ['x']), plain(' ', ['z']), plain('c', ['y'])]), 2, 'id'],
+  ];
+
+  it.each(blanks)('%s (%s): a blank question text or id is refused naming the field, and skipped with --skip-invalid', async (layout, name, text, line, field) => {
+    const file = await write(name, text);
+    const error = (await loadDataset(file).catch((e: unknown) => e)) as InputError;
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.location).toEqual({ file, line, field });
+    expect(error.message.split('\n')[0]).toBe(`${file}:${line}: field \`${field}\`: is empty`);
+    const ds = await loadDataset(file, { skipInvalid: true });
+    expect({ layout: ds.layout, answers: ds.questions.map((q) => q.answer) }).toEqual({ layout, answers: ['x', 'y'] });
+  });
+
   it('drops blank answers and aliases, keeping the others (IRCoT spans, a number after blank spans, plain answers, MuSiQue aliases)', async () => {
     const ircotFile = await write('ircot.jsonl', lines([ircot('a', { spans: ['', 'x', ' ', 'x2'] }), ircot('b', { number: '42', spans: [''] })]));
     expect((await loadDataset(ircotFile)).questions.map((q) => [q.answer, q.aliases])).toEqual([['x', ['x2']], ['42', []]]);
