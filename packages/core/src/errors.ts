@@ -110,8 +110,9 @@ export class BudgetExceededError extends MultihopError {
 
 /** The caller aborted the run through its AbortSignal. */
 export class RunAbortedError extends MultihopError {
-  constructor(reason?: unknown) {
-    super('ABORTED', `run aborted${reason instanceof Error ? `: ${reason.message}` : reason ? `: ${String(reason)}` : ''}`);
+  /** `cause`: what the engine or port rejected with when it gave up (the signal's bare reason, say). */
+  constructor(reason?: unknown, options?: { cause?: unknown }) {
+    super('ABORTED', `run aborted${reason instanceof Error ? `: ${reason.message}` : reason ? `: ${String(reason)}` : ''}`, options);
   }
 }
 

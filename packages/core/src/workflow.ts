@@ -184,7 +184,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   const traceError = (error: unknown, data: Record<string, unknown>, at: string = here()): void => {
     if (typeof error !== 'object' || error === null || traced.has(error) || error instanceof BudgetExceededError || trace.isClosed) return;
     traced.add(error);
-    const code = error instanceof MultihopError ? error.code : 'UNEXPECTED';
+    // A port of the caller's own that rejects with the abort signal's reason (as fetch does) reports the abort, not a bug.
+    const code = error instanceof MultihopError ? error.code : budget.signal.aborted ? 'ABORTED' : 'UNEXPECTED';
     // An error no part of the project raised on purpose (a bug in a node): its stack says where.
     const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
     trace.emit(at, 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...data });
@@ -369,10 +370,16 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       ...(output.stopReason ? { stopReason: output.stopReason } : {}),
       ...(output.data ? { data: output.data } : {}),
     });
-  } catch (caught) {
+  } catch (thrown) {
+    const caught = mainError(thrown);
     const error = budget.deadlineError() ?? caught;
-    // Where the run stopped: the node entered last that is still open, else the node the error left through.
-    const at = open.at(-1)?.name ?? (typeof caught === 'object' && caught !== null ? failedAt.get(caught) : undefined) ?? here();
+    // Where the run stopped: the node entered last that is still open, else the node the error (or what it wraps) left through.
+    const leftThrough = (e: unknown): string | undefined => (typeof e === 'object' && e !== null ? (failedAt.get(e) ?? (e instanceof RunAbortedError ? leftThrough(e.cause) : undefined)) : undefined);
+    // An engine's RunAbortedError after a node's work already failed for the abort (traced ABORTED at that
+    // node): the run's error is that one, at that node; not a second event at the workflow.
+    const nodeAborted = caught instanceof RunAbortedError ? trace.events.findLast((e) => e.kind === 'error' && e.data['code'] === 'ABORTED' && e.data['restored'] !== true) : undefined;
+    if (nodeAborted) traced.add(caught);
+    const at = open.at(-1)?.name ?? leftThrough(caught) ?? nodeAborted?.node ?? here();
     if (error instanceof BudgetExceededError) {
       closeOpen(`budget:${error.kind}`);
       trace.emit(at, 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });
@@ -394,6 +401,18 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       error: { code, message, ...(raw ? { raw } : {}), ...stack, ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}), ...(error instanceof ProviderError && error.details.setting !== undefined ? { setting: error.details.setting } : {}) },
     });
   }
+}
+
+/**
+ * The error a run ends with. Parallel branches that fail in the same step reject together (LangGraph's
+ * AggregateError, "Multiple errors occurred during superstep N"): the run ends for the one that says
+ * most, a budget stop (a partial answer), then an abort, then the first typed error (its code and raw
+ * reply kept), else the first. Each branch's error is traced at its own node already.
+ */
+function mainError(error: unknown): unknown {
+  if (!(error instanceof AggregateError) || error.errors.length === 0) return error;
+  const all = error.errors.map(mainError);
+  return all.find((e) => e instanceof BudgetExceededError) ?? all.find((e) => e instanceof RunAbortedError) ?? all.find((e) => e instanceof MultihopError) ?? all[0];
 }
 
 /** The messages of a call whose port did not return them (a port of the caller's own), rendered again; a template that cannot render says why. */

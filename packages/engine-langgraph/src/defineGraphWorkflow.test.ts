@@ -1,5 +1,5 @@
 import { Annotation, END, START } from '@langchain/langgraph';
-import type { RetrieverPort } from '@multihop/core';
+import { MultihopError, type RetrieverPort } from '@multihop/core';
 import { hotpotCases } from '../test/hotpot';
 import { noModel } from '../test/coverageLoop';
 import { defineGraphWorkflow } from './defineGraphWorkflow';
@@ -127,6 +127,68 @@ describe('defineGraphWorkflow: a compiled graph as a core Workflow', () => {
     const result = await hopsWorkflow(5).run(c!.query, { model: noModel(), retriever: c!.retriever, budget: { maxHops: 2 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops' });
     expect(result.trace.filter((e) => e.kind === 'retrieve')).toHaveLength(2);
+  });
+
+  describe('parallel branches that fail in the same superstep (LangGraph rejects with an AggregateError)', () => {
+    const Pair = Annotation.Root({ query: Annotation<string>(), answer: last<string>(() => '') });
+    const twoBranches = (body: (branch: string, ctx: Parameters<Parameters<ReturnType<typeof workflowGraph<typeof Pair.spec>>['node']>[1]>[1]['ctx']) => void | Promise<void>) =>
+      defineGraphWorkflow({
+        id: 'pair',
+        title: 'Two branches in one superstep',
+        paper: 'none',
+        graph: workflowGraph(Pair)
+          .node('left', async (_s, { ctx }) => (await body('left', ctx), {}))
+          .node('right', async (_s, { ctx }) => (await body('right', ctx), {}))
+          .edge(START, 'left')
+          .edge(START, 'right')
+          .edge('left', END)
+          .edge('right', END)
+          .compile(),
+        input: (query) => ({ query: query.text }),
+        output: (state) => ({ answer: state.answer }),
+      });
+
+    it('a budget stop in both branches ends the run partial with its budget label, not UNEXPECTED', async () => {
+      // Each branch charges two hops with no await between: both pass the limit of one.
+      const result = await twoBranches((_b, ctx) => {
+        ctx.draft('kept');
+        ctx.budget.chargeHop();
+        ctx.budget.chargeHop();
+      }).run(c!.query, { model: noModel(), retriever: c!.retriever, budget: { maxHops: 1 } });
+      expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops', answer: 'kept' });
+      expect(result.trace.filter((e) => e.kind === 'decision' && e.data['decision'] === 'STOP')).toHaveLength(1);
+    });
+
+    it('typed errors in both branches end the run with the first one\'s code and message, each traced at its node', async () => {
+      const result = await twoBranches((branch) => {
+        throw new MultihopError('SEARCH', `index of ${branch} is gone`);
+      }).run(c!.query, { model: noModel(), retriever: c!.retriever });
+      expect(result.status).toBe('error');
+      expect(result.error).toMatchObject({ code: 'SEARCH', message: expect.stringMatching(/^index of (left|right) is gone$/) });
+      expect(result.trace.filter((e) => e.kind === 'error').map((e) => `${e.node}:${String(e.data['code'])}`).sort()).toEqual(['left:SEARCH', 'right:SEARCH']);
+    });
+  });
+
+  it('a port that rejects with the abort signal\'s reason (as fetch does): traced as ABORTED at the node, not as a bug', async () => {
+    const controller = new AbortController();
+    const workflow = defineGraphWorkflow({
+      id: 'fetching',
+      title: 'A node whose work rejects with the signal reason',
+      paper: 'none',
+      graph: workflowGraph(Hops)
+        .node('hop', (_s, { ctx }) => new Promise<Partial<typeof Hops.State>>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })))
+        .edge(START, 'hop')
+        .edge('hop', END)
+        .compile(),
+      input: (query) => ({ query: query.text }),
+      output: (state) => ({ answer: state.answer }),
+    });
+    setTimeout(() => controller.abort(new DOMException('This operation was aborted', 'AbortError')), 30);
+    const result = await workflow.run(c!.query, { model: noModel(), retriever: c!.retriever, signal: controller.signal });
+    expect(result).toMatchObject({ status: 'error', stopReason: 'aborted', error: { code: 'ABORTED' } });
+    const errors = result.trace.filter((e) => e.kind === 'error');
+    expect(errors.map((e) => `${e.node}:${String(e.data['code'])}`)).toEqual(['hop:ABORTED']);
+    expect(errors[0]!.data['stack']).toBeUndefined();
   });
 
   it('reads its chart once and keeps it', () => {

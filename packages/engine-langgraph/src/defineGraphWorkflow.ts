@@ -47,7 +47,8 @@ export function defineGraphWorkflow<SD extends StateDefinition, Extras extends o
         });
       } catch (error) {
         // LangGraph rejects with the signal's bare reason; core labels a run `aborted` only for its own error.
-        if (ctx.signal.aborted && !(error instanceof MultihopError)) throw new RunAbortedError(ctx.signal.reason);
+        // (The rejection stays its cause, so core finds the node it left through.)
+        if (ctx.signal.aborted && !(error instanceof MultihopError)) throw new RunAbortedError(ctx.signal.reason, { cause: error });
         // LangGraph's superstep limit: a bug's loop, not the method's own budget (which ends a run partial).
         if (error instanceof GraphRecursionError) {
           const limit = /limit of (\d+)/.exec(error.message)?.[1] ?? String(definition.recursionLimit ?? 'its');
