@@ -1,4 +1,4 @@
-import type { MethodManifest, ModelPort, PromptTemplate } from '@multihop/core';
+import { defineWorkflow, type Chart, type MethodManifest, type ModelPort, type PromptTemplate, type RunContext } from '@multihop/core';
 import { z } from 'zod';
 import { conformanceSample } from './sample';
 import { conformancePromptVars, describeMethodConformance, missingPromptVars, promptVarsFor } from './methodConformance';
@@ -66,5 +66,74 @@ describe('prompt variables of the conformance suite', () => {
     await check(conformanceTests(manifest, { handlers: [], model, questions: 2, promptVars: { intermediateAnswers: ['Shirley Temple'] } }))();
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatchObject({ intermediateAnswers: ['Shirley Temple'], question: sample!.question.text });
+  });
+});
+
+describe('runs of the conformance suite', () => {
+  const chart: Chart = {
+    id: 'broken',
+    engine: 'plain',
+    nodes: [
+      { id: '__start__', kind: 'start' },
+      { id: 'answer', kind: 'step' },
+      { id: '__end__', kind: 'end' },
+    ],
+    edges: [
+      { from: '__start__', to: 'answer', kind: 'always' },
+      { from: 'answer', to: '__end__', kind: 'always' },
+    ],
+    guards: [],
+  };
+  /** A one-node method whose body is `answer` (run as chart node answer after the edge from __start__). */
+  const method = (answer: (ctx: RunContext) => Promise<string>): MethodManifest =>
+    ({
+      id: 'broken',
+      family: 'BROKEN',
+      paper: 'none',
+      prompts: [],
+      workflows: [
+        {
+          id: 'broken',
+          title: 'Broken',
+          engine: 'plain',
+          variant: 'full',
+          create: () =>
+            defineWorkflow({
+              id: 'broken',
+              title: 'Broken',
+              paper: 'none',
+              chart: () => chart,
+              async execute(_query, ctx) {
+                ctx.transition({ from: '__start__', to: 'answer' });
+                const text = await ctx.node('answer', () => answer(ctx));
+                ctx.transition({ from: 'answer', to: '__end__' });
+                return { answer: text };
+              },
+            }),
+        },
+      ],
+    }) as unknown as MethodManifest;
+  const runCheck = (manifest: MethodManifest) => {
+    const tests = conformanceTests(manifest, { handlers: [], model: {} as ModelPort, nodeRunQuestions: 2 });
+    return tests.get([...tests.keys()].find((n) => n.startsWith('ends every run'))!)!;
+  };
+
+  it('pass for a method that answers along its chart', async () => {
+    await runCheck(method(async () => 'Paris'))();
+  });
+
+  it('fail for a method whose every run fails (a bug in a node), naming the workflow, question and error', async () => {
+    const broken = method(async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'answer')");
+    });
+    await expect(Promise.resolve(runCheck(broken)())).rejects.toThrow(/broken on \w+: UNEXPECTED: Cannot read properties of undefined/);
+  });
+
+  it('fail for a run that takes an edge its chart does not draw', async () => {
+    const astray = method(async (ctx) => {
+      ctx.transition({ from: 'answer', to: 'answer' });
+      return 'Paris';
+    });
+    await expect(Promise.resolve(runCheck(astray)())).rejects.toThrow(/broken on \w+: answer→answer is not an edge of the chart/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Chart, MethodManifest, ModelPort, PromptTemplate, RunResult, WorkflowContext, WorkflowEntry } from '@multihop/core';
+import { chartWalkProblems, type Chart, type MethodManifest, type ModelPort, type PromptTemplate, type RunResult, type WorkflowContext, type WorkflowEntry } from '@multihop/core';
 import { overlapRetriever } from './overlapRetriever';
 import { conformanceSample, type SampleEntry } from './sample';
 
@@ -153,7 +153,8 @@ const NODE_EVENTS = new Set(['enter', 'exit', 'llm', 'retrieve', 'decision', 'er
  * every prompt each node calls in real runs, every node event of a run is at a node its chart
  * draws with each enter paired with its exit, and the model given (the offline model with the
  * method's own handlers) answers every prompt of the manifest schema-valid, on real HotpotQA
- * train questions this package ships.
+ * train questions this package ships, and runs every workflow there without an error, each run's
+ * transitions walking its chart.
  */
 export function describeMethodConformance(manifest: MethodManifest, options: MethodConformanceOptions): void {
   const { describe, it, expect } = testGlobals();
@@ -271,6 +272,20 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
         expect(calls + delegated).toBeGreaterThan(0);
       }, 120_000);
     }
+
+    it('ends every run on real HotpotQA train questions without an error (a bug, an unbounded loop), each run walking its chart', async () => {
+      const failed: string[] = [];
+      const offChart: string[] = [];
+      for (const { workflow, chart, result } of await sampleRuns()) {
+        // A workflow this one runs whole (a router's candidate) walks its own chart: its forwarded events carry `workflow`.
+        const delegates = chart.nodes.some((n) => n.kind === 'workflow');
+        const own = delegates ? result.trace.filter((e) => e.data['workflow'] === undefined) : result.trace;
+        if (result.status === 'error') failed.push(`${workflow} on ${result.questionId}: ${result.error?.code ?? '?'}: ${result.error?.message ?? ''}`);
+        // A run stopped by its budget may end between a node and the edge it would take.
+        else if (result.status === 'ok') for (const problem of chartWalkProblems(own, chart)) offChart.push(`${workflow} on ${result.questionId}: ${problem}`);
+      }
+      expect({ failed, offChart }).toEqual({ failed: [], offChart: [] });
+    }, 120_000);
 
     it('traces every node event of its runs at a node its chart draws (a name typed in ctx.node that no state has is caught here), each enter with its exit', async () => {
       const stray = new Set<string>();
