@@ -378,7 +378,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     // An engine's RunAbortedError after a node's work already failed for the abort (traced ABORTED at that
     // node): the run's error is that one, at that node; not a second event at the workflow.
     const nodeAborted = caught instanceof RunAbortedError ? trace.events.findLast((e) => e.kind === 'error' && e.data['code'] === 'ABORTED' && e.data['restored'] !== true) : undefined;
-    if (nodeAborted) traced.add(caught);
+    if (nodeAborted && caught instanceof RunAbortedError) traced.add(caught);
     const at = open.at(-1)?.name ?? leftThrough(caught) ?? nodeAborted?.node ?? here();
     if (error instanceof BudgetExceededError) {
       closeOpen(`budget:${error.kind}`);
