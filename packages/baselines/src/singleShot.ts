@@ -42,6 +42,8 @@ export function singleTurnRag(options: SingleTurnRagOptions = {}): Workflow {
   const { k } = withDefaults(SINGLE_TURN_RAG_DEFAULTS, options, { workflow: 'single-turn-rag', schema: BASELINE_SETTINGS.rag });
   const graph = workflowGraph(BaselineState)
     .node('retrieve', async (state, { ctx }) => {
+      // Its one retrieval round is a hop of the run's budget (core's maxHops), as every method's round is.
+      ctx.budget.chargeHop();
       const hits = await ctx.retriever.search(state.question, { k });
       ctx.addEvidence(hits, { query: state.question, hop: 0 });
       return { passages: hits };

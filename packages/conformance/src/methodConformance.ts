@@ -287,6 +287,18 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       expect({ failed, offChart }).toEqual({ failed: [], offChart: [] });
     }, 120_000);
 
+    it('honours a caller\'s Budget.maxHops: given 0, a run searches nothing, and one that would have searched ends partial (budget:maxHops)', async () => {
+      const [{ question, passages }] = conformanceSample(1) as [SampleEntry];
+      const searched: string[] = [];
+      const unlabelled: string[] = [];
+      for (const entry of manifest.workflows) {
+        const result = await entry.create(undefined, options.context).run(question, { model, retriever: overlapRetriever(passages), budget: { maxHops: 0 } });
+        if (result.trace.some((e) => e.kind === 'retrieve')) searched.push(entry.id);
+        if (!(result.status === 'ok' || (result.status === 'partial' && result.stopReason === 'budget:maxHops'))) unlabelled.push(`${entry.id}: ${result.status} ${result.stopReason ?? result.error?.code ?? ''}`);
+      }
+      expect({ searched, unlabelled }).toEqual({ searched: [], unlabelled: [] });
+    }, 120_000);
+
     it('traces every node event of its runs at a node its chart draws (a name typed in ctx.node that no state has is caught here), each enter with its exit', async () => {
       const stray = new Set<string>();
       const unpaired = new Set<string>();

@@ -99,7 +99,8 @@ export const mmoaRagActors = promiseActors<MmoaRagRuntime>()({
     }),
   retriever: async (input: { searched: string[]; settings: MmoaRagSettings }, { ctx }): Promise<CandidateDocument[]> =>
     ctx.node('retrieve', async () => {
-      // The Retriever is fixed (not an agent): every sub-question is searched at once.
+      // The Retriever is fixed (not an agent): every sub-question is searched at once, one hop of the run's budget (core's maxHops).
+      ctx.budget.chargeHop();
       const rankings: SearchHit[][] = await Promise.all(input.searched.map((q) => ctx.retriever.search(q, { k: input.settings.topK })));
       const pool = buildCandidatePool(rankings, input.settings.candidates);
       ctx.decide('candidates', { searched: input.searched, candidates: summary(pool) });

@@ -113,6 +113,8 @@ function retrievalProgress(state: State): 'progress' | 'no-new-passage' {
 export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
   // Stage 1: 𝒫(q) → m sub-queries; ℛ for each in parallel; rerank each list; merge into C_1.
   const plan = async (state: State, { ctx }: Runtime) => {
+    // The breadth-first round the plan feeds is one hop of a caller's Budget.maxHops (each chain step another).
+    ctx.budget.chargeHop();
     const subQueries = await planSubQueries(ctx, state.question, settings.subQueries);
     ctx.decide('sub-queries', { count: subQueries.length, queries: subQueries.map((s) => s.query) });
     return { subQueries, queries: subQueries.map((s) => s.query) };
@@ -168,7 +170,7 @@ export function buildPar2Graph(variant: Par2Variant, settings: Par2Settings) {
     return { nextQuery: query, queries: [query] };
   };
   const chainRetrieve = async (state: State, { ctx, reranker }: Runtime) => {
-    // A caller's Budget.maxHops caps the chain's retrievals, beside the method's own H.
+    // A caller's Budget.maxHops counts each chain step (after the breadth-first round), beside the method's own H.
     ctx.budget.chargeHop();
     const hop = state.hop + 1;
     const hits = await retrieveAndRerank(ctx, reranker, state.nextQuery, settings);

@@ -116,8 +116,10 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
       },
       repeatLast: true,
     });
-    const result = await par2Rag({ hopBudget: 5 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), budget: { maxHops: 1 } });
+    // Two hops: the breadth-first round, then one chain step; the second chain step is refused.
+    const result = await par2Rag({ hopBudget: 5 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question), budget: { maxHops: 2 } });
     expect(result).toMatchObject({ status: 'partial', stopReason: 'budget:maxHops', answer: 'draft' });
+    expect(result.trace.filter((e) => e.node === 'retrieve' && e.kind === 'retrieve')).toHaveLength(1);
     expect(result.trace.filter((e) => e.node === 'chain_retrieve' && e.kind === 'retrieve')).toHaveLength(1);
   });
 

@@ -65,6 +65,8 @@ async function delegate(workflow: string, state: RouterStateType, { ctx }: Graph
     model: ctx.model,
     retriever: ctx.retriever,
     signal: ctx.signal,
+    // Calls, tokens and the deadline are checked by the router's own ports; its hops (retrieval rounds) are the candidate's to count.
+    ...(ctx.budget.budget.maxHops !== undefined ? { budget: { maxHops: Math.max(0, ctx.budget.budget.maxHops - ctx.budget.hops) } } : {}),
     runId: `${ctx.runId}/${workflow}`,
     // Model calls and retrievals are traced by the router's own ports (under the candidate's
     // node names); the candidate's steps, decisions and edges are forwarded, marked with its id.

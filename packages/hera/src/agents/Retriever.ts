@@ -33,6 +33,8 @@ export function retrievalTargets(task: AgentTask): Target[] {
  * target and takes the top-k passages (the paper's top-5 per step).
  */
 export async function retriever({ ctx, promptFor, topK, gathered }: AgentRuntime, task: AgentTask): Promise<Blackboard> {
+  // A Retriever turn (its targets searched together) is a hop of the run's budget (core's maxHops).
+  ctx.budget.chargeHop();
   const targets = retrievalTargets(task);
   const found = await Promise.all(
     targets.map(async (target) => {

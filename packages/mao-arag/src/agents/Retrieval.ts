@@ -13,6 +13,8 @@ export async function retrieve(ctx: RunContext, query: string, k: number, turn: 
  * A search that fails (a budget stop) fails the call, after the others' passages are added.
  */
 export async function retrieveAll(ctx: RunContext, searches: ReadonlyArray<{ query: string; turn: number }>, k: number): Promise<SearchHit[][]> {
+  // One retrieval round (QDP's parallel slots together) is a hop of the run's budget (core's maxHops).
+  ctx.budget.chargeHop();
   const settled = await Promise.allSettled(searches.map((s) => ctx.retriever.search(s.query, { k })));
   settled.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') ctx.addEvidence(outcome.value, { query: searches[i]!.query, hop: searches[i]!.turn });
