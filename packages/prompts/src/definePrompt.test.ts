@@ -41,4 +41,17 @@ describe('definePrompt', () => {
   it('formats an empty passage list visibly', () => {
     expect(formatPassages([])).toBe('(no passages)');
   });
+
+  it('renders an empty list of any kind as "(none)", not as passages (IRCoT\'s first step has no reasoning yet)', () => {
+    const steps = definePrompt({ id: 'test.steps', role: 'r', version: '1', description: 'd', template: 'Reasoning so far:\n{{thoughts}}', schema: z.object({ next: z.string() }) });
+    expect(steps.render({ thoughts: [] })[0]!.content).toMatch(/^Reasoning so far:\n\(none\)\n/);
+    expect(steps.render({ thoughts: ['A is B.'] })[0]!.content).toMatch(/^Reasoning so far:\n1\. A is B\.\n/);
+  });
+
+  it('refuses a malformed placeholder when the prompt is defined, naming the prompt and where', () => {
+    const define = (template: string) => () => definePrompt({ id: 'test.bad', role: 'r', version: '1', description: 'd', template, schema: z.object({ a: z.string() }) });
+    expect(define('Answer {{sub-question}} now')).toThrow('prompt test.bad: a malformed placeholder near "Answer {{sub-question}} now" (a variable is {{name}}: letters, digits and _)');
+    expect(define('Given {{e}')).toThrow(/near "Given \{\{e\}"/);
+    expect(define('A {{ a }} and {b}')).not.toThrow();
+  });
 });

@@ -47,6 +47,11 @@ const VARIABLE = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
  * schema), so every provider gets the same instructions the parser will hold it to.
  */
 export function definePrompt<T>(definition: PromptDefinition<T>): Prompt<T> {
+  // Braces left once the variables are taken out are a placeholder mistyped ({{sub-question}}, {{e}): refused, not sent to the model as they are.
+  for (const text of [definition.system ?? '', definition.template]) {
+    const stray = /[^\n]{0,24}(\{\{|\}\})[^\n]{0,24}/.exec(text.replace(VARIABLE, ''));
+    if (stray) throw new TemplateError(`prompt ${definition.id}: a malformed placeholder near "${stray[0].trim()}" (a variable is {{name}}: letters, digits and _)`);
+  }
   const variables = [...new Set([...(definition.system ?? '').matchAll(VARIABLE), ...definition.template.matchAll(VARIABLE)].map((m) => m[1] as string))];
   const fill = (text: string, vars: Record<string, unknown>): string =>
     text.replace(VARIABLE, (_, name: string) => formatValue(name, vars[name], definition.formatters?.[name]));
@@ -81,8 +86,10 @@ function formatValue(name: string, value: unknown, formatter?: (value: unknown) 
   if (formatter) return formatter(value);
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // An empty list is no more passages than reasoning steps (IRCoT's first step has no thoughts yet): it reads "(none)".
+  if (Array.isArray(value) && value.length === 0) return '(none)';
   if (Array.isArray(value) && value.every(isPassageLike)) return formatPassages(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v, i) => `${i + 1}. ${v}`).join('\n') || '(none)';
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v, i) => `${i + 1}. ${v}`).join('\n');
   try {
     return JSON.stringify(value, null, 2);
   } catch {
