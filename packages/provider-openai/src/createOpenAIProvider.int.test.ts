@@ -46,6 +46,17 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(s.requests[0]?.headers['authorization']).toBe('Bearer local');
   });
 
+  it('reads token counts a server sends as digit strings as numbers, and estimates when they are no counts', async () => {
+    const completion = (usage: object) =>
+      JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{"answer":"x"}' }, finish_reason: 'stop' }], usage });
+    const s = await serve([{ raw: completion({ prompt_tokens: '50', completion_tokens: '5', total_tokens: '55' }) }, { raw: completion({ prompt_tokens: 'many', completion_tokens: 5 }) }]);
+    const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
+    expect((await model.call({ prompt, vars: { question: 'q' } })).usage).toMatchObject({ promptTokens: 50, completionTokens: 5, estimated: false });
+    const guessed = (await model.call({ prompt, vars: { question: 'q' } })).usage;
+    expect(guessed.estimated).toBe(true);
+    expect(typeof guessed.promptTokens).toBe('number');
+  });
+
   it('estimates tokens, marked as estimated, when the server sends no usage field', async () => {
     const s = await serve([{ content: '{"answer":"x"}', usage: null }]);
     const model = createModel({ provider: createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast }) });
@@ -173,7 +184,7 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(s.requests.map((r) => r.body.temperature)).toEqual([0.9, 0]);
   });
 
-  describe('a 200 reply that is no chat completion fails as a ProviderError saying what came back and from where', () => {
+  describe('a 2xx reply that is no chat completion fails as a ProviderError saying what came back and from where', () => {
     const cases: Array<[string, StubReply, RegExp]> = [
       [
         'an HTML page (a proxy error page)',
@@ -184,6 +195,8 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
       ['an empty choices list', { raw: '{"choices":[]}' }, /an empty `choices` list/],
       ['truncated JSON', { raw: '{"choices": [' }, /returned broken JSON/],
       ['an empty body', { raw: '' }, /an empty body/],
+      ['a 204 with no body', { status: 204, raw: '' }, /a 204 reply with an empty body \(application\/json\), not a chat completion/],
+      ['a gateway\'s 202 page', { status: 202, raw: '<html><title>Queued</title></html>', headers: { 'content-type': 'text/html' } }, /returned text\/html, not JSON \(title "Queued"\)/],
     ];
     it.each(cases)('%s', async (_what, reply, message) => {
       const s = await serve([reply]);
@@ -229,7 +242,8 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     expect(error.message).toMatch(/deadline of 1500 ms/);
     expect(error.details.retryable).toBe(true);
     expect(notices.length).toBeGreaterThanOrEqual(1);
-    expect(notices[0]?.reason).toMatch(/timed out after 200 ms/);
+    // The setting to raise, by the names a library caller and a CLI user know it.
+    expect(notices[0]?.reason).toBe('timed out after 200 ms (no reply; the per-attempt timeout is timeoutMs, MULTIHOP_TIMEOUT_MS in the CLI)');
   });
 
   it('says a connection was refused, and hints at the key on a 401', async () => {

@@ -75,7 +75,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   }
   const url = `${(options.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, '')}/chat/completions`;
   const fetchChecked = checkedFetch(chatCompletionShape);
-  const policy: RetryPolicy = { maxRetries, retryBaseMs, retryMaxMs, timeoutMs, timeoutOption: 'timeoutMs', callDeadlineMs, onRetry: options.onRetry };
+  const policy: RetryPolicy = { maxRetries, retryBaseMs, retryMaxMs, timeoutMs, timeoutOption: 'timeoutMs, MULTIHOP_TIMEOUT_MS in the CLI', callDeadlineMs, onRetry: options.onRetry };
   const client = (kwargs: Record<string, unknown> | undefined, temperature = options.temperature) =>
     new ChatOpenAICompletions({
       model: options.model,
@@ -125,6 +125,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       const site = { provider: id, url, where: `${id} (role ${request.role}) at ${url}`, role: request.role, promptId: request.promptId, signal: request.signal };
       const reply = await withRetries(policy, site, (signal) => chatFor(request).invoke(toLangChain(request.messages), { signal }));
       const usage = reply.usage_metadata;
+      const promptTokens = tokenCount(usage?.input_tokens);
+      const completionTokens = tokenCount(usage?.output_tokens);
       // LangChain keeps the choice's finish_reason in response_metadata and a reasoning model's
       // separate `reasoning_content` in additional_kwargs.
       const finishReason = reply.response_metadata?.['finish_reason'];
@@ -132,11 +134,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
       return {
         text: contentText(reply.content),
         model: id,
-        // Servers that omit `usage` leave LangChain's counts at zero or absent: treat both as "none".
-        usage:
-          usage && usage.input_tokens + usage.output_tokens > 0
-            ? { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens }
-            : undefined,
+        // Servers that omit `usage` leave LangChain's counts at zero or absent: treat both as "none"
+        // (the port estimates, and says so), and so are counts that are no numbers of tokens.
+        usage: promptTokens !== undefined && completionTokens !== undefined && promptTokens + completionTokens > 0 ? { promptTokens, completionTokens } : undefined,
         ...(typeof finishReason === 'string' && finishReason ? { finishReason } : {}),
         ...(typeof reasoning === 'string' && reasoning ? { reasoning } : {}),
       };
@@ -156,4 +156,10 @@ function contentText(content: unknown): string {
     return content.map((part) => (typeof part === 'string' ? part : (part as { text?: string }).text ?? '')).join('');
   }
   return String(content ?? '');
+}
+
+/** A token count as the server sent it: a number, or digits in a string (some servers quote them); else none. */
+function tokenCount(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }

@@ -293,10 +293,10 @@ export function checkedFetch(shape: ReplyShape): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     if (response.status >= 400) return errorReply(response);
-    if (response.status !== 200) return response;
+    // Every other status is checked as a 200 is: a 204 or a gateway's 202 has no completion either.
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const text = await response.text();
-    if (text.trim() === '') throw new ReplyProblem(`it returned a 200 reply with an empty body${type ? ` (${type})` : ''}, not ${shape.noun}`);
+    if (text.trim() === '') throw new ReplyProblem(`it returned a ${response.status} reply with an empty body${type ? ` (${type})` : ''}, not ${shape.noun}`);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -308,7 +308,7 @@ export function checkedFetch(shape: ReplyShape): typeof fetch {
       throw new ReplyProblem(`it returned broken JSON (${(error as Error).message}): ${snippet(text)}`);
     }
     const wrong = shape.check(body, requestBody(init));
-    if (wrong) throw new ReplyProblem(`it returned a 200 reply with ${wrong}, not ${shape.noun}: ${snippet(text)}`);
+    if (wrong) throw new ReplyProblem(`it returned a ${response.status} reply with ${wrong}, not ${shape.noun}: ${snippet(text)}`);
     const out = shape.normalise ? JSON.stringify(shape.normalise(body)) : text;
     return new Response(out, { status: response.status, statusText: response.statusText, headers: jsonHeaders(response.headers) });
   };

@@ -51,6 +51,14 @@ describe('model selection', () => {
     );
   });
 
+  it('names the key variable when the key holds a character an HTTP header cannot carry (a key pasted cut short)', () => {
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-proj-ab…yz' }, offline, openai })).toThrow(
+      'OPENAI_API_KEY holds a character an HTTP header cannot carry ("…", U+2026, at character 11): was the key pasted cut short ("sk-…")? MULTIHOP_MODEL selects openai:gpt-4o-mini',
+    );
+    // Whitespace around the key is not its own (fetch trims it); printable ASCII is any key's.
+    expect(() => createModelFromEnv({ env: { MULTIHOP_MODEL: 'openai:m', OPENAI_API_KEY: ' sk-AbC_9-x~ \n' }, offline, openai })).not.toThrow();
+  });
+
   it('names the variable holding an unknown provider', () => {
     expect(() => parseModelSpec('anthropic:claude', 'MULTIHOP_MODEL')).toThrow(ConfigError);
     expect(() => parseModelSpec('anthropic:claude', 'MULTIHOP_MODEL')).toThrow(/MULTIHOP_MODEL: unknown model provider "anthropic"/);

@@ -365,6 +365,11 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       if (!apiKey) {
         throw new ConfigError(`${keyVar} is not set; ${source} selects openai:${spec.model} (for a local server any non-empty value works)`);
       }
+      // A key goes in an HTTP header, which holds printable ASCII only: one pasted with an ellipsis ("sk-…") or a space would fail every call with a ByteString error.
+      const bad = [...apiKey.trim()].findIndex((c) => c < ' ' || c > '~');
+      if (bad >= 0) {
+        throw new ConfigError(`${keyVar} holds a character an HTTP header cannot carry (${JSON.stringify(apiKey.trim()[bad])}, U+${apiKey.trim().codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0')}, at character ${bad + 1}): was the key pasted cut short ("sk-…")? ${source} selects openai:${spec.model}`);
+      }
       if (!options.openai) {
         throw new ConfigError(`${source} selects openai:${spec.model}, but no OpenAI provider factory was given (pass openai: createOpenAIProvider from @multihop/provider-openai)`);
       }
