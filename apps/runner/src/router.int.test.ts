@@ -185,6 +185,11 @@ describe('the router from evals to a routed eval', () => {
     expect(second.code).toBe(0);
     expect(second.err).toContain("eval: warning: router was trained on evals of openai:gpt-4o-mini, and this eval runs offline: its predictions of each candidate's quality and cost are the other model's");
     expect(second.err).not.toContain('training questions');
+    expect(second.err).not.toContain('setting');
+    // Trained on closed-setting evals, evaluated in the open setting: the costs and qualities it learnt are the other setting's.
+    const open = await cli('eval', '--workflows', `router,${candidates}`, '--dataset', 'hotpotqa-train', '--offset', '42', '--limit', '1', '--setting', 'open', '--db', db, '--out', join(work, 'routed-open'), '--set', `router.file=${file}`);
+    expect(open.code).toBe(0);
+    expect(open.err).toContain("eval: warning: router was trained on evals in the closed setting, and this eval runs in the open one: its predictions of each candidate's quality and cost are the other setting's");
   });
 
   it('trains with the question embedding as features, through the offline embedder or an OpenAI-compatible endpoint, and routes with it', async () => {

@@ -77,3 +77,24 @@ describe('multihop train', () => {
     expect(await cli('train', 'mao-arag-planner', '--dataset', 'hotpotqa-train,hotpotqa-train', '--out', join(dir, 'x.json'))).toMatchObject({ code: 2, err: expect.stringContaining('distinct datasets') });
   });
 });
+
+describe('train from evals: conditions that differ between the evals', () => {
+  const { mixedConditions } = require('./commands/train') as typeof import('./commands/train');
+  const source = (dir: string, extra: object = {}) => ({ dir, dataset: 'hotpotqa-train', setting: 'open', model: 'offline', offset: 0, questions: 2, questionIds: ['a', 'b'], workflows: ['direct', 'single-turn-rag'], ...extra });
+
+  it('says nothing when the evals ran alike', () => {
+    expect(mixedConditions([source('e1', { workflowSettings: { 'single-turn-rag': { k: 5 } } }), source('e2', { workflowSettings: { 'single-turn-rag': { k: 5 } } })])).toEqual([]);
+  });
+
+  it('names another setting, a run budget and a candidate set up otherwise, with the evals each came from', () => {
+    const lines = mixedConditions([
+      source('e1', { workflowSettings: { 'single-turn-rag': { k: 5 } } }),
+      source('e2', { setting: 'closed', budget: { maxLlmCalls: 2 }, workflowSettings: { 'single-turn-rag': { k: 20 } } }),
+    ]);
+    expect(lines).toEqual([
+      'the evals ran in different settings (e1: open, e2: closed); each candidate\'s quality and cost is learnt as one, whichever setting a question came from',
+      'e2 ran with a budget (maxLlmCalls 2): its runs stopped at it are learnt as the workflows\' answers and costs',
+      'single-turn-rag ran with different settings in the evals ({"k":5} in e1; {"k":20} in e2); it is learnt as one workflow',
+    ]);
+  });
+});

@@ -54,6 +54,8 @@ export interface Workflow {
    * Pareto front of their training means): its policy then predicts only those.
    */
   candidates?: readonly string[];
+  /** For a router: the workflows its file names that are not installed here, and so not among its candidates. */
+  notInstalled?: readonly string[];
   /**
    * For a router: how it chooses, so an eval that ran it beside its candidates can replay its
    * choice at other λ from the candidates' own runs (the router's quality–cost curve).
@@ -91,9 +93,9 @@ export interface RoutingPolicy {
   /**
    * What it was trained on: the model whose runs its predictions learnt (an eval of another model
    * says its predictions are that model's), and the training questions by dataset (an eval on them
-   * says its figures there are not held-out ones).
+   * says its figures there are not held-out ones), and the settings (open, closed) its evals ran in.
    */
-  trainedOn?: { model: string; questions: ReadonlyArray<{ dataset: string; ids: readonly string[] }> };
+  trainedOn?: { model: string; questions: ReadonlyArray<{ dataset: string; ids: readonly string[] }>; settings?: readonly string[] };
 }
 
 /** The value a router ranks a candidate by at λ: quality − λ·tokens/1000. */

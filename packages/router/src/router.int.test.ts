@@ -111,6 +111,34 @@ describe('the router on real runs', () => {
     expect(choices.size).toBeGreaterThan(1);
   });
 
+  it('refuses a candidate named twice, a file of another version, an edited feature name, and a router left with one installed candidate, by name', async () => {
+    const outcomes = await trainingOutcomes();
+    const settings = { seed: 1, folds: 5, repeats: 1, candidates: '', pool: 'all' as const, embedding: 0, embedder: 'hashing' };
+    expect(() => trainRouter(outcomes, [source], { ...settings, candidates: 'direct,direct' })).toThrow('router.candidates names direct more than once; name each candidate once');
+    const file = trainRouter(outcomes, [source], settings);
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-router-'));
+    const path = join(dir, 'router.json');
+    saveRouterFile(path, file);
+    expect(() => createRouterWorkflow({ file: path, candidates: 'ircot,ircot' }, context)).toThrow('router.candidates names ircot more than once; name each candidate once');
+    const written = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { featureSpec: { names: string[] } };
+    const variant = (name: string, edit: (f: typeof written) => void) => {
+      const copy = JSON.parse(JSON.stringify(written)) as typeof written;
+      edit(copy);
+      writeFileSync(join(dir, name), JSON.stringify(copy));
+      return join(dir, name);
+    };
+    expect(() => loadRouterFile(variant('v2.json', (f) => (f['version'] = 2)))).toThrow(/field version: expected 1 \(the version this package reads\), got 2/);
+    const renamed = variant('names.json', (f) => (f.featureSpec.names[0] = 'words'));
+    expect(() => loadRouterFile(renamed)).toThrow(`the first that differs is names[0], "words" where this package reads ${JSON.stringify(file.featureSpec.names[0])}`);
+    // Installed here: direct alone of the three (a team with one of the methods).
+    const one: WorkflowContext = { workflowIds: () => ['direct', 'cot'], workflow: context.workflow };
+    expect(() => createRouterWorkflow({ file: path }, one)).toThrow(`router: of the workflows ${path} routes to, only direct is installed here (not single-turn-rag, ircot): a router among one always runs it`);
+    // Two of three: it routes among those two and says which it left out.
+    const two: WorkflowContext = { workflowIds: () => ['direct', 'ircot'], workflow: context.workflow };
+    const router = createRouterWorkflow({ file: path }, two);
+    expect({ candidates: router.candidates, notInstalled: router.notInstalled }).toEqual({ candidates: ['direct', 'ircot'], notInstalled: ['single-turn-rag'] });
+  });
+
   it("learns the judge's verdicts where the evals have them, leaving out (by eval) a question an answer of which has none, and refuses a question two evals hold", async () => {
     // Verdicts stand in for a judge's: right when F1 ≥ 0.5.
     const judged = (await trainingOutcomes()).map((o) => ({ ...o, correct: (o.f1 >= 0.5 ? 1 : 0) as 0 | 1 }));

@@ -41,7 +41,20 @@ export interface RouterTraining {
   /** `correctness` (the judge's verdicts) or `f1` (when some outcome had no verdict). */
   target: 'correctness' | 'f1';
   /** The evals learned from: dataset, setting, offset, question count and the question ids used. */
-  data: Array<{ dir: string; dataset: string; setting: string; model: string; judge?: string; offset: number; part?: { part: number; of: number }; questions: number; questionIds: string[] }>;
+  data: Array<{
+    dir: string;
+    dataset: string;
+    setting: string;
+    model: string;
+    judge?: string;
+    offset: number;
+    part?: { part: number; of: number };
+    questions: number;
+    questionIds: string[];
+    /** The candidates' settings as the eval ran them, and its run budget, where it recorded them. */
+    workflowSettings?: Record<string, Record<string, unknown>>;
+    budget?: Record<string, number>;
+  }>;
   /** Questions used (those every candidate ran without an infrastructure error). */
   questions: number;
   seed: number;
@@ -101,6 +114,8 @@ export function loadRouterFile(path: string): RouterFile {
     throw new MultihopError('ROUTER_FILE', `${path}: field ${field}: ${what}`);
   };
   if (file?.format !== ROUTER_FORMAT) fail('format', `expected "${ROUTER_FORMAT}", got ${JSON.stringify((parsed as { format?: unknown })?.format)}`);
+  // A file of another version may mean its fields otherwise: refused, not misread.
+  if (file.version !== 1) fail('version', `expected 1 (the version this package reads), got ${JSON.stringify((parsed as { version?: unknown }).version)}; retrain it with multihop train router`);
   const e = file.embedding;
   if (e !== undefined) {
     if (typeof e?.spec !== 'string' || !e.spec || typeof e.embedder !== 'string' || !e.embedder) fail('embedding', 'expected the embedder\'s spec and id');
@@ -110,7 +125,11 @@ export function loadRouterFile(path: string): RouterFile {
     e.components.forEach((u, i) => finiteList(u, e.dimensions) || fail(`embedding.components[${i}]`, `expected ${e.dimensions} numbers`));
   }
   if (file.featureSpec?.version !== FEATURE_SPEC_VERSION || file.featureSpec.names?.join('|') !== featureNames(file).join('|')) {
-    fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, ${file.featureSpec?.names?.length ?? 0} features; this package reads version ${FEATURE_SPEC_VERSION}, ${featureNames(file).length} features${e ? ` with ${e.components.length} embedding components` : ''}); retrain it with multihop train router`);
+    const expected = featureNames(file);
+    const names = Array.isArray(file.featureSpec?.names) ? file.featureSpec.names : [];
+    const at = expected.findIndex((name, i) => names[i] !== name);
+    const which = file.featureSpec?.version === FEATURE_SPEC_VERSION && at >= 0 ? `; the first that differs is names[${at}], ${JSON.stringify(names[at])} where this package reads ${JSON.stringify(expected[at])}` : '';
+    fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, ${names.length} features; this package reads version ${FEATURE_SPEC_VERSION}, ${expected.length} features${e ? ` with ${e.components.length} embedding components` : ''}${which}); retrain it with multihop train router`);
   }
   if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
   if (file.pool !== undefined && file.pool !== 'all' && file.pool !== 'front') fail('pool', `expected "all" or "front", got ${JSON.stringify(file.pool)}`);

@@ -100,6 +100,8 @@ export function trainRouter(
   }
   const present = [...new Set(outcomes.map((o) => o.workflow))].filter((w) => w !== 'router');
   const wanted = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
+  const repeated = wanted.filter((w, i) => wanted.indexOf(w) < i);
+  if (repeated.length) throw new ConfigError(`router.candidates names ${[...new Set(repeated)].join(', ')} more than once; name each candidate once`);
   if (wanted.includes('router')) throw new ConfigError('router.candidates: the router cannot be one of its own candidates (its runs in an eval are routed runs of the others)');
   const unknown = wanted.filter((w) => !present.includes(w));
   if (unknown.length) throw new ConfigError(`router.candidates: ${unknown.join(', ')} not in the evals given (they ran: ${present.join(', ')})`);
@@ -303,7 +305,22 @@ export function trainRouter(
     training: {
       model: [...new Set(sources.map((s) => s.model))].join(','),
       target,
-      data: sources.map((s) => ({ dir: s.dir, dataset: s.dataset, setting: s.setting, model: s.model, ...(s.judge ? { judge: s.judge } : {}), offset: s.offset, ...(s.part ? { part: s.part } : {}), questions: idsOf(s).length, questionIds: idsOf(s) })),
+      data: sources.map((s) => {
+        const workflowSettings = s.workflowSettings ? Object.fromEntries(candidates.filter((w) => s.workflowSettings![w] !== undefined).map((w) => [w, s.workflowSettings![w]!])) : undefined;
+        return {
+          dir: s.dir,
+          dataset: s.dataset,
+          setting: s.setting,
+          model: s.model,
+          ...(s.judge ? { judge: s.judge } : {}),
+          offset: s.offset,
+          ...(s.part ? { part: s.part } : {}),
+          questions: idsOf(s).length,
+          questionIds: idsOf(s),
+          ...(workflowSettings && Object.keys(workflowSettings).length ? { workflowSettings } : {}),
+          ...(s.budget && Object.keys(s.budget).length ? { budget: s.budget } : {}),
+        };
+      }),
       questions: complete.length,
       seed: settings.seed,
       folds,

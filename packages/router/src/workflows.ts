@@ -32,18 +32,24 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   const file = loadRouterFile(path);
   const inFile = file.candidates.map((c) => c.workflow);
   const asked = settings.candidates.split(',').map((s) => s.trim()).filter(Boolean);
+  const repeated = asked.filter((w, i) => asked.indexOf(w) < i);
+  if (repeated.length) throw new ConfigError(`router.candidates names ${[...new Set(repeated)].join(', ')} more than once; name each candidate once`);
   const notInFile = asked.filter((w) => !inFile.includes(w));
   if (notInFile.length) throw new ConfigError(`router.candidates: ${notInFile.join(', ')} not among the candidates ${path} was trained on (${inFile.join(', ')}); retrain with them`);
   // Most likely a list cut short (a missing comma): a router among one workflow always runs it, at the cost of its prediction.
   if (asked.length === 1) throw new ConfigError(`router.candidates names one workflow (${asked[0]}): a router among one always runs it; name two or more (comma-separated), or run ${asked[0]} itself`);
   let candidates = asked.length ? inFile.filter((w) => asked.includes(w)) : inFile;
+  let notInstalled: string[] = [];
   if (context) {
     // Routed only among the workflows installed here: a team with two methods installed gets a router over those two.
     const installed = context.workflowIds();
     const missing = candidates.filter((w) => !installed.includes(w));
     if (asked.length && missing.length) throw new ConfigError(`router.candidates: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed here`);
+    notInstalled = missing;
     candidates = candidates.filter((w) => installed.includes(w));
     if (candidates.length === 0) throw new ConfigError(`router: none of the workflows ${path} routes to is installed (${inFile.join(', ')}); install their methods or train a router on the ones you have`);
+    // As router.candidates=<one> is refused: a router among one workflow always runs it.
+    if (candidates.length === 1) throw new ConfigError(`router: of the workflows ${path} routes to, only ${candidates[0]} is installed here (not ${missing.join(', ')}): a router among one always runs it; install another candidate's method, or run ${candidates[0]} itself`);
   }
   // A file trained to route among the Pareto front of its candidates' training means routes among
   // the front of those installed here: with two methods installed, the front of those two.
@@ -84,7 +90,7 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
     output: (final) => ({
       answer: final.finalAnswer,
       ...(final.stopReason ? { stopReason: final.stopReason } : {}),
-      data: { route: final.choice, lambda, pool, predictions: final.predictions, delegated: final.delegated, file: path, trainedOn: file.training.model },
+      data: { route: final.choice, lambda, pool, predictions: final.predictions, delegated: final.delegated, file: path, trainedOn: file.training.model, ...(notInstalled.length ? { notInstalled } : {}) },
     }),
   });
   const models = file.candidates.filter((c) => routed.includes(c.workflow));
@@ -92,12 +98,17 @@ export function createRouterWorkflow(options: RouterOptions = {}, context?: Work
   return {
     ...workflow,
     candidates,
+    ...(notInstalled.length ? { notInstalled } : {}),
     artifacts: { [path]: fileSha1(path) },
     policy: {
       lambda,
       lambdas,
       // The training record as far as it goes: a hand-made file may lack its data list.
-      trainedOn: { model: file.training.model ?? '', questions: (Array.isArray(file.training.data) ? file.training.data : []).filter((d) => Array.isArray(d?.questionIds)).map((d) => ({ dataset: d.dataset, ids: d.questionIds })) },
+      trainedOn: {
+        model: file.training.model ?? '',
+        questions: (Array.isArray(file.training.data) ? file.training.data : []).filter((d) => Array.isArray(d?.questionIds)).map((d) => ({ dataset: d.dataset, ids: d.questionIds })),
+        settings: [...new Set((Array.isArray(file.training.data) ? file.training.data : []).map((d) => d?.setting).filter((s): s is string => typeof s === 'string'))],
+      },
       predict: file.embedding ? async (question: string) => predictAll(models, scale(file.scaler, await features(question))) : (question: string) => predictAll(models, scale(file.scaler, questionFeatures(question))),
     },
   };

@@ -185,6 +185,7 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
   if (models.length > 1) io.err(`train ${trainer.id}: warning: the evals were run with different models (${models.join(', ')}); the router predicts one model's quality and cost`);
   const judges = [...new Set(sources.map((s) => s.judge ?? '(not judged)'))];
   if (judges.length > 1) io.err(`train ${trainer.id}: warning: the evals were judged differently (${judges.join(', ')}); the router learns one judge's idea of a correct answer`);
+  for (const line of mixedConditions(sources)) io.err(`train ${trainer.id}: warning: ${line}`);
   const result = await trainer.trainFromEvals!({
     outcomes,
     sources,
@@ -197,6 +198,34 @@ async function trainFromEvals(io: Io, trainer: LocalTrainer, dirs: readonly stri
   io.out(`wrote ${result.file}: ${formatMetrics(result.metrics)}${offline}`);
   io.out(`run it with: --workflows ${trainer.id},... --set ${trainer.id}.file=${result.file}`);
   return 0;
+}
+
+/**
+ * What differs between the evals beside the model and the judge, and would be learnt as if it
+ * were the questions: the retrieval setting, a workflow's settings, a run budget (which makes
+ * runs cheap partial ones). One line each.
+ */
+export function mixedConditions(sources: readonly EvalSource[]): string[] {
+  const lines: string[] = [];
+  const settings = [...new Set(sources.map((s) => s.setting))];
+  if (settings.length > 1) lines.push(`the evals ran in different settings (${sources.map((s) => `${s.dir}: ${s.setting}`).join(', ')}); each candidate's quality and cost is learnt as one, whichever setting a question came from`);
+  const budgeted = sources.filter((s) => s.budget && Object.keys(s.budget).length > 0);
+  if (budgeted.length) lines.push(`${budgeted.map((s) => `${s.dir} ran with a budget (${Object.entries(s.budget!).map(([k, v]) => `${k} ${v}`).join(', ')})`).join('; ')}: its runs stopped at it are learnt as the workflows' answers and costs`);
+  const workflows = [...new Set(sources.flatMap((s) => s.workflows))];
+  for (const w of workflows) {
+    const seen = new Map<string, string[]>();
+    for (const s of sources) {
+      if (!s.workflows.includes(w) || !s.workflowSettings) continue;
+      const key = JSON.stringify(sortedKeys(s.workflowSettings[w] ?? {}));
+      seen.set(key, [...(seen.get(key) ?? []), s.dir]);
+    }
+    if (seen.size > 1) lines.push(`${w} ran with different settings in the evals (${[...seen].map(([k, dirs]) => `${k} in ${dirs.join(', ')}`).join('; ')}); it is learnt as one workflow`);
+  }
+  return lines;
+}
+
+function sortedKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
 }
 
 /** `name value, ...`: integers as they are, the rest to four decimals. */

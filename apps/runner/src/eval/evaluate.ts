@@ -119,7 +119,7 @@ export async function evaluate(
     // The judge is set up before any pair runs (and before the directory is written): a mistyped
     // --judge must not cost a whole eval first.
     const judge = judgeModel(options, model, out);
-    const warnings = routerWarnings(workflows, questions, corpus.dataset.name, modelId);
+    const warnings = routerWarnings(workflows, questions, corpus.dataset.name, modelId, described.setting);
     for (const warning of warnings) io.err(`${command}: warning: ${warning}`);
     const results = ResultsLog.open(out, {
       dataset: corpus.dataset.name,
@@ -396,9 +396,11 @@ function requestLimit(options: Pick<EvaluationOptions, 'concurrency' | 'requestC
  * predictions are that model's), or on some of these questions (its figures there are not
  * held-out ones). One line each, for stderr and the summary.
  */
-function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], dataset: string, modelId: string): string[] {
+function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], dataset: string, modelId: string, setting: string): string[] {
   const warnings: string[] = [];
   for (const w of workflows) {
+    const missing = w.workflow.notInstalled ?? [];
+    if (missing.length) warnings.push(`${w.id} routes among ${w.workflow.candidates?.length ?? 0} of its file's candidates: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed here`);
     const trained = w.workflow.policy?.trainedOn;
     if (!trained) continue;
     // A router trained on several models' evals records them joined by commas; one of them running is no mismatch.
@@ -409,6 +411,9 @@ function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: read
     const ids = new Set(trained.questions.filter((q) => q.dataset === dataset).flatMap((q) => q.ids));
     const seen = questions.filter((q) => ids.has(q.id)).length;
     if (seen) warnings.push(`${seen} of these ${questions.length} questions were among ${w.id}'s training questions: its figures on them are not held-out ones`);
+    if (trained.settings?.length && !trained.settings.includes(setting)) {
+      warnings.push(`${w.id} was trained on evals in the ${trained.settings.join(' and ')} setting, and this eval runs in the ${setting} one: its predictions of each candidate's quality and cost are the other setting's`);
+    }
   }
   return warnings;
 }

@@ -25,7 +25,8 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
   } catch (error) {
     throw new InputError(`${runFile}: not valid JSON (${(error as Error).message})`, { file: runFile });
   }
-  const rows = readJsonlLog<ResultRow>(resultsFile, ['workflow', 'questionId', 'status', 'metrics', 'usage'], { repair: false });
+  // The question's text too: a trainer reads its features from it.
+  const rows = readJsonlLog<ResultRow>(resultsFile, ['workflow', 'questionId', 'question', 'status', 'metrics', 'usage'], { repair: false });
   if (rows.length === 0) throw new ConfigError(`--from ${dir}: results.jsonl holds no results yet`);
   // The latest line of each pair wins, as in the eval itself (a retried pair supersedes its failure).
   const latest = latestRows(rows);
@@ -94,6 +95,8 @@ export function readEvalOutcomes(dir: string, part?: QuestionPart): { outcomes: 
       questions: questionIds.length,
       questionIds,
       workflows: [...new Set(outcomes.map((o) => o.workflow))],
+      ...(config.settings ? { workflowSettings: config.settings } : {}),
+      ...(config.budget ? { budget: config.budget as Record<string, number> } : {}),
     },
   };
 }

@@ -238,7 +238,11 @@ describe('scoreRun and summarize', () => {
     // Without dear's runs there is nothing to replay a choice of dear from: the curve is left out, saying why.
     const without = summarize(rows.filter((r) => r.workflow !== 'dear'), { ...context, workflows: ['router', 'cheap'], router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
     expect(without.router_curve).toBeUndefined();
-    expect(renderSummary(without)).toContain("The router across λ is left out: it replays router's choice at each λ from its candidates' own runs, and dear did not run in this eval (name it in --workflows).");
+    expect(renderSummary(without)).toContain("The router across λ is left out: it replays router's choice at each λ from its candidates' own runs, and dear did not run in this eval (run it beside the router in one eval: eval --workflows router,cheap,dear).");
+    // With none of its candidates run, there is no oracle to show (not a row of zeros over no question).
+    const alone = summarize(rows.filter((r) => r.workflow === 'router'), { ...context, workflows: ['router'], router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
+    expect(alone.oracle).toBeUndefined();
+    expect(renderSummary(alone)).not.toContain('## Oracle');
     const curve = summary.router_curve!;
     expect(curve).toMatchObject({ router: 'router', lambda: 0.1, measure: 'em', n: 4, best_single: { workflow: 'dear', quality: 0.75, tokens: 900 } });
     // λ 0 and 0.1: cheap where it is expected right (0.9 − 0.01 > 0.8 − 0.09), dear elsewhere: all four right at 500 tokens.

@@ -362,7 +362,8 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       hops: breakdown(inScope, present, (q) => (context.questions?.get(q)?.hops ? `${context.questions.get(q)!.hops}` : undefined), finishedCorrectOf),
       type: breakdown(inScope, present, (q) => context.questions?.get(q)?.type, finishedCorrectOf),
     },
-    ...(context.router && workflows[context.router.id] ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
+    // The oracle chooses among the candidates this eval ran: with none of them, there is none (not a row of zeros).
+    ...(context.router && workflows[context.router.id] && context.router.candidates.some((c) => present.includes(c)) ? { oracle: oracle(inScope, context.router, present, context.questionIds, correctOf) } : {}),
     ...curveOf(inScope, context, correctOf),
     failed: {
       runs: failedRows.length,
@@ -411,7 +412,7 @@ function curveOf(rows: readonly ResultRow[], context: SummaryContext, correctOf:
   // The curve replays the router's choice from its candidates' own runs: each must have run here.
   const missing = router.candidates.filter((c) => !context.workflows.includes(c));
   if (missing.length) {
-    return { router_curve_left_out: `it replays ${router.id}'s choice at each λ from its candidates' own runs, and ${missing.join(', ')} did not run in this eval (name ${missing.length === 1 ? 'it' : 'them'} in --workflows)` };
+    return { router_curve_left_out: `it replays ${router.id}'s choice at each λ from its candidates' own runs, and ${missing.join(', ')} did not run in this eval (run ${missing.length === 1 ? 'it' : 'them'} beside the router in one eval: eval --workflows ${router.id},${router.candidates.join(',')})` };
   }
   const curve = routerCurve(rows, { id: router.id, candidates: router.candidates, ...router.policy }, context.questionIds, correctOf);
   return curve ? { router_curve: curve } : { router_curve_left_out: `it replays ${router.id}'s choice at each λ from its candidates' own runs, and no question has a scored run of every candidate` };

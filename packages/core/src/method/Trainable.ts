@@ -199,6 +199,10 @@ export interface EvalSource {
   /** The ids of those questions. */
   questionIds: string[];
   workflows: string[];
+  /** Each workflow's settings as the eval ran it (run.json's `settings`), where the eval recorded them. */
+  workflowSettings?: Record<string, Record<string, unknown>>;
+  /** The eval's run budget (--max-llm-calls, --max-tokens, --timeout), if it had one. */
+  budget?: Record<string, number>;
 }
 
 /** What `multihop train <id> --from <eval dir> ...` hands a trainer that learns from evals. */
