@@ -46,6 +46,19 @@ describe('malformed input', () => {
     await expect(loadDataset(file)).rejects.toMatchObject({ location: { file, line: 3 } });
   });
 
+  it('names the line of a broken indented object corpus ({title: [sentences]}), not its opening brace', async () => {
+    // HippoRAG's corpus shape, indented as the shared HotpotQA train corpus is: a stray word in the third member, then a cut-off end.
+    const members = ['Alpha', 'Beta', 'Gamma', 'Delta'].map((t) => `  "${t}": [\n    "${t} is a place.",\n    "It is old."\n  ]`);
+    const broken = `{\n${members.map((m, i) => (i === 2 ? m.replace('"It is old."', '"It is old." oops') : m)).join(',\n')}\n}\n`;
+    const file = await write('corpus.json', broken);
+    // "Gamma" takes lines 10-13 (four lines a member after the opening brace); the stray word is on line 12.
+    await expect(loadCorpus(file)).rejects.toMatchObject({ location: { file, line: 12 } });
+    const cut = await write('cut.json', `{\n${members.join(',\n')}\n}\n`.slice(0, -20));
+    const error = (await loadCorpus(cut).catch((e: unknown) => e)) as InputError;
+    expect(error.location.line).toBeGreaterThan(10);
+    expect(error.message).toMatch(/^.*cut\.json:\d+: not valid JSON/);
+  });
+
   it('rejects a supporting fact whose title is not in the context', async () => {
     const rec = { _id: 'a', question: 'q', answer: 'x', context: [['T', ['s.']]], supporting_facts: [['Missing', 0]] };
     const file = await write('sf.json', JSON.stringify([rec]));

@@ -140,13 +140,19 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
   if ((first[0] === '[' || first[0] === '{') && !/\.jsonl$/i.test(file)) {
     const whole = tryParseWhole(body);
     if (whole.ok) return splitTopLevel(body, whole.value, file);
-    // A `{` start that does not parse as one document is JSONL (one object per line).
-    if (first[0] === '[') throw jsonError(body, whole.error, file, 0);
+    // A `{` start that does not parse as one document is JSONL (one object per line), unless its first
+    // line is no JSON either: then it is one indented document (HippoRAG's {title: [sentences]} corpus)
+    // broken further down, named at the line the parser stopped, not at its opening brace.
+    if (first[0] === '[' || !parsesAsJson(body.split('\n').find((line) => line.trim() !== '') ?? '')) throw jsonError(body, whole.error, file, 0);
   }
   // Not JSON: a CSV / TSV question table with a header (Bamboogle's CSV, FRAMES's TSV).
   const table = first[0] === '[' || first[0] === '{' ? undefined : tableFormat(body, file);
   if (table) return parseTable(body, file, table).map((row) => ({ value: row.cells, line: row.line, table }));
   return parseJsonl(body, file, options.keepBrokenLines ?? false);
+}
+
+function parsesAsJson(text: string): boolean {
+  return tryParseWhole(text).ok;
 }
 
 function tryParseWhole(text: string): { ok: true; value: unknown } | { ok: false; error: Error } {
@@ -189,11 +195,13 @@ function lineAt(text: string, offset: number): number {
 
 function failingElementLine(text: string): number | undefined {
   const starts = topLevelStarts(text);
+  // An object's members start at their keys: each is tried as an object of its own.
+  const object = /^\s*\{/.test(text);
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i] ?? 0;
-    const slice = text.slice(start, starts[i + 1] ?? text.length).replace(/[\s,\]]*$/, '');
+    const slice = text.slice(start, starts[i + 1] ?? text.length).replace(object ? /[\s,}]*$/ : /[\s,\]]*$/, '');
     try {
-      JSON.parse(slice);
+      JSON.parse(object ? `{${slice}}` : slice);
     } catch {
       return lineAt(text, start);
     }
