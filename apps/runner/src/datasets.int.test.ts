@@ -44,6 +44,19 @@ describe('datasets a user brings (issue 9)', () => {
     expect(text.out).toMatch(/corpus: wiki-[0-9a-f]{8}-open/);
   });
 
+  it('run --question --corpus says what a corpus record needs for passages without titles, and lists a directory\'s files', async () => {
+    const untitled = file('untitled.jsonl', jsonl([{ id: 'u1', text: 'Moonfall Harbor is a 1961 drama film.' }]));
+    const refused = await cli('run', '--workflow', 'single-turn-rag', '--question', 'Who directed Moonfall Harbor?', '--corpus', untitled, '--db', db);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`--corpus ${untitled}:1: its records have fields [id, text] and no title: a corpus record is {title, text}, {title, passage}, {id, contents}`);
+    const folder = join(dir, 'corpus-dir');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'part-1.jsonl'), jsonl([{ title: 'A', text: 'B.' }]));
+    const asDir = await cli('run', '--workflow', 'single-turn-rag', '--question', 'Who directed Moonfall Harbor?', '--corpus', folder, '--db', db);
+    expect(asDir.code).toBe(2);
+    expect(asDir.err).toContain(`${folder} is a directory, not a file; give one of its files: ${join(folder, 'part-1.jsonl')}`);
+  });
+
   it('run --dataset X --id Q --corpus FILE adds the corpus file to the pool (FRAMES gold resolved in it)', async () => {
     const { code, out } = await cli('run', '--workflow', 'single-turn-rag', '--dataset', frames, '--id', '0', '--corpus', wiki, '--db', db, '--json');
     expect(code).toBe(0);

@@ -59,4 +59,15 @@ describe("2WikiMultiHopQA's answer aliases (id_aliases.json)", () => {
     const hotpot = join(sharedDatasetsDir(), 'hotpotqa', 'train-100.json');
     await expect(loadDataset(hotpot, { answerAliases: elsewhere, limit: 2 })).rejects.toThrow(/carry no `answer_id` \(2WikiMultiHopQA's field\)/);
   });
+
+  it('refuses an aliases file that is not UTF-8, naming its line, and a directory of that name, naming it', async () => {
+    const [first] = keyed;
+    const latin1 = join(dir, ID_ALIASES_FILE);
+    writeFileSync(latin1, Buffer.concat([Buffer.from(`${JSON.stringify({ Q_id: 'Q1', aliases: ['a'], demonyms: [] })}\n{"Q_id": "${first!.answer_id}", "aliases": ["Cahiers du cin`), Buffer.from([0xe9]), Buffer.from('ma"], "demonyms": []}\n')]));
+    await expect(loadDataset(file)).rejects.toThrow(`${latin1}:2: not UTF-8 text (byte 0xE9`);
+    rmSync(latin1);
+    const asDir = join(dir, 'aliases-dir');
+    require('node:fs').mkdirSync(asDir);
+    await expect(loadDataset(file, { answerAliases: asDir })).rejects.toThrow(`answer aliases ${asDir} is a directory, not a file`);
+  });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InputError } from '@multihop/core';
+import { decodeUtf8, describeReadError } from './readRecords';
 
 /** The file 2WikiMultiHopQA's release ships beside train.json, dev.json and test.json. */
 export const ID_ALIASES_FILE = 'id_aliases.json';
@@ -21,8 +22,14 @@ export interface AnswerAliases {
  * not such an object is an error naming the file, the line and the field.
  */
 export function readAnswerAliases(path: string): AnswerAliases {
-  const bytes = readFileSync(path);
-  const text = bytes.toString('utf8');
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (cause) {
+    throw new InputError(`answer aliases ${describeReadError(path, cause as NodeJS.ErrnoException)}`, { file: path, field: 'answerAliases' }, { cause });
+  }
+  // Not UTF-8 is an error naming the line, never U+FFFD in the gold aliases.
+  const text = decodeUtf8(bytes, path);
   const byId = new Map<string, string[]>();
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();

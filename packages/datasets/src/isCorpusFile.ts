@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '@multihop/core';
 import { looksLikeCorpus } from './detectLayout';
-import { parseRecords, readRecords } from './readRecords';
+import { describeReadError, parseRecords, readRecords } from './readRecords';
 
 const PEEK = 1 << 20;
 
@@ -25,7 +25,7 @@ export async function isCorpusFile(file: string): Promise<boolean> {
       await handle.close();
     }
   } catch (cause) {
-    throw new InputError(`cannot read ${path}: ${(cause as Error).message}`, { file: path }, { cause });
+    throw new InputError(describeReadError(path, cause as NodeJS.ErrnoException), { file: path }, { cause });
   }
   if (whole) return looksLikeCorpus(parseRecords(head, path));
   const firstLine = head.replace(/^\uFEFF/, '').trimStart().split('\n', 1)[0] ?? '';

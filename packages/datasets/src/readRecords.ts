@@ -56,7 +56,8 @@ export async function readText(file: string, what?: { name: string; field: strin
   return decodeUtf8(bytes, file);
 }
 
-function describeReadError(file: string, error: NodeJS.ErrnoException): string {
+/** A read error in words: a missing file, a directory (with the data files in it), no permission. */
+export function describeReadError(file: string, error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ENOENT':
       return `${file} does not exist`;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, didYouMean, goldAnswers, type Budget, type Query, type Question, type Workflow } from '@multihop/core';
 import { checkpointsLocation, openThread, type DurableThread } from '../threads';
-import { hasGold, isCorpusFile, isDatasetName, NAMED_DATASETS } from '@multihop/datasets';
+import { hasGold, isCorpusFile, isDatasetName, NAMED_DATASETS, readRecords } from '@multihop/datasets';
 import { sayOnInterrupt, type Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { scoreRun } from '../eval/scoreRun';
@@ -138,7 +138,16 @@ async function whatToSearch(options: RunCommandOptions): Promise<{ dataset?: str
     const names = Object.keys(NAMED_DATASETS);
     throw new ConfigError(`--corpus ${given}: neither a shared dataset nor a file${didYouMean(given, names)}; the shared datasets: ${names.join(', ')}`);
   }
-  return (await isCorpusFile(given)) ? { corpus: given } : { dataset: given };
+  if (await isCorpusFile(given)) return { corpus: given };
+  // Passages without titles (a BEIR or chunk dump's {text} or {id, text}): the user meant a corpus, so say what a corpus record needs.
+  const first = (await readRecords(given))[0];
+  const fields = first?.value && typeof first.value === 'object' && !Array.isArray(first.value) ? Object.keys(first.value) : [];
+  if (fields.some((f) => ['text', 'passage', 'contents', 'paragraph_text'].includes(f)) && !fields.some((f) => ['question', 'question_text', 'query', 'Question', 'Prompt'].includes(f))) {
+    throw new ConfigError(
+      `--corpus ${given}:${first!.line}: its records have fields [${fields.join(', ')}] and no title: a corpus record is {title, text}, {title, passage}, {id, contents} ("Title\nText"), or the file one {title: [sentences]} object; a question file has a question field`,
+    );
+  }
+  return { dataset: given };
 }
 
 /** The longest free-text question sent to a model unless MULTIHOP_MAX_QUESTION_CHARS says otherwise. */
