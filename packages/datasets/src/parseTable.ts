@@ -6,6 +6,8 @@ export type TableFormat = 'csv' | 'tsv';
 export interface TableRow {
   cells: Record<string, string>;
   line: number;
+  /** A row that cannot be read as the header's columns (more cells than columns): an invalid record. */
+  broken?: InputError;
 }
 
 /**
@@ -25,7 +27,8 @@ export function tableFormat(text: string, file: string): TableFormat | undefined
 /**
  * Parses CSV or TSV with a header row, RFC 4180 quoting (`"a, b"`, `""` for a quote, line breaks
  * inside quotes), as pandas and spreadsheets write them. Rows that are entirely empty are skipped;
- * a row with more cells than the header is an error naming its line.
+ * a row with more cells than the header comes back `broken` (an error naming its line), and a
+ * header that names a column twice is refused.
  */
 export function parseTable(text: string, file: string, format: TableFormat): TableRow[] {
   const delimiter = format === 'tsv' ? '\t' : ',';
@@ -34,11 +37,19 @@ export function parseTable(text: string, file: string, format: TableFormat): Tab
   if (!header) throw new InputError(`${file} is empty`, { file, line: 1 });
   // pandas writes its index as a first column with an empty name.
   const names = header.cells.map((name, i) => name.trim() || (i === 0 ? 'index' : `column${i + 1}`));
+  // A column named twice would lose one of the two cells of every row (the later wins) without a word.
+  const twice = names.findIndex((name, i) => names.findIndex((n) => n.toLowerCase() === name.toLowerCase()) < i);
+  if (twice >= 0) {
+    const first = names.findIndex((n) => n.toLowerCase() === names[twice]!.toLowerCase());
+    throw new InputError(`${file}:${header.line}: the header names column "${names[twice]}" twice (columns ${first + 1} and ${twice + 1}); give each column a name of its own (aliases go in one answer cell as "a | b")`, { file, line: header.line, field: names[twice] });
+  }
   const out: TableRow[] = [];
   for (const row of rows) {
     if (row.cells.every((c) => c.trim() === '')) continue;
     if (row.cells.length > names.length) {
-      throw new InputError(`${file}:${row.line}: ${row.cells.length} cells for ${names.length} header columns (${format.toUpperCase()} with an unquoted ${format === 'tsv' ? 'tab' : 'comma'}?)`, { file, line: row.line });
+      const broken = new InputError(`${file}:${row.line}: ${row.cells.length} cells for ${names.length} header columns (${format.toUpperCase()} with an unquoted ${format === 'tsv' ? 'tab' : 'comma'}?)`, { file, line: row.line });
+      out.push({ cells: {}, line: row.line, broken });
+      continue;
     }
     const cells: Record<string, string> = {};
     names.forEach((name, i) => (cells[name] = row.cells[i] ?? ''));

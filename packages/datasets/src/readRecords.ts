@@ -148,7 +148,13 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
   }
   // Not JSON: a CSV / TSV question table with a header (Bamboogle's CSV, FRAMES's TSV).
   const table = first[0] === '[' || first[0] === '{' ? undefined : tableFormat(body, file);
-  if (table) return parseTable(body, file, table).map((row) => ({ value: row.cells, line: row.line, table }));
+  if (table) {
+    // A row that is not the header's columns is one more invalid record, as a broken JSONL line is.
+    return parseTable(body, file, table).map((row) => {
+      if (row.broken && !options.keepBrokenLines) throw row.broken;
+      return { value: row.broken ? undefined : row.cells, line: row.line, table, ...(row.broken ? { broken: row.broken } : {}) };
+    });
+  }
   return parseJsonl(body, file, options.keepBrokenLines ?? false);
 }
 
