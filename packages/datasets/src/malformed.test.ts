@@ -41,6 +41,15 @@ describe('malformed input', () => {
     expect(error.location.field).toBe('context[0][1][1]');
   });
 
+  it('says a missing id is missing, and a JSON array named .jsonl is one array', async () => {
+    const noId = await write('noid.jsonl', [JSON.stringify({ id: 'a', question: 'q?', answers: ['x'] }), JSON.stringify({ question: 'r?', answers: ['y'] })].join('\n'));
+    await expect(loadDataset(noId)).rejects.toThrow(`${noId}:2: field \`id\`: missing (required)`);
+    for (const text of [JSON.stringify([{ id: 'a', question: 'q?', answers: ['x'] }]), `[\n  ${JSON.stringify({ id: 'a', question: 'q?', answers: ['x'] })}\n]\n`]) {
+      const file = await write('array.jsonl', text);
+      await expect(loadDataset(file)).rejects.toThrow(`${file} holds one JSON array, not JSON Lines (one record a line): name it .json, or write one record a line`);
+    }
+  });
+
   it('names the line of a JSON syntax error', async () => {
     const file = await write('syntax.json', '[\n  {"_id": "a"},\n  {"_id": }\n]');
     await expect(loadDataset(file)).rejects.toMatchObject({ location: { file, line: 3 } });

@@ -137,7 +137,11 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const first = /\S/.exec(body);
   if (!first) throw new InputError(`${file} is empty`, { file, line: 1 });
-  // A `.jsonl` file is JSONL even when it holds one record (which would also parse as one document).
+  // A `.jsonl` file is JSONL even when it holds one record (which would also parse as one document);
+  // one that is a JSON array (a .json file renamed, an export) is named as what it is.
+  if (first[0] === '[' && /\.jsonl$/i.test(file) && (tryParseWhole(body).ok || body.split('\n').find((l) => l.trim() !== '')!.trim() === '[')) {
+    throw new InputError(`${file} holds one JSON array, not JSON Lines (one record a line): name it .json, or write one record a line`, { file, line: lineAt(body, first.index) });
+  }
   if ((first[0] === '[' || first[0] === '{') && !/\.jsonl$/i.test(file)) {
     const whole = tryParseWhole(body);
     if (whole.ok) return splitTopLevel(body, whole.value, file);

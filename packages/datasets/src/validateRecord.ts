@@ -8,7 +8,9 @@ export function validateRecord<T>(schema: ZodType<T>, record: SourceRecord, file
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue ? formatPath(issue.path) : undefined;
-  const what = issue?.message ?? 'invalid record';
+  // A field that is not there at all is missing, whatever the schema's message (a union's is a bare "Invalid input").
+  const absent = issue !== undefined && issue.path.length > 0 && valueAt(record.value, issue.path) === undefined;
+  const what = absent ? 'missing (required)' : (issue?.message ?? 'invalid record');
   throw new InputError(`${where(record, file)}: ${field ? `field \`${field}\`: ` : ''}${what}`, { file, line: record.line, field });
 }
 
@@ -21,6 +23,15 @@ export function where(record: SourceRecord, file: string): string {
   const value = record.value as { _id?: unknown; id?: unknown } | undefined;
   const id = value && typeof value === 'object' ? (value._id ?? value.id) : undefined;
   return `${file}:${record.line} (record ${record.position}${typeof id === 'string' || typeof id === 'number' ? `, id "${id}"` : ''})`;
+}
+
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
