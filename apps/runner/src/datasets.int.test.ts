@@ -137,6 +137,7 @@ describe('datasets a user brings (issue 9)', () => {
     expect(done.err).toContain('warning: 1 gold title of 1 question match no passage of the corpus (e.g. b: "Ilse Varga")');
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { corpus: { unresolved_gold?: unknown }; workflows: Record<string, { recall_at_5: number }> };
     expect(summary.corpus.unresolved_gold).toEqual({ questions: 1, titles: 1 });
+    expect(summary.corpus).not.toHaveProperty('no_gold_passages');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**Gold the corpus does not hold**: 1 gold title of 1 of these questions match no passage');
   });
 
@@ -226,6 +227,9 @@ describe('datasets a user brings (issue 9)', () => {
       expect(row.evidenceIds.length).toBeGreaterThan(0);
       expect(row.evidenceIds.every((id) => ['w1', 'w2', 'w3'].includes(id))).toBe(true);
     }
+    // Bamboogle names no gold passage: the summary says why the retrieval columns read —.
+    expect((JSON.parse(readFileSync(join(withCorpus, 'summary.json'), 'utf8')) as { corpus: { no_gold_passages?: boolean } }).corpus.no_gold_passages).toBe(true);
+    expect(readFileSync(join(withCorpus, 'summary.md'), 'utf8')).toContain('**No gold passages**: none of these questions names a gold passage');
     const without = join(dir, 'eval-without');
     const closedBook = await cli('eval', '--workflows', 'single-turn-rag', '--dataset', bamboogle, '--limit', '2', '--model', 'offline', '--db', db, '--out', without);
     expect(closedBook.code).toBe(0);

@@ -261,7 +261,11 @@ export async function evaluate(
         ...(warnings.length ? { warnings } : {}),
         ...(aliases && aliased ? { answerAliases: { file: aliases.path, sha1: aliases.sha1, questions: questions.filter((q) => aliased.has(q.id)).length } } : {}),
         setting: described.setting,
-        corpus: { ...described, ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions) },
+        corpus: {
+          ...described,
+          ...unresolvedGoldOf(corpus.dataset.unresolvedGold, questions),
+          ...(questions.every((q) => q.supportingIds.length === 0 && !corpus.dataset.unresolvedGold[q.id]?.length) ? { no_gold_passages: true as const } : {}),
+        },
         model: model.label,
         offline: model.offline,
         offlinePartly: model.partlyOffline,

@@ -113,6 +113,8 @@ export interface CorpusSummary {
    * no passage has): retrieval metrics count only the gold it holds, so they read high.
    */
   unresolved_gold?: { questions: number; titles: number };
+  /** No evaluated question names a gold passage (a question set with answers only): no workflow has retrieval scores. */
+  no_gold_passages?: true;
 }
 
 export interface Summary {
@@ -575,6 +577,9 @@ export function renderSummary(summary: Summary): string {
           '',
           `**Gold the corpus does not hold**: ${corpus.unresolved_gold.titles} gold title${corpus.unresolved_gold.titles === 1 ? '' : 's'} of ${corpus.unresolved_gold.questions} of these questions match no passage; Recall@5, NDCG@5 and All-Pass count only the gold the corpus holds (a question with none has no retrieval scores), so they read higher than over all the gold.`,
         ]
+      : []),
+    ...(corpus?.no_gold_passages
+      ? ['', '**No gold passages**: none of these questions names a gold passage (a question set with answers only), so no workflow has retrieval scores: Recall@5, NDCG@5 and All-Pass read —.']
       : []),
     '',
     `Model: **${summary.model}**${summary.offline ? ' — these are the offline model’s figures, not a language model’s.' : ''}`,
