@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { json: { type: 'boolean', help: 'print the list as JSON' } },
   },
   ingest: {
-    summary: 'put a dataset (or corpus file) into the embedded LanceDB store',
+    summary: 'put a dataset, a corpus file, or both into the embedded LanceDB store',
     options: {
       dataset,
       corpus,
@@ -589,7 +589,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       return await load.chart().chartCommand(io, rest[0], str('format'), list('set'));
     case 'ingest':
       return await load.ingest().ingestCommand(io, {
-        dataset: need('dataset'),
+        // A corpus file alone is ingested as `run --question ... --corpus FILE` searches it.
+        ...(str('corpus') !== undefined && str('dataset') === undefined ? {} : { dataset: need('dataset') }),
         setting: settingOf(),
         db: str('db'),
         corpus: str('corpus'),

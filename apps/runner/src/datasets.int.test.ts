@@ -57,6 +57,17 @@ describe('datasets a user brings (issue 9)', () => {
     expect(asDir.err).toContain(`${folder} is a directory, not a file; give one of its files: ${join(folder, 'part-1.jsonl')}`);
   });
 
+  it('ingest --corpus FILE alone puts the corpus file in the store, as run --question --corpus searches it', async () => {
+    const fresh = join(dir, 'db-ingest-corpus');
+    const ingested = await cli('ingest', '--corpus', wiki, '--db', fresh);
+    expect(ingested.code).toBe(0);
+    expect(ingested.out).toMatch(/^corpus wiki-[0-9a-f]{8}-open: added 3 passage rows/);
+    const ran = await cli('run', '--workflow', 'single-turn-rag', '--question', 'Who directed Moonfall Harbor?', '--corpus', wiki, '--db', fresh);
+    expect(ran.code).toBe(0);
+    // The table ingest made is the one the run searches: nothing is ingested again.
+    expect(ran.err).not.toMatch(/ingested corpus/);
+  });
+
   it('run --dataset X --id Q --corpus FILE adds the corpus file to the pool (FRAMES gold resolved in it)', async () => {
     const { code, out } = await cli('run', '--workflow', 'single-turn-rag', '--dataset', frames, '--id', '0', '--corpus', wiki, '--db', db, '--json');
     expect(code).toBe(0);

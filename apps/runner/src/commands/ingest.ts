@@ -2,7 +2,7 @@ import { sayOnInterrupt, type Io } from '../io';
 import { formatDuration, openCorpus, type OpenCorpusOptions } from '../corpus';
 
 /** What `multihop ingest` takes: a dataset's corpus, opened (and ingested) as a run would open it. */
-export type IngestCommandOptions = Pick<OpenCorpusOptions, 'setting' | 'db' | 'corpus' | 'layout' | 'skipInvalid' | 'rebuild'> & { dataset: string };
+export type IngestCommandOptions = Pick<OpenCorpusOptions, 'setting' | 'db' | 'corpus' | 'layout' | 'skipInvalid' | 'rebuild'> & { dataset?: string };
 
 export async function ingestCommand(io: Io, options: IngestCommandOptions): Promise<number> {
   // An ingest cut short leaves no manifest, and the store drops such a corpus's tables before the next ingest.
