@@ -128,7 +128,8 @@ export function loadRouterFile(path: string): RouterFile {
     const expected = featureNames(file);
     const names = Array.isArray(file.featureSpec?.names) ? file.featureSpec.names : [];
     const at = expected.findIndex((name, i) => names[i] !== name);
-    const which = file.featureSpec?.version === FEATURE_SPEC_VERSION && at >= 0 ? `; the first that differs is names[${at}], ${JSON.stringify(names[at])} where this package reads ${JSON.stringify(expected[at])}` : '';
+    // As many names as this package reads, one of them other (a file edited by hand, a renamed feature): name it.
+    const which = file.featureSpec?.version === FEATURE_SPEC_VERSION && names.length === expected.length && at >= 0 ? `; the first that differs is names[${at}], ${JSON.stringify(names[at])} where this package reads ${JSON.stringify(expected[at])}` : '';
     fail('featureSpec', `trained on another feature set (version ${String(file.featureSpec?.version)}, ${names.length} features; this package reads version ${FEATURE_SPEC_VERSION}, ${expected.length} features${e ? ` with ${e.components.length} embedding components` : ''}${which}); retrain it with multihop train router`);
   }
   if (typeof file.lambda !== 'number' || !Number.isFinite(file.lambda) || file.lambda < 0) fail('lambda', 'expected a number ≥ 0');
