@@ -85,6 +85,9 @@ export interface OperaRuntime {
 
 export const OPERA_GUARDS = ['planValid', 'repairLeft', 'allSubGoalsDone', 'stepsLeft', 'dependenciesResolved', 'sufficient', 'rewritesLeft', 'queryRepeated', 'noNewSentence', 'stepFailed'] as const;
 
+/** A run one of whose sub-goals was recorded without sufficient evidence ends partial with this reason (unless an earlier stop gave one). */
+export const STEP_UNRESOLVED = 'step-unresolved';
+
 /** The answer of the last executed (not skipped) sub-goal, else the latest answer in memory: the paper's final answer. */
 export function lastStepAnswer(memory: TrajectoryMemory): { stepId: string; answer: string } | undefined {
   const executed = [...memory].reverse().find((e) => e.status !== 'skipped');
@@ -291,7 +294,10 @@ const operaSetup = setup({
         rewrites: c.rewrites,
         ...(c.noProgress ? { noProgress: c.noProgress.kind } : {}),
       };
-      return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1 };
+      // A sub-goal recorded without sufficient evidence (its rewrites spent, or none to make) leaves the
+      // run answered on a guess: partial, as a no-progress stop already makes it, not ok.
+      const unresolved = entry.status === 'no' && !context.stopReason ? { stopReason: STEP_UNRESOLVED } : {};
+      return { memory: [...context.memory, entry], current: undefined, stepsTaken: context.stepsTaken + 1, ...unresolved };
     }),
     recordSkipped: assign(({ context }) => {
       const step = nextStep(context);

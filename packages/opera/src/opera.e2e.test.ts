@@ -175,7 +175,8 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
       repeatLast: true,
     });
     const result = await createOperaWorkflow('full', { maxRewrites: 2 }).run(question, { model: createModel({ provider }), retriever: scopedTo(corpus, question) });
-    expect(result.status).toBe('ok');
+    // Answered on a guess (a sub-goal still "no" with its rewrites spent): partial, not ok.
+    expect([result.status, result.stopReason]).toEqual(['partial', 'step-unresolved']);
     expect(result.usage.byRole['opera-rewrite']?.calls).toBe(4);
     expect(result.usage.byRole['opera-analysis-answer']?.calls).toBe(6);
     expect(memoryOf(result).map((e) => [e.status, e.attempts.length, e.answer])).toEqual([
@@ -293,11 +294,11 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     // Step 2 finds no answer, so step 3 is skipped: the last executed step is step 2, which has none; the latest answer is step 1's.
     const paper = await createOperaWorkflow('no-rewrite').run(question, { model: createModel({ provider: provider() }), retriever: scopedTo(corpus, question) });
     expect(memoryOf(paper).map((e) => e.status)).toEqual(['yes', 'no', 'skipped']);
-    expect(paper).toMatchObject({ status: 'ok', answer: 'Francis Baring' });
+    expect(paper).toMatchObject({ status: 'partial', stopReason: 'step-unresolved', answer: 'Francis Baring' });
     expect(paper.usage.byRole['opera-synthesis']).toBeUndefined();
     expect(paper.trace.find((e) => e.kind === 'decision' && e.node === 'lastStep')?.data).toMatchObject({ decision: 'answer', answer: 'Francis Baring', step: '1' });
     const llm = await createOperaWorkflow('no-rewrite', { synthesis: 'llm' }).run(question, { model: createModel({ provider: provider() }), retriever: scopedTo(corpus, question) });
-    expect(llm).toMatchObject({ status: 'ok', answer: 'a synthesized answer' });
+    expect(llm).toMatchObject({ status: 'partial', stopReason: 'step-unresolved', answer: 'a synthesized answer' });
     expect(llm.usage.byRole['opera-synthesis']?.calls).toBe(1);
   });
 
@@ -404,8 +405,11 @@ describe('OPERA on a real XState actor, real MuSiQue questions and a LanceDB cor
     const results: RunResult[] = [];
     for (const q of corpus.questions) results.push(await opera().run(q, { model, retriever: scopedTo(corpus, q) }));
     for (const r of results) {
-      // The offline Rewrite Agent often reorders the same keywords: its rewrites may end in a no-progress stop.
-      expect([r.status, r.stopReason]).toEqual(r.status === 'ok' ? ['ok', undefined] : ['partial', 'no-progress']);
+      // The offline Rewrite Agent often reorders the same keywords: its rewrites may end in a no-progress stop;
+      // a sub-goal still unresolved when its rewrites run out leaves the run partial too.
+      expect([r.status, r.stopReason]).toEqual(r.status === 'ok' ? ['ok', undefined] : ['partial', r.stopReason === 'no-progress' ? 'no-progress' : 'step-unresolved']);
+      // ok means every executed sub-goal was answered with sufficient evidence.
+      if (r.status === 'ok') expect(memoryOf(r).every((e) => e.status === 'yes')).toBe(true);
       expect(r.answer.length).toBeGreaterThan(0);
     }
     const substituted = results.flatMap((r) => memoryOf(r)).filter((e) => e.substitutions.length > 0);
