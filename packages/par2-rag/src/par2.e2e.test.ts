@@ -106,6 +106,21 @@ describe('PAR²-RAG on real HotpotQA questions and a LanceDB corpus', () => {
     ]);
   });
 
+  it('repairs a plan whose queries are blank (no search would run), and fails by name, with the raw replies, when the repair is blank too', async () => {
+    const repaired = createScriptedProvider({
+      replies: { 'par2-planner': [plan(['   ', '\t']), plan(['Shirley Temple government position'])], 'par2-writer': [write('Chief of Protocol')], 'par2-esc': [esc('STOP')] },
+      repeatLast: true,
+    });
+    const ok = await par2Rag().run(question, { model: createModel({ provider: repaired }), retriever: scopedTo(corpus, question) });
+    expect(ok).toMatchObject({ status: 'ok', answer: 'Chief of Protocol' });
+    expect(ok.trace.filter((e) => e.node === 'retrieve' && e.kind === 'retrieve')).toHaveLength(1);
+    const blank = createScriptedProvider({ replies: { 'par2-planner': [plan(['  '])] }, repeatLast: true });
+    const failed = await par2Rag().run(question, { model: createModel({ provider: blank }), retriever: scopedTo(corpus, question) });
+    expect(failed).toMatchObject({ status: 'error', error: { code: 'MODEL_OUTPUT' } });
+    expect(failed.error?.message).toMatch(/must not be blank/);
+    expect(failed.error?.raw).toHaveLength(2);
+  });
+
   it('honours a caller’s maxHops budget as well as its own H', async () => {
     const provider = createScriptedProvider({
       replies: {

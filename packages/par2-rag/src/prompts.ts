@@ -9,7 +9,8 @@ export const par2PlanSchema = z.object({
     .array(
       z.object({
         reason: z.string().describe('Why this search helps answer the question.'),
-        query: z.string().min(1).describe('The search query itself.'),
+        // Not blank: a whitespace query would be dropped, leaving the plan with no search (repaired instead).
+        query: z.string().regex(/\S/, 'must not be blank').describe('The search query itself.'),
       }),
     )
     .min(1),
@@ -19,7 +20,7 @@ export const par2PlanSchema = z.object({
 export const par2PlannerPrompt = definePrompt({
   id: 'par2.planner',
   role: 'par2-planner',
-  version: '1',
+  version: '2',
   description: 'PAR² Planner (Stage 1, Coverage Anchor): m complementary search queries, each with its reason.',
   system: 'You plan searches for a research assistant who must answer a question from a document collection.',
   template: [
@@ -81,14 +82,14 @@ export const par2EscPrompt = definePrompt({
 });
 
 export const par2QuerySchema = z.object({
-  query: z.string().min(1).describe('The follow-up search query.'),
+  query: z.string().regex(/\S/, 'must not be blank').describe('The follow-up search query.'),
 });
 
 /** Query Formulator 𝒬: a focused follow-up query for commitment-stage refinement. */
 export const par2QueryFormulatorPrompt = definePrompt({
   id: 'par2.query-formulator',
   role: 'par2-query-formulator',
-  version: '2',
+  version: '3',
   description: 'PAR² Query Formulator: rewrite the controller’s request into one focused search for the missing evidence.',
   system: 'You write precise search queries for a document collection.',
   template: [
