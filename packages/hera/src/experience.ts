@@ -119,7 +119,8 @@ export function loadExperienceLibrary(file: string): ExperienceEntry[] {
   } catch (error) {
     throw new InputError(`cannot read the experience library ${file}: ${(error as Error).message}`, { file }, { cause: error });
   }
-  const parsed = Array.isArray(json) ? z.array(experienceEntrySchema).safeParse(json) : experienceLibraryFileSchema.safeParse(json);
+  // Each form parsed by its own schema, so an error names the entry (not the union's bare "Invalid input" at the root).
+  const parsed = Array.isArray(json) ? z.array(experienceEntrySchema).safeParse(json) : experienceLibraryFileSchema.options[0].safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new InputError(`experience library ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { file, field: issue.path.join('.') });
@@ -195,7 +196,11 @@ export function loadEvolvedPrompts(dir: string): EvolvedPrompt[] {
   let prompts: EvolvedPrompt[] = [];
   if (existsSync(promptsFile)) {
     const parsed = evolvedPromptsFileSchema.safeParse(readJsonFile(promptsFile));
-    if (!parsed.success) throw new InputError(`evolved prompts ${promptsFile}: ${parsed.error.issues[0]!.message}`, { file: promptsFile });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.');
+      throw new InputError(`evolved prompts ${promptsFile}: ${field ? `${field}: ` : ''}${issue.message}`, { file: promptsFile, ...(field ? { field } : {}) });
+    }
     prompts = parsed.data.prompts;
   }
   return prompts;

@@ -50,5 +50,22 @@ describe('HERA settings', () => {
     };
     expect(await systemOf('full')).toBe('EVOLVED: answer with the entity only.');
     expect(await systemOf('no-rope')).not.toContain('EVOLVED');
+    // An evolved prompt for an id no agent calls (the role's name for the prompt's) is refused, naming the ids there are.
+    expect(() => createHeraWorkflow('full', { evolvedPrompts: [{ promptId: 'hera.answerer', system: 'x', generation: 1 }] })).toThrow(/HERA evolved prompt "hera\.answerer" is no agent's prompt; the agents' prompt ids: .*hera\.answer\b/);
+  });
+
+  it('name the entry or field of a state file that is wrong, in either library form and in prompts.json', () => {
+    const { mkdtempSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+    const { join } = require('node:path') as typeof import('node:path');
+    const { loadExperienceLibrary, loadEvolvedPrompts } = require('./experience') as typeof import('./experience');
+    const dir = mkdtempSync(join(require('node:os').tmpdir(), 'multihop-hera-state-'));
+    const good = { id: 'x1', profile: { query_type: 'bridge', complexity: 'easy' }, insight: 'Find the bridge first.', utility: 0, uses: 0 };
+    const bad = { ...good, id: 'x2', profile: { query_type: 'bridgee', complexity: 'easy' } };
+    writeFileSync(join(dir, 'loop.json'), JSON.stringify({ format: 'hera-experience-library/1', entries: [good, bad] }));
+    writeFileSync(join(dir, 'bare.json'), JSON.stringify([good, bad]));
+    expect(() => loadExperienceLibrary(join(dir, 'loop.json'))).toThrow(/loop\.json: entries\.1\.profile\.query_type: /);
+    expect(() => loadExperienceLibrary(join(dir, 'bare.json'))).toThrow(/bare\.json: 1\.profile\.query_type: /);
+    writeFileSync(join(dir, 'prompts.json'), JSON.stringify({ format: 'hera-prompts/1', prompts: [{ promptId: 'hera.answer', system: 's', generation: 0 }] }));
+    expect(() => loadEvolvedPrompts(dir)).toThrow(/prompts\.json: prompts\.0\.generation: /);
   });
 });

@@ -1,4 +1,5 @@
-import { fileSha1, withDefaults, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
+import { ConfigError, fileSha1, withDefaults, type ChatMessage, type Embedder, type Workflow } from '@multihop/core';
+import { AGENT_PROMPTS } from './evolve/rope';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import type { Prompt } from '@multihop/prompts';
 import { loadExperienceLibrary, loadHeraState, stateDigest, type EvolvedPrompt, type ExperienceEntry } from './experience';
@@ -92,6 +93,12 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
   };
   const source = experiences();
   const evolved = variant === 'no-rope' ? [] : (options.evolvedPrompts ?? state?.prompts ?? []);
+  // An evolved prompt for an id no agent calls would be listed as applied and used by none (hera-answerer for hera.answer, say).
+  const agentPrompts = Object.values(AGENT_PROMPTS).map((p) => p.id);
+  const unknown = evolved.find((e) => !agentPrompts.includes(e.promptId));
+  if (unknown) {
+    throw new ConfigError(`HERA evolved prompt "${unknown.promptId}"${options.state ? ` (${options.state}/prompts.json)` : ''} is no agent's prompt; the agents' prompt ids: ${agentPrompts.join(', ')}`);
+  }
   const byId = new Map(evolved.map((e) => [e.promptId, e]));
   const promptFor = <P extends Prompt<unknown>>(prompt: P): P => {
     const e = byId.get(prompt.id);

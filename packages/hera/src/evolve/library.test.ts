@@ -50,6 +50,24 @@ describe('experience library update (Algorithm 3), offline library prompt', () =
     expect(library).toEqual([entry('x1', insight, 1)]);
   });
 
+  it('matches an operation to its lesson when a model restates the lesson (a full stop, quotes, another case), or by position', () => {
+    const lesson = 'Retrieve the bridge entity before answering';
+    const reflection = { success_factors: [], failure_modes: [], insights: [{ query_type: 'bridge', insight: lesson }, { query_type: 'bridge', insight: 'Compare dates directly' }] };
+    const op = (new_insight: string) => ({ operation: 'ADD' as const, new_insight, target_entry_ids: [], merged_insight: null, rationale: 'novel' });
+    const options = { pruneUtility: 0, maxEntries: 100, nextId: 1 };
+    for (const restated of [`${lesson}.`, `"${lesson}"`, ` ${lesson.toUpperCase()} `]) {
+      const { library } = applyLibraryOperations([], reflection, profile, { operations: [op(restated)] }, options);
+      expect({ restated, stored: library.map((e) => e.insight) }).toEqual({ restated, stored: [lesson] });
+    }
+    // One operation per lesson, reworded past recognition: taken in order.
+    const { library: byPosition } = applyLibraryOperations([], reflection, profile, { operations: [op('Find the bridge first.'), op('Check the dates.')] }, options);
+    expect(byPosition.map((e) => e.insight)).toEqual([lesson, 'Compare dates directly']);
+    // An operation that matches no lesson adds nothing, and the change says why.
+    const { library: none, changes } = applyLibraryOperations([], reflection, profile, { operations: [op('Something else entirely')] }, options);
+    expect(none).toEqual([]);
+    expect(changes[0]!.rationale).toBe('no operation matched this lesson (the operations named: "Something else entirely")');
+  });
+
   it('credits utility to insights used in a successful run, and a use to every run that saw them', () => {
     const lib = [entry('a', 'x'), entry('b', 'y')];
     expect(creditUtility(lib, [{ experiences: ['a'], success: true }, { experiences: ['a', 'b'], success: false }]).map((e) => [e.id, e.utility, e.uses])).toEqual([['a', 1, 2], ['b', 0, 1]]);

@@ -50,10 +50,21 @@ export function applyLibraryOperations(
     entries.push({ id, profile: { query_type: typeOf(source?.query_type ?? '', profile.query_type), complexity: profile.complexity, text: profile.profile }, insight, utility: 0, uses: 0 });
     changes.push({ operation, insight, entries: [id, ...removed], rationale });
   };
-  for (const insight of reflection.insights) {
-    const op = ops.operations.find((o) => o.new_insight.trim() === insight.insight.trim());
+  // A model restates a lesson as often as it copies it (a full stop, quotes, another case): an
+  // operation is matched to its lesson by the normalised text, else, when it gave one operation per
+  // lesson, by position; a lesson no operation matches is kept out, and says so.
+  const matched = new Set<number>();
+  const opFor = (insight: string, index: number) => {
+    let at = ops.operations.findIndex((o, i) => !matched.has(i) && sameLesson(o.new_insight, insight));
+    if (at < 0 && ops.operations.length === reflection.insights.length && !matched.has(index)) at = index;
+    if (at < 0) return undefined;
+    matched.add(at);
+    return ops.operations[at];
+  };
+  for (const [index, insight] of reflection.insights.entries()) {
+    const op = opFor(insight.insight, index);
     if (!op || op.operation === 'KEEP') {
-      changes.push({ operation: 'KEEP', insight: insight.insight, entries: [], rationale: op?.rationale ?? 'no operation given for this insight' });
+      changes.push({ operation: 'KEEP', insight: insight.insight, entries: [], rationale: op?.rationale ?? `no operation matched this lesson (the operations named: ${ops.operations.map((o) => JSON.stringify(o.new_insight)).join(', ') || 'none'})` });
       continue;
     }
     const targets = op.target_entry_ids.filter((id) => entries.some((e) => e.id === id));
@@ -87,6 +98,12 @@ export function applyLibraryOperations(
     entries = entries.filter((e) => !drop.has(e.id));
   }
   return { library: entries, changes, nextId };
+}
+
+/** Two statements of one lesson: equal once case, quotes, spacing and end punctuation are set aside. */
+function sameLesson(a: string, b: string): boolean {
+  const norm = (t: string) => t.toLowerCase().replace(/["'“”‘’`]/g, '').replace(/\s+/g, ' ').trim().replace(/[.!;:,]+$/, '').trim();
+  return norm(a) === norm(b);
 }
 
 /**
