@@ -63,6 +63,22 @@ describe('MAO-ARAG on real HotpotQA train questions over LanceDB', () => {
     expect(chartWalkProblems(result.trace, workflow.chart())).toEqual([]);
   });
 
+  it('repairs a decomposition whose lines are only numbering, and fails by name with the raw replies when the repair is too (QDS and QDP alike)', async () => {
+    for (const [executor, role] of [['QDS', 'mao-arag-qds'], ['QDP', 'mao-arag-qdp']] as const) {
+      const repaired = createScriptedProvider({
+        repeatLast: true,
+        replies: { 'mao-arag-planner': [plan(executor), plan('R,AG')], [role]: [subQuestions(['1.', '-']), subQuestions(['What film was shot in or around Leland, North Carolina in 1986?'])], 'mao-arag-ag': [answer('Stephen King')], 'mao-arag-as': [answer('Stephen King')] },
+      });
+      const ok = await noTrain().run(film, { model: createModel({ provider: repaired }), retriever: scopedTo(corpus, film) });
+      expect({ executor, status: ok.status, answer: ok.answer }).toEqual({ executor, status: 'ok', answer: 'Stephen King' });
+      const numbering = createScriptedProvider({ repeatLast: true, replies: { 'mao-arag-planner': [plan(executor)], [role]: [subQuestions(['1.', '2.'])] } });
+      const failed = await noTrain().run(film, { model: createModel({ provider: numbering }), retriever: scopedTo(corpus, film) });
+      expect({ executor, status: failed.status, code: failed.error?.code }).toEqual({ executor, status: 'error', code: 'MODEL_OUTPUT' });
+      expect(failed.error?.message).toMatch(/only list numbering or a bullet/);
+      expect(failed.error?.raw).toHaveLength(2);
+    }
+  });
+
   it('rejects a decomposition that is not alone, and a sub-question plan that decomposes again', async () => {
     const provider = createScriptedProvider({
       replies: {

@@ -105,15 +105,22 @@ export const maoQueryRewritePrompt = definePrompt({
   schema: maoQuerySchema,
 });
 
+/** A list line's numbering or bullet, which the decomposers drop (QueryDecomposition.ts). */
+export const LIST_MARKER = /^\s*(?:\d+[.)]|[-*•])\s*/;
+
 export const maoSubQuestionsSchema = z.object({
-  subQuestions: z.array(z.string().min(1)).min(1).describe('The sub-questions, in order.'),
+  // A line that is only numbering ("1.", "-") is no sub-question: refused, so the reply is repaired rather than cleaned to nothing.
+  subQuestions: z
+    .array(z.string().min(1).refine((q) => q.trim().replace(LIST_MARKER, '').trim() !== '', 'is only list numbering or a bullet, no question'))
+    .min(1)
+    .describe('The sub-questions, in order.'),
 });
 
 /** QDS: ordered, dependent sub-questions; a later one may refer to an earlier answer. */
 export const maoDecomposeSerialPrompt = definePrompt({
   id: 'mao-arag.decompose-serial',
   role: 'mao-arag-qds',
-  version: '1',
+  version: '2',
   description: 'MAO-ARAG Query Decomposition Serial (QDS): ordered sub-questions, later ones depending on earlier answers.',
   system: 'You break multi-step questions into the few single-fact questions that answer them, in the order they must be answered.',
   template: [
@@ -151,7 +158,7 @@ export const maoReviseSerialPrompt = definePrompt({
 export const maoDecomposeParallelPrompt = definePrompt({
   id: 'mao-arag.decompose-parallel',
   role: 'mao-arag-qdp',
-  version: '1',
+  version: '2',
   description: 'MAO-ARAG Query Decomposition Parallel (QDP): independent, self-contained sub-questions.',
   system: 'You break questions about several things into independent questions, one per thing.',
   template: [

@@ -1,5 +1,5 @@
 import type { RunContext } from '@multihop/core';
-import { maoDecomposeParallelPrompt, maoDecomposeSerialPrompt, maoReviseSerialPrompt } from '../prompts';
+import { LIST_MARKER, maoDecomposeParallelPrompt, maoDecomposeSerialPrompt, maoReviseSerialPrompt } from '../prompts';
 
 /** One answered sub-question, as the executors after it see it. */
 export interface SubAnswer {
@@ -12,7 +12,7 @@ function cleaned(list: readonly string[], max: number): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of list) {
-    const q = raw.trim().replace(/^\s*(?:\d+[.)]|[-*•])\s*/, '');
+    const q = raw.trim().replace(LIST_MARKER, '').trim();
     const key = q.toLowerCase();
     if (!q || seen.has(key)) continue;
     seen.add(key);
