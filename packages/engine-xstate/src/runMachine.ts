@@ -35,8 +35,13 @@ export interface MachineRunOptions<TMachine extends AnyStateMachine> {
   maxTransitions?: number;
 }
 
-/** Default of MachineRunOptions.maxTransitions: far above any of this project's machines (OPERA at its budgets takes under 100). */
-export const MAX_TRANSITIONS = 1000;
+/**
+ * Default of MachineRunOptions.maxTransitions: above any of this project's machines at their
+ * default settings (MMOA-RAG's pipeline takes about ten; OPERA raises it with its budgets), and near
+ * LangGraph's default recursion limit of 25 supersteps in what a bug's loop costs before it stops:
+ * a retrieve → answer loop with no bound makes about 50 model calls here, 12 there (it made 500 at 1,000).
+ */
+export const MAX_TRANSITIONS = 100;
 
 export type MachineRunResult<TMachine extends AnyStateMachine> =
   | { status: 'done'; state: string; context: ContextFrom<TMachine>; output: OutputFrom<TMachine> }
