@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultihopError, readJsonFile, writeFileWhole } from '@multihop/core';
+import { MultihopError, readJsonFile, writeFileWhole, type EvalSource } from '@multihop/core';
 import { componentNames, type EmbeddingProjection } from './embedding';
 import { FEATURE_NAMES, FEATURE_SPEC_VERSION } from './features';
 import type { CandidateModel, Scaler } from './predictor';
@@ -40,21 +40,8 @@ export interface RouterTraining {
   model: string;
   /** `correctness` (the judge's verdicts) or `f1` (when some outcome had no verdict). */
   target: 'correctness' | 'f1';
-  /** The evals learned from: dataset, setting, offset, question count and the question ids used. */
-  data: Array<{
-    dir: string;
-    dataset: string;
-    setting: string;
-    model: string;
-    judge?: string;
-    offset: number;
-    part?: { part: number; of: number };
-    questions: number;
-    questionIds: string[];
-    /** The candidates' settings as the eval ran them, and its run budget, where it recorded them. */
-    workflowSettings?: Record<string, Record<string, unknown>>;
-    budget?: Record<string, number>;
-  }>;
+  /** The evals learned from: dataset, setting, offset, question count and the question ids used, and (where the eval recorded them) the candidates' settings and its budget. */
+  data: Array<Omit<EvalSource, 'workflows'>>;
   /** Questions used (those every candidate ran without an infrastructure error). */
   questions: number;
   seed: number;
