@@ -6,13 +6,15 @@ import { readJson, rootManifest, workspaceRoot, type DependencyMap, type Package
 /**
  * Frameworks a consumer brings once for the whole app (one zod for its schemas, one LangChain
  * core for messages and callbacks, one LangGraph, one XState): peers with a caret range, never
- * dependencies. Each range admits the version CONVENTIONS.md pins.
+ * dependencies. Each range admits the version CONVENTIONS.md pins, and what the frameworks ask of
+ * one another (LangGraph 1.7 peers zod ^3.25.32 || ^4.2.0: a zod range from 4.1 would let npm
+ * refuse the tree with ERESOLVE).
  */
 export const PEER_FRAMEWORKS: Record<string, string> = {
   '@langchain/core': '^1.4.0',
   '@langchain/langgraph': '^1.7.3',
   xstate: '^5.33.3',
-  zod: '^4.1.12',
+  zod: '^4.2.0',
 };
 
 /** Packages that find method packages at run time (by their `multihop` field) instead of importing them. */
