@@ -89,6 +89,12 @@ describe.each(table)('%s', (_name, pkg) => {
     expect(m.engines).toEqual(rootManifest().engines);
   });
 
+  it('carries the licence text its package.json names (npm packs a LICENSE beside package.json whatever `files` says)', () => {
+    expect(m.license).toBe(rootManifest().license);
+    const own = join(pkg.dir, 'LICENSE');
+    expect({ file: existsSync(own) ? readFileSync(own, 'utf8') : 'missing' }).toEqual({ file: readFileSync(join(workspaceRoot, 'LICENSE'), 'utf8') });
+  });
+
   it('exports each entry from src/ in the workspace and from dist/ when installed', () => {
     expect(Object.keys(m.exports ?? {})).toContain('.');
     for (const [subpath, entry] of Object.entries(m.exports ?? {})) {
@@ -173,5 +179,6 @@ it('packs no sources, tests or examples (npm pack --dry-run of every public pack
   expect(unwanted).toEqual({});
   for (const report of reports) {
     expect(report.files.map((f) => f.path)).toContain('package.json');
+    expect({ name: report.name, files: report.files.map((f) => f.path) }).toEqual({ name: report.name, files: expect.arrayContaining(['LICENSE']) });
   }
 });
