@@ -45,6 +45,8 @@ describe('workflow settings from --set and the config file', () => {
 
   it('refuses a value the workflow’s schema rejects, an unknown setting, and settings for a workflow with none, naming the flag', () => {
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopBudget=0']))).toThrow(/--set loop-rag\.hopBudget=0: loop-rag\.hopBudget = 0 is not valid: .*>=1/);
+    // A number too large for a double is shown as what it became, not as JSON's null.
+    expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopBudget=1e400']))).toThrow(/--set loop-rag\.hopBudget=1e400: loop-rag\.hopBudget = Infinity is not valid/);
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.synthesis=sum']))).toThrow(/loop-rag\.synthesis = "sum" is not valid/);
     expect(() => configureWorkflow(entry, 'loop', parseSetFlags(['loop-rag.hopbudget=7']))).toThrow(
       '--set loop-rag.hopbudget=7: loop-rag has no setting "hopbudget" (did you mean "hopBudget"?); its settings: hopBudget, synthesis',

@@ -1,4 +1,4 @@
-import { ConfigError, didYouMean, findConfigFile, loadModelConfig, type MethodCatalog, type WorkflowEntry } from '@multihop/core';
+import { ConfigError, didYouMean, findConfigFile, loadModelConfig, shownValue, type MethodCatalog, type WorkflowEntry } from '@multihop/core';
 import { z } from 'zod';
 
 /** One setting given for a workflow (by its id) or for every workflow of a method (by the method's id). */
@@ -84,7 +84,7 @@ export function configureWorkflow(entry: WorkflowEntry, methodId: string, assign
     const field = (schema.shape as Record<string, z.ZodType>)[a.key]!;
     const checked = field.safeParse(a.value);
     if (!checked.success) {
-      throw new ConfigError(`${a.where}: ${entry.id}.${a.key} = ${JSON.stringify(a.value)} is not valid: ${checked.error.issues.map((i) => i.message).join('; ')}`);
+      throw new ConfigError(`${a.where}: ${entry.id}.${a.key} = ${shownValue(a.value)} is not valid: ${checked.error.issues.map((i) => i.message).join('; ')}`);
     }
     overrides[a.key] = checked.data;
   }

@@ -10,6 +10,7 @@ export interface PackageManifest {
   name: string;
   version: string;
   private?: boolean;
+  license?: string;
   main?: string;
   types?: string;
   bin?: Record<string, string> | string;

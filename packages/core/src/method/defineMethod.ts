@@ -268,5 +268,10 @@ export function parseSettings<T>(workflow: string, schema: ZodType<T>, settings:
   const issue = parsed.error.issues[0]!;
   const key = issue.path.map(String).join('.');
   const value = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], settings);
-  throw new ConfigError(`${workflow}: setting ${key} = ${JSON.stringify(value)} is not valid: ${issue.message}`);
+  throw new ConfigError(`${workflow}: setting ${key} = ${shownValue(value)} is not valid: ${issue.message}`);
+}
+
+/** A setting's value as an error shows it: JSON, but a number JSON cannot hold (1e400 read as Infinity, NaN) as itself, not `null`. */
+export function shownValue(value: unknown): string {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
 }
