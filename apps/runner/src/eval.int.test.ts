@@ -136,6 +136,27 @@ describe('multihop eval', () => {
     expect(summary.breakdown.hops.length).toBeGreaterThan(0);
   });
 
+  it("writes a sweep's report with a chart for each row, found from each trace (the rows share a workflow id)", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'multihop-sweep-report-'));
+    const done = spawnSync(process.execPath, [bin, 'sweep', '--workflow', 'opera', '--param', 'synthesis=last-step,llm', '--dataset', 'musique-dev', '--limit', '2', '--db', db, '--out', out], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(done.status).toBe(0);
+    // A stand-in for the studio's built page: the report inlines it; the data is what is checked.
+    const assets = mkdtempSync(join(tmpdir(), 'multihop-assets-'));
+    require('node:fs').mkdirSync(join(assets, 'assets'));
+    require('node:fs').writeFileSync(join(assets, 'index.html'), '<!doctype html><script type="module" src="./assets/studio.js"></script>');
+    require('node:fs').writeFileSync(join(assets, 'assets', 'studio.js'), '');
+    const { buildReport } = require('./studio/report') as typeof import('./studio/report');
+    const { report, unchartable } = await buildReport(assets, out);
+    expect(unchartable).toEqual([]);
+    expect(Object.keys(report.charts).sort()).toEqual(['opera[synthesis=last-step]', 'opera[synthesis=llm]']);
+    // Each row's chart is its own settings': the llm synthesis draws its synthesize node, the paper's form does not.
+    expect(report.charts['opera[synthesis=llm]']!.nodes.some((n) => n.id === 'synthesize')).toBe(true);
+    expect(report.charts['opera[synthesis=last-step]']!.nodes.some((n) => n.id === 'synthesize')).toBe(false);
+    const rows = lines(join(out, 'results.jsonl'));
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(report.traceCharts?.[row.trace]).toBe(row.workflow);
+  });
+
   it('refuses to mix results of another model into an output directory', () => {
     const out = mkdtempSync(join(tmpdir(), 'multihop-eval-mix-'));
     expect(runEval(out, '--workflows', 'direct', '--limit', '2').status).toBe(0);

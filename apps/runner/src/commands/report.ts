@@ -30,5 +30,6 @@ export async function reportCommand(io: Io, dir: string | undefined, out: string
   io.err(
     `report: wrote ${file} (${size(Buffer.byteLength(built.html))}: ${built.report.eval.rows.length} runs, ${traces} traces compressed from ${size(built.traceBytes)}, ${charts} chart${charts === 1 ? '' : 's'}); open it in a browser, no server needed`,
   );
+  for (const workflow of built.unchartable) io.err(`report: warning: no chart of ${workflow}; its replays in the report say so`);
   return 0;
 }

@@ -223,8 +223,10 @@ export interface StudioReport {
    * 20-workflow eval's traces made its page 30–60 MB.
    */
   tracePacks: string[];
-  /** Charts of the eval's workflows, by workflow id (as configured in the eval). */
+  /** Charts of the eval's workflows, by the rows' workflow (an id, or a sweep's label such as `par2-rag[hopBudget=2]`), as configured in the eval. */
   charts: Record<string, Chart>;
+  /** By trace path: the key in `charts` of its row's chart (a sweep's rows share a workflow id, each with its own settings). */
+  traceCharts?: Record<string, string>;
 }
 
 export type { Chart, RunResult, TraceEvent };

@@ -14,7 +14,7 @@ import type { StudioReport } from './protocol';
  * The traces are embedded gzip-compressed, a pack per question (the page inflates the pack of the
  * question it opens); `traceBytes` is what they come to uncompressed.
  */
-export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport; traceBytes: number }> {
+export async function buildReport(assets: string, dir: string, generated = new Date().toISOString()): Promise<{ html: string; report: StudioReport; traceBytes: number; unchartable: string[] }> {
   const roots = new Roots([dir], (d) => `report ${d}`);
   const evaluation = readEval(roots, '.', dir);
   evaluation.dir = dir;
@@ -49,15 +49,21 @@ export async function buildReport(assets: string, dir: string, generated = new D
     tracePacks.push(gzipSync(json, { level: 9 }).toString('base64'));
   }
   const charts: StudioReport['charts'] = {};
+  const unchartable: string[] = [];
+  const sweep = evaluation.summary.sweep;
   for (const workflow of new Set(evaluation.rows.map((r) => r.workflow))) {
+    // A sweep's row is a label (par2-rag[hopBudget=2]) of the swept workflow, run with the row's settings.
+    const id = sweep && sweep.rows[workflow] ? sweep.workflow : workflow;
     try {
-      charts[workflow] = chartOf(workflow, evaluation.summary.settings?.[workflow]);
-    } catch {
-      // A workflow no installed method offers: its traces are listed, not drawn.
+      charts[workflow] = chartOf(id, evaluation.summary.settings?.[workflow]);
+    } catch (error) {
+      // A workflow no installed method offers: its traces are listed, not drawn; the page says so, and the command warns.
+      unchartable.push(`${workflow} (${error instanceof Error ? error.message : String(error)})`);
     }
   }
-  const report: StudioReport = { report: true, generated, eval: evaluation, traceEncoding: 'gzip+base64', traces, tracePacks, charts };
-  return { html: inlinePage(assets, report), report, traceBytes };
+  const traceCharts = Object.fromEntries(evaluation.rows.filter((r) => r.trace && traces[r.trace] !== undefined).map((r) => [r.trace!, r.workflow]));
+  const report: StudioReport = { report: true, generated, eval: evaluation, traceEncoding: 'gzip+base64', traces, tracePacks, charts, traceCharts };
+  return { html: inlinePage(assets, report), report, traceBytes, unchartable };
 }
 
 /** index.html with its module script and stylesheet inlined and the report data before them. */

@@ -166,8 +166,10 @@ export function traceLoader(client: StudioClient | undefined, dir: string): (fil
       }
       const run = (await pack)[file];
       if (!run) throw new StudioApiError(422, `the report's pack of ${file} does not hold it`);
-      const chart = report.charts[run.workflowId];
-      if (!chart) throw new StudioApiError(404, `the report has no chart of ${run.workflowId}`);
+      // A sweep's rows share a workflow id, each with its own settings: the row's chart, by the report's map.
+      const key = report.traceCharts?.[file] ?? run.workflowId;
+      const chart = report.charts[key];
+      if (!chart) throw new StudioApiError(404, `the report has no chart of ${key}`);
       return { path: file, run, chart };
     };
   }
