@@ -32,6 +32,47 @@ describe('multihop rollouts for a multi-agent method', () => {
     });
   });
 
+  it('--resume adds only to a file of the same method, group size and dataset, and runs again a question a kill tore', async () => {
+    const file = join(dir, 'opera-resume.jsonl');
+    const args = (...extra: string[]) => ['rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '2', '--limit', '2', '--out', file, '--db', db, ...extra];
+    expect((await cli(...args())).code).toBe(0);
+    const whole = readFileSync(file, 'utf8');
+    const lines = whole.trim().split('\n');
+    const questions = [...new Set(lines.map((l) => (JSON.parse(l) as { question_id: string }).question_id))];
+    expect(questions).toHaveLength(2);
+    // Another method, another G, another dataset: refused by name, the file untouched.
+    expect(await cli('rollouts', '--workflow', 'mao-arag', '--dataset', 'musique-train', '--group', '2', '--limit', '3', '--out', file, '--db', db, '--resume')).toMatchObject({ code: 2, err: expect.stringMatching(/holds rollouts of the role opera-\S+ .*which this method's trainer has not/) });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'musique-train', '--group', '3', '--limit', '2', '--out', file, '--db', db, '--resume')).toMatchObject({ code: 2, err: expect.stringContaining('holds groups of 2 candidates, and this run asks --group 3') });
+    expect(await cli('rollouts', '--workflow', 'opera', '--dataset', 'hotpotqa-train', '--group', '2', '--limit', '2', '--out', file, '--db', db, '--resume')).toMatchObject({ code: 2, err: expect.stringContaining('holds rollouts of musique-train (question') });
+    expect(readFileSync(file, 'utf8')).toBe(whole);
+    // A write cut short in the second question's lines: that question is taken out and runs again whole.
+    const second = lines.findIndex((l) => (JSON.parse(l) as { question_id: string }).question_id === questions[1]);
+    const cut = lines.length - 1;
+    expect(cut).toBeGreaterThan(second);
+    require('node:fs').writeFileSync(file, `${lines.slice(0, cut).join('\n')}\n${lines[cut]!.slice(0, 60)}`);
+    const resumed = await cli(...args('--resume'));
+    expect(resumed.code).toBe(0);
+    expect(resumed.err).toContain('resuming');
+    expect(resumed.err).toContain('1 of 2 questions already in it');
+    const after = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { question_id: string; group_id: string; sample: number });
+    expect(after).toHaveLength(lines.length);
+    for (const q of questions) {
+      const groups = new Map<string, Set<number>>();
+      for (const r of after.filter((x) => x.question_id === q)) groups.set(r.group_id, (groups.get(r.group_id) ?? new Set()).add(r.sample));
+      for (const samples of groups.values()) expect(samples.size).toBe(2);
+    }
+  });
+
+  it('counts groups, not the later planning turns of one sample, in its last line (MAO-ARAG)', async () => {
+    const file = join(dir, 'mao.jsonl');
+    const { code, out } = await cli('rollouts', '--workflow', 'mao-arag', '--dataset', 'musique-train', '--group', '2', '--limit', '2', '--out', file, '--db', db);
+    expect(code).toBe(0);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { group_id: string });
+    const groups = new Set(records.map((r) => r.group_id).filter((g) => !/\/sample-\d+\//.test(g)));
+    expect(groups.size).toBe(2);
+    expect(out).toContain(`stage 1 mao-arag-planner ${groups.size} groups`);
+  });
+
   it('takes --offset, --limit and --part as eval does, so rollouts can be drawn from a training part only', async () => {
     const file = join(dir, 'parted.jsonl');
     const { code } = await cli('rollouts', '--workflow', 'mmoa-rag', '--dataset', 'hotpotqa-train', '--group', '2', '--offset', '3', '--limit', '8', '--part', '1/2', '--out', file, '--db', db);

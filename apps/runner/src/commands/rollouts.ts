@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, makeDirectory } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
@@ -6,7 +6,7 @@ import type { RolloutRecord } from '@multihop/core';
 import { methodCatalog } from '../methods';
 import { openCorpus, type Setting } from '../corpus';
 import { resolveModel } from '../model';
-import { readJsonlLog } from '../eval/jsonl';
+import { checkJsonlLog } from '../eval/jsonl';
 import { onPath, sayOnInterrupt, type Io } from '../io';
 
 export interface RolloutsCommandOptions {
@@ -58,9 +58,16 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   if (options.sft && !trainer.sftExamples) throw new ConfigError(`--sft: ${method.id}'s trainer offers no warm-start export`);
   // Before any corpus is opened or model called: what --out already holds is never lost by accident.
   const out = resolve(options.out);
-  const done = existingRollouts(out, options);
+  const held = existingRollouts(out, options, trainer.stages.map((s) => s.role));
+  const done = new Set(held.map((r) => r.question_id));
   const model = resolveModel(options.model);
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db });
+  // Still before any model call: a file of another dataset's questions is not added to.
+  const otherSource = held.find((r) => r.data_source !== corpus.dataset.name);
+  if (otherSource) {
+    corpus.close();
+    throw new ConfigError(`--out ${out} holds rollouts of ${otherSource.data_source} (question ${otherSource.question_id}), not of ${corpus.dataset.name}: --resume adds to a file of the same dataset; give another --out`);
+  }
   let finished = 0;
   const quiet = sayOnInterrupt(io, () => `rollouts: interrupted; ${out} keeps the ${done.size + finished} question${done.size + finished === 1 ? '' : 's'} finished: the same command with --resume adds the rest`);
   try {
@@ -103,7 +110,8 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
       }
       written += records.length;
       finished += 1;
-      for (const r of records) groups.set(r.role, (groups.get(r.role) ?? 0) + (r.sample === 0 ? 1 : 0));
+      // A group is a question's G candidates for a role; MAO-ARAG's later planning turns of one sample are records, not groups.
+      for (const r of records) if (r.sample === 0 && isTopGroup(r)) groups.set(r.role, (groups.get(r.role) ?? 0) + 1);
     }
     io.out(
       `wrote ${written} candidates to ${out}: ${trainer.stages.map((s) => `stage ${s.stage} ${s.role} ${groups.get(s.role) ?? 0} groups`).join(', ')}`,
@@ -116,30 +124,59 @@ export async function rolloutsCommand(io: Io, options: RolloutsCommandOptions): 
   }
 }
 
+/** A question's group for a role (`<question>/<role>`), not one sample's later turn (`…/sample-0/turn-2`). */
+function isTopGroup(record: Pick<RolloutRecord, 'group_id'>): boolean {
+  return !/\/sample-\d+\//.test(record.group_id);
+}
+
 /**
- * What an existing --out holds: refused unless --resume (its questions are skipped; a line torn by
- * a kill is cut off, so that question runs again) or --force (it is overwritten). A directory, or a
- * path through a file, is refused with the errno a write would have met.
+ * What an existing --out holds: refused unless --resume (its questions are skipped) or --force (it
+ * is overwritten). A directory, or a path through a file, is refused with the errno a write would
+ * have met. On --resume, a file of another method's roles or another --group is refused, and a
+ * question whose lines a kill tore (its write cut short: the torn line, or a group with fewer than
+ * G candidates) is taken out of the file, so it runs again whole.
  */
-function existingRollouts(out: string, options: RolloutsCommandOptions): Set<string> {
+function existingRollouts(out: string, options: RolloutsCommandOptions, roles: readonly string[]): RolloutRecord[] {
   if (options.resume && options.force) throw new ConfigError('give --resume (append to --out) or --force (overwrite it), not both');
   let stat;
   try {
     stat = statSync(out);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return new Set();
+    if (code === 'ENOENT') return [];
     if (code === 'ENOTDIR') throw new ConfigError(`--out ${out}: a part of the path is a file, not a directory (ENOTDIR)`);
     throw error;
   }
   if (stat.isDirectory()) throw new ConfigError(`--out ${out} is a directory (EISDIR); rollouts writes one JSONL file, e.g. --out ${join(out, 'rollouts.jsonl')}`);
-  if (options.force || stat.size === 0 || !stat.isFile()) return new Set();
-  const rows = readJsonlLog<RolloutRecord>(out, ['question_id'], { repair: Boolean(options.resume) });
+  if (options.force || stat.size === 0 || !stat.isFile()) return [];
+  const log = checkJsonlLog<RolloutRecord>(out, ['question_id', 'group_id', 'role', 'sample', 'data_source']);
+  const rows = log.rows;
   if (!options.resume) {
     const questions = new Set(rows.map((r) => r.question_id)).size;
     throw new ConfigError(
       `--out ${out} already holds ${rows.length} rollouts of ${questions} questions; give --resume to add the questions not yet in it, or --force to overwrite it (or another --out)`,
     );
   }
-  return new Set(rows.map((r) => r.question_id));
+  const foreign = rows.find((r) => !roles.includes(r.role));
+  if (foreign) throw new ConfigError(`--out ${out} holds rollouts of the role ${foreign.role} (question ${foreign.question_id}), which this method's trainer has not (${roles.join(', ')}): --resume adds to a file of the same method; give another --out`);
+  const samples = new Map<string, { question: string; seen: Set<number> }>();
+  for (const r of rows.filter(isTopGroup)) {
+    const group = samples.get(r.group_id) ?? { question: r.question_id, seen: new Set<number>() };
+    group.seen.add(r.sample);
+    samples.set(r.group_id, group);
+  }
+  const largest = Math.max(0, ...[...samples.values()].map((g) => Math.max(...g.seen) + 1));
+  if (largest !== options.group) throw new ConfigError(`--out ${out} holds groups of ${largest} candidates, and this run asks --group ${options.group}: --resume adds groups of the same size; give --group ${largest}, or another --out`);
+  // A write a kill cut short: the question named in the torn line, and any with a group short of G candidates.
+  const raw = readFileSync(out, 'utf8');
+  const tail = raw.slice(raw.lastIndexOf('\n') + 1);
+  const torn = new Set<string>();
+  const named = /"question_id":"((?:[^"\\]|\\.)*)"/.exec(tail)?.[1] ?? /^\{"group_id":"((?:[^"\\/]|\\.)*)\//.exec(tail)?.[1];
+  if (named !== undefined) torn.add(JSON.parse(`"${named}"`) as string);
+  for (const group of samples.values()) if (group.seen.size < options.group) torn.add(group.question);
+  log.repair();
+  if (torn.size === 0) return rows;
+  const kept = rows.filter((r) => !torn.has(r.question_id));
+  onPath(out, () => writeFileSync(out, kept.map((r) => `${JSON.stringify(r)}\n`).join('')));
+  return kept;
 }
