@@ -78,6 +78,28 @@ describe('multihop predict: a question set without gold, answered and scored on 
     expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8')).toBe(before);
   }, 300_000);
 
+  it('refuses a second predict on the directory while the first runs, a --cache it cannot write, and names an eval directory as one', async () => {
+    // The lock names a live process: this test's parent.
+    writeFileSync(join(out, 'predict.lock'), `${process.ppid}\n`);
+    const locked = await cli(...args);
+    expect(locked.code).toBe(2);
+    expect(locked.err).toContain(`${out} is being written by another predict (process ${process.ppid}); wait for it or stop it, then re-run to resume`);
+    rmSync(join(out, 'predict.lock'));
+    const notDir = file('not-a-dir', 'x');
+    const cache = await cli(...args, '--cache', notDir);
+    expect(cache.code).toBe(2);
+    expect(cache.err).toContain(`--cache ${notDir} is a file, not a directory`);
+    // Each command names the other's directory as what it is.
+    const evalDir = join(dir, 'an-eval');
+    expect((await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', '1', '--db', db, '--out', evalDir)).code).toBe(0);
+    expect(await cli('predict', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', '1', '--db', db, '--out', evalDir)).toMatchObject({ code: 2, err: expect.stringContaining(`${evalDir} holds an eval (multihop eval or sweep), not predictions`) });
+    expect(await cli('eval', '--workflows', 'direct', '--dataset', 'hotpotqa-train', '--limit', '1', '--db', db, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining(`${out} holds predictions (multihop predict), not an eval`) });
+    // Without --out, a budget or a setting changed gets a directory of its own, as eval's does.
+    const { defaultRunDir } = require('./eval/evaluate') as typeof import('./eval/evaluate');
+    const plain = { dataset: 'hotpotqa-train', setting: 'open', modelId: 'offline', workflows: [{ id: 'direct', overrides: {} }] };
+    expect(new Set([defaultRunDir('predict', plain), defaultRunDir('predict', { ...plain, budget: { maxLlmCalls: 1 } }), defaultRunDir('predict', { ...plain, workflows: [{ id: 'direct', overrides: { k: 2 } }] })]).size).toBe(3);
+  }, 300_000);
+
   it('report refuses the directory as a predict one, and says where its answers are', async () => {
     const report = await cli('report', out);
     expect(report.code).toBe(2);

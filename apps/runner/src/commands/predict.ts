@@ -5,10 +5,10 @@ import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
 import { resolveModel } from '../model';
-import { firstError, writableDir, type EvaluationOptions } from '../eval/evaluate';
+import { defaultRunDir, firstError, writableDir, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
-import { describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
+import { claimLock, describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
 import { answerPair, modelIdOf, writeTrace, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { onPath } from '../io';
 import { parseWorkflowList } from '../workflows';
@@ -69,13 +69,16 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got ${options.concurrency}`);
   const part = options.part !== undefined ? parsePart(options.part) : undefined;
   const selected = parseWorkflowList(options.workflows, settingAssignments(options.set));
+  // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs (as eval).
+  if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
   const model = resolveModel(options.model, {
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.requestConcurrency !== undefined ? { concurrency: options.requestConcurrency } : {}),
     defaultConcurrency: Math.max(4, options.concurrency),
   });
   const modelId = modelIdOf(model);
-  const out = resolve(options.out ?? join('.multihop', 'predict', `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}-${modelId.replace(/[^\w.-]+/g, '_')}`));
+  // As eval's: a directory of its own for another corpus file, settings or budget.
+  const out = resolve(options.out ?? defaultRunDir('predict', { ...options, modelId, workflows: selected.map((s) => ({ id: s.entry.id, overrides: s.overrides })) }));
   writableDir(out, '--out');
   const settings = Object.fromEntries(selected.map((s) => [s.entry.id, s.settings]));
 
@@ -84,6 +87,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
   if (before) checkRun(out, before, { command: 'predict', ...identity });
 
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
+  let release: (() => void) | undefined;
   try {
     for (const notice of corpus.notices) io.err(notice);
     const offset = options.offset ?? 0;
@@ -94,6 +98,8 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     const run: PredictionRun = { command: 'predict', dataset: corpus.dataset.name, corpus: corpus.corpus, ...identity };
     const rowsFile = join(out, 'predictions.jsonl');
     const earlier = openDirectory(out, before, run);
+    // One predict at a time in a directory: a second would run the pending pairs again, and pay for them.
+    release = claimLock(out, 'predict');
     const done = new Map<string, PredictionRow>();
     for (const row of earlier) done.set(pairKey(row.workflow, row.questionId), row);
     const context: PairContext = { model, retrieverFor: corpus.retrieverFor.bind(corpus), dataset: corpus.dataset.name, ...(options.budget ? { budget: options.budget } : {}) };
@@ -159,6 +165,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
     if (stopping) return 130;
     return rows.some((r) => r.status !== 'error') ? 0 : 1;
   } finally {
+    release?.();
     corpus.close();
   }
 }
@@ -175,7 +182,8 @@ function earlierRun(out: string): Partial<PredictionRun> | undefined {
   } catch (error) {
     throw new ConfigError(`${runFile}: not JSON (${(error as Error).message}); use another --out`);
   }
-  if (before.command !== 'predict') throw new ConfigError(`${out} holds an ${before.command ?? 'unknown'} directory, not predictions: use another --out`);
+  // An eval's run.json names no command (eval and sweep wrote theirs before predict existed).
+  if (before.command !== 'predict') throw new ConfigError(`${out} holds ${before.command ? `a ${before.command} directory` : 'an eval (multihop eval or sweep)'}, not predictions: use another --out`);
   return before;
 }
 

@@ -174,6 +174,9 @@ export class ResultsLog {
       } catch (error) {
         throw new InputError(`${configFile}: not valid JSON (${(error as Error).message}); delete it or use another --out`, { file: configFile });
       }
+      // What kind of directory it is comes before how it was made.
+      const command = (previous as { command?: unknown }).command;
+      if (command !== undefined) throw new ConfigError(`${dir} holds ${command === 'predict' ? 'predictions (multihop predict)' : `a ${String(command)} directory`}, not an eval: use another --out`);
       for (const field of ['dataset', 'setting', 'model', 'corpus'] as const) {
         // A model id of before also named the judge's role, which no run calls.
         if (field === 'model' ? withoutJudge(previous.model) !== withoutJudge(config.model) : previous[field] !== config[field]) {
@@ -305,19 +308,21 @@ export function describeBudget(budget: Budget | undefined): string {
 const LOCK = 'eval.lock';
 
 /**
- * One eval at a time per directory: two writers (a re-run started while the first still runs)
- * would both run the pending pairs and append them twice. The lock names its process; a lock
- * left by a process that no longer exists (killed) is taken over.
+ * One eval (or predict) at a time per directory: two writers (a re-run started while the first
+ * still runs) would both run the pending pairs and append them twice, paying for every call twice.
+ * The lock (`<command>.lock`) names its process; a lock left by a process that no longer exists
+ * (killed) is taken over. Returns what releases it.
  */
-function claimLock(dir: string): void {
-  const file = join(dir, LOCK);
+export function claimLock(dir: string, command: 'eval' | 'predict' = 'eval'): () => void {
+  const file = join(dir, `${command}.lock`);
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
-      throw new ConfigError(`${dir} is being written by another eval (process ${pid}); wait for it or stop it, then re-run to resume`);
+      throw new ConfigError(`${dir} is being written by another ${command} (process ${pid}); wait for it or stop it, then re-run to resume`);
     }
   }
   onPath(file, () => writeFileSync(file, `${process.pid}\n`));
+  return () => rmSync(file, { force: true });
 }
 
 function key(workflow: string, questionId: string): string {

@@ -83,15 +83,7 @@ export async function evaluate(
   if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
   const modelId = modelIdOf(model);
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
-  const overrides = Object.fromEntries(workflows.filter((w) => Object.keys(w.overrides).length).map((w) => [w.id, w.overrides]));
-  const changed = Object.keys(overrides).length ? `-set-${shortHash(overrides)}` : '';
-  // Runs under a budget are other runs: a budgeted eval gets a default directory of its own.
-  const budgeted = options.budget ? `-budget-${shortHash(options.budget)}` : '';
-  const corpusPart = options.corpus ? `-corpus-${shortHash(resolve(options.corpus))}` : '';
-  const out = resolve(
-    options.out ??
-      join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${modelId.replace(/[^\w.-]+/g, '_')}${changed}${budgeted}`),
-  );
+  const out = resolve(options.out ?? defaultRunDir(command, { ...options, modelId, workflows }));
 
   // The output directory (and a results.jsonl already in it) must take writes before any pair runs.
   writableDir(out, '--out');
@@ -400,6 +392,23 @@ function requestLimit(options: Pick<EvaluationOptions, 'concurrency' | 'requestC
  * predictions are that model's), or on some of these questions (its figures there are not
  * held-out ones). One line each, for stderr and the summary.
  */
+/**
+ * Where a run of eval, sweep or predict goes when no --out is given: one directory per dataset,
+ * setting, corpus file, model, settings changed from the paper's and budget, so runs made
+ * otherwise never meet (and are never refused) in one directory.
+ */
+export function defaultRunDir(
+  command: string,
+  options: { dataset: string; setting: string; corpus?: string; budget?: Budget; modelId: string; workflows: ReadonlyArray<{ id: string; overrides: Record<string, unknown> }> },
+): string {
+  const overrides = Object.fromEntries(options.workflows.filter((w) => Object.keys(w.overrides).length).map((w) => [w.id, w.overrides]));
+  const changed = Object.keys(overrides).length ? `-set-${shortHash(overrides)}` : '';
+  // Runs under a budget are other runs: a budgeted run gets a default directory of its own.
+  const budgeted = options.budget ? `-budget-${shortHash(options.budget)}` : '';
+  const corpusPart = options.corpus ? `-corpus-${shortHash(resolve(options.corpus))}` : '';
+  return join('.multihop', command, `${options.dataset.replace(/[^\w.-]+/g, '_')}-${options.setting}${corpusPart}-${options.modelId.replace(/[^\w.-]+/g, '_')}${changed}${budgeted}`);
+}
+
 function routerWarnings(workflows: readonly EvaluatedWorkflow[], questions: readonly Question[], dataset: string, modelId: string, setting: string): string[] {
   const warnings: string[] = [];
   for (const w of workflows) {
