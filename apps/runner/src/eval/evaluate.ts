@@ -12,7 +12,7 @@ import { runPool } from './jsonl';
 import { Progress } from './Progress';
 import { ResultsLog } from './ResultsLog';
 import { modelIdOf, runPair, settlePair, writeTrace, type EvaluatedWorkflow, type PairContext } from './runPair';
-import { renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary, type SummaryContext } from './summarize';
+import { incompleteProgress, renderSummary, summarize, type CorpusSummary, type RowVerdict, type Summary, type SummaryContext } from './summarize';
 
 const shortHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 8);
 
@@ -314,7 +314,7 @@ export async function evaluate(
       if (summary.incomplete?.judging) {
         io.err(`${command}: INCOMPLETE: every run finished (${rows.length} of ${total}), but the judging was interrupted with ${summary.incomplete.judging.unjudged} of ${answered.length} answers not yet judged; re-run the same command to judge the rest (no pair runs again)`);
       } else if (summary.incomplete) {
-        io.err(`${command}: INCOMPLETE: ${summary.incomplete.questions_run} of ${questions.length} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
+        io.err(`${command}: INCOMPLETE: ${incompleteProgress(summary.incomplete, questions.length)} (runs per workflow: ${Object.entries(summary.incomplete.runs).map(([id, n]) => `${id} ${n}`).join(', ')}); re-run the same command to finish`);
       }
       if (stopping) return 130;
       if (succeeded === 0) {

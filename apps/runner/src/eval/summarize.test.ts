@@ -57,7 +57,7 @@ describe('scoreRun and summarize', () => {
     expect(summarize(rows, { dataset: 'd', setting: 'closed', model: 'm', offline: true, workflows: ['w'], questionIds: ids.slice(0, 2) }).workflows['w']!.n).toBe(2);
     // The failed column (none here); a workflow asked for with no runs at all makes the summary incomplete.
     expect(renderSummary(summary)).toContain('| w | 4 | 0 | — | — | 0.500 |');
-    expect(summary.incomplete).toEqual({ stopped: false, questions_run: 4, runs: { w: 4, absent: 0 } });
+    expect(summary.incomplete).toEqual({ stopped: false, questions_run: 4, questions_complete: 0, runs: { w: 4, absent: 0 } });
   });
 
   it('scores a workflow\'s own failures as wrong, leaves failures a re-run retries out of every metric, counts them by code, and marks a stopped evaluation incomplete', () => {
@@ -136,8 +136,12 @@ describe('scoreRun and summarize', () => {
     expect(renderSummary(store)).toContain('counted in no figure above; a re-run of the same command does not run it again.');
 
     const stopped = summarize(rows.filter((r) => r.questionId === ids[0]), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
-    expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, runs: { a: 1, b: 1 } });
+    expect(stopped.incomplete).toEqual({ stopped: true, questions_run: 1, questions_complete: 1, runs: { a: 1, b: 1 } });
     expect(renderSummary(stopped)).toMatch(/^# d \(open setting\), INCOMPLETE: 1 of 4 questions ran\n\n\*\*Incomplete\*\*: stopped \(Ctrl-C\) before every pair ran; runs per workflow: a 1, b 1 \(of 4 each\)/);
+    // Stopped with a second question begun by one workflow only: it is not counted as ran.
+    const begun = summarize(rows.filter((r) => r.questionId === ids[0] || (r.questionId === ids[1] && r.workflow === 'a')), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true });
+    expect(begun.incomplete).toMatchObject({ questions_run: 2, questions_complete: 1 });
+    expect(renderSummary(begun)).toMatch(/^# d \(open setting\), INCOMPLETE: 1 of 4 questions ran with every workflow \(2 begun\)\n/);
 
     // Ctrl-C while judging: every pair ran, so the summary says the judging (not the runs) was cut short.
     const judging = summarize(rows, { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['a', 'b'], questionIds: ids, stopped: true, unjudged: 3 });

@@ -186,6 +186,8 @@ export interface IncompleteSummary {
   stopped: boolean;
   /** Questions with at least one run, of `n` planned. */
   questions_run: number;
+  /** Questions every workflow has run, of `n` planned (absent in summaries written before it). */
+  questions_complete?: number;
   /** Runs per workflow (scored and failed), of `n` each. */
   runs: Record<string, number>;
   /**
@@ -428,7 +430,17 @@ function incompleteOf(asked: readonly ResultRow[], context: SummaryContext): { i
     if (!context.stopped || !context.unjudged) return {};
     return { incomplete: { stopped: true, questions_run: new Set(asked.map((r) => r.questionId)).size, runs, judging: { unjudged: context.unjudged } } };
   }
-  return { incomplete: { stopped: Boolean(context.stopped), questions_run: new Set(asked.map((r) => r.questionId)).size, runs } };
+  const byQuestion = new Map<string, Set<string>>();
+  for (const r of asked) byQuestion.set(r.questionId, (byQuestion.get(r.questionId) ?? new Set()).add(r.workflow));
+  const complete = [...byQuestion.values()].filter((ran) => context.workflows.every((id) => ran.has(id))).length;
+  return { incomplete: { stopped: Boolean(context.stopped), questions_run: byQuestion.size, questions_complete: complete, runs } };
+}
+
+/** How far an interrupted eval got: questions every workflow ran, and those some began. */
+export function incompleteProgress(inc: IncompleteSummary, n: number): string {
+  return inc.questions_complete === undefined || inc.questions_complete === inc.questions_run
+    ? `${inc.questions_run} of ${n} questions ran`
+    : `${inc.questions_complete} of ${n} questions ran with every workflow (${inc.questions_run} begun)`;
 }
 
 function oracle(rows: readonly ResultRow[], router: { id: string; candidates: readonly string[] }, present: readonly string[], questionIds: readonly string[], correctOf: (r: ResultRow) => number | null): OracleSummary {
@@ -545,7 +557,7 @@ export function renderSummary(summary: Summary): string {
   const corpus = summary.corpus;
   const inc = summary.incomplete;
   const lines = [
-    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? (inc.judging ? `${summary.n} questions, INCOMPLETE: judging interrupted` : `INCOMPLETE: ${inc.questions_run} of ${summary.n} questions ran`) : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
+    `# ${summary.dataset} (${corpus?.setting ?? summary.setting} setting), ${inc ? (inc.judging ? `${summary.n} questions, INCOMPLETE: judging interrupted` : `INCOMPLETE: ${incompleteProgress(inc, summary.n)}`) : `${summary.n} questions`}${summary.part ? ` (part ${summary.part.part} of ${summary.part.of} by question id${summary.offset ? ` of the file from #${summary.offset + 1}` : ''})` : summary.offset ? ` (#${summary.offset + 1}–#${summary.offset + summary.n} of the file)` : ''}`,
     '',
     ...(summary.warnings ?? []).flatMap((w) => [`**Warning**: ${w}`, '']),
     ...(inc?.judging

@@ -135,7 +135,7 @@ export function EvalHeader({ summary, dir, report }: { summary: EvalSummary; dir
           <strong>Incomplete:</strong>{' '}
           {summary.incomplete.judging
             ? `every run finished, but the judging was stopped with ${summary.incomplete.judging.unjudged} answer${summary.incomplete.judging.unjudged === 1 ? '' : 's'} not yet judged; a workflow with answers not yet judged has no correctness until a re-run of the same command judges them.`
-            : `${summary.incomplete.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}: ${summary.incomplete.questions_run} of ${summary.n} questions ran (runs per workflow: ${Object.entries(summary.incomplete.runs)
+            : `${summary.incomplete.stopped ? 'stopped (Ctrl-C) before every pair ran' : 'not every pair has run'}: ${summary.incomplete.questions_complete === undefined || summary.incomplete.questions_complete === summary.incomplete.questions_run ? `${summary.incomplete.questions_run} of ${summary.n} questions ran` : `${summary.incomplete.questions_complete} of ${summary.n} questions ran with every workflow (${summary.incomplete.questions_run} begun)`} (runs per workflow: ${Object.entries(summary.incomplete.runs)
                 .map(([id, n]) => `${id} ${n}`)
                 .join(', ')}). The figures are over the runs that finished; a re-run of the same command finishes the rest.`}
         </p>
