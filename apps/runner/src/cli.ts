@@ -80,6 +80,8 @@ const layout: OptionSpec = { type: 'string', arg: 'L', defaultText: "detected fr
 const skipInvalid: OptionSpec = { type: 'boolean', help: 'load the valid records of a question file with invalid ones, and report the rest (a --corpus file must be valid throughout)' };
 const limit: OptionSpec = { type: 'string', arg: 'N', defaultText: 'all', help: 'at most N questions' };
 const offset: OptionSpec = { type: 'string', arg: 'M', default: '0', help: 'skip the first M questions of the file (with --skip-invalid: of the valid ones)' };
+/** --offset of the commands that take no --skip-invalid (train, evolve, rollouts). */
+const plainOffset: OptionSpec = { ...offset, help: 'skip the first M questions of the file' };
 const part: OptionSpec = { type: 'string', arg: 'K/N', help: 'only the questions whose id falls in part K of N (a split by a hash of the id, after --offset and --limit): e.g. train on 1/2, report on 2/2' };
 const workflow: OptionSpec = { type: 'string', arg: '<id>', required: true, help: 'a workflow id (multihop workflows lists them)' };
 // A run's budget (SPEC §3): a run that reaches one stops at the next step and is reported partial, its stop reason `budget:<limit>`.
@@ -210,6 +212,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       param: { type: 'string', arg: '<setting>=<v1>,<v2>,...', multiple: true, required: true, help: 'the values to sweep (repeatable: every combination)' },
       ...evaluation,
     },
+    notes: ['Exit code: as eval: 0 when pairs succeeded, 1 when none did or when the judge judged none of their answers, 2 for bad input, 130 after Ctrl-C.'],
   },
   worker: {
     summary: 'run queued eval pairs (multihop eval --queue) until Ctrl-C',
@@ -234,7 +237,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       epochs: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'passes over the questions' },
       seed: { type: 'string', arg: 'S', defaultText: "the trainer's", help: 'random seed' },
       lambda: { type: 'string', arg: 'L', defaultText: "the trainer's", help: "the router's cost weight" },
-      offset,
+      offset: plainOffset,
       limit,
       set: { ...set, arg: '<trainer>.<setting>=<value>', help: "change a trainer's setting (repeatable)" },
       setting,
@@ -250,7 +253,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       rounds: { type: 'string', arg: 'N', defaultText: "the trainer's", help: 'rounds of evolution' },
       seed: { type: 'string', arg: 'S', defaultText: "the trainer's", help: 'random seed' },
       out: { type: 'string', arg: 'DIR', defaultText: '.multihop/state/<workflow>-<dataset>', help: 'the state directory (load it with --set <workflow>.state=DIR)' },
-      offset,
+      offset: plainOffset,
       limit,
       part,
       set: { ...set, arg: '<trainer>.<setting>=<value>', help: "change a trainer's setting (repeatable)" },
@@ -271,7 +274,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       dataset,
       group: { type: 'string', arg: 'G', required: true, help: 'candidates per group (at least 2)' },
       temperature: { type: 'string', arg: 'T', defaultText: '1', help: "the sampling temperature of candidates 1…G−1 (candidate 0 keeps the role's configured one); the offline model ignores it" },
-      offset,
+      offset: plainOffset,
       limit,
       part,
       out: { type: 'string', arg: 'FILE.jsonl', required: true, help: 'the rollouts file; an existing one is refused unless --resume or --force' },
