@@ -200,11 +200,10 @@ describe('OpenAIEmbedder against a scripted server: replies, retries, deadline a
       controller.abort(new Error('user cancelled'));
       return { hang: true };
     });
-    const started = Date.now();
     const error = await failure(embedder(server, { timeout: 10_000 }), controller.signal);
+    // The abort, not the 10 s per-attempt timeout (a ProviderError, retried), ended the request.
     expect(error).toBeInstanceOf(RunAbortedError);
     expect(error.message).toMatch(/user cancelled/);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
   });
 });

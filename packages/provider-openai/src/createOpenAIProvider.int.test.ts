@@ -333,9 +333,8 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     const s = await serve([{ status: 429, content: 'slow down', headers: { 'retry-after': '1' } }, { content: '{"answer":"ok"}' }]);
     const notices: RetryNotice[] = [];
     const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, retryMaxMs: 50, callDeadlineMs: 5000, onRetry: (n) => notices.push(n) });
-    const started = Date.now();
     expect((await createModel({ provider }).call({ prompt, vars: { question: 'q' } })).output.answer).toBe('ok');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // The wait taken is the server's 1 s, not retryMaxMs' 50 ms (the retry notice says what it waits).
     expect(notices).toEqual([expect.objectContaining({ status: 429, waitMs: 1000 })]);
     expect(s.requests).toHaveLength(2);
   });
@@ -344,10 +343,8 @@ describe('openai provider against an OpenAI-compatible server on 127.0.0.1', () 
     const s = await serve([{ status: 429, content: 'slow down', headers: { 'retry-after': '30' } }, { content: '{"answer":"ok"}' }]);
     const notices: RetryNotice[] = [];
     const provider = createOpenAIProvider({ model: 'm', baseURL: s.baseURL, ...fast, callDeadlineMs: 2000, onRetry: (n) => notices.push(n) });
-    const started = Date.now();
     const error = (await createModel({ provider }).call({ prompt, vars: { question: 'q' } }).catch((e: unknown) => e)) as ProviderError;
-    // Not the 30 s the server asked for (how much less is the machine's, not the test's, to say).
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Not the 30 s the server asked for: one attempt, and no retry waited for (no notice).
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toMatch(/failed after 1 attempt\(s\): 429 slow down; the server asked to wait 30 s \(Retry-After\), more than the call's deadline of 2000 ms .* allows$/);
     expect(error.message).not.toContain('\n');

@@ -26,7 +26,7 @@ const SPLITS: Record<string, { offset: number; limit: number }> = {
   'musique-dev': { offset: 0, limit: 100 },
 };
 
-const args = benchFlags();
+const args = benchFlags({ datasets: 'text', dir: 'text' });
 const names = (args.datasets ?? Object.keys(SPLITS).join(',')).split(',');
 
 async function main(): Promise<void> {

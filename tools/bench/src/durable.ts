@@ -22,7 +22,7 @@ import { offlineHandlers as par2Handlers } from '@multihop/par2-rag/offline';
 import { openDatasetCorpus } from '@multihop/retriever';
 import { benchFlags, median } from './flags';
 
-const args = benchFlags();
+const args = benchFlags({ questions: 'count', rounds: 'count' });
 const QUESTIONS = Number(args['questions'] ?? 40);
 const ROUNDS = Number(args['rounds'] ?? 3);
 

@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModel, createScriptedProvider, defineWorkflow, type ModelPort, type ProviderRequest, type Question, type RetrieverPort, type SearchHit } from '@multihop/core';
+import { createModel, createScriptedProvider, defineWorkflow, loopProgress, type ModelPort, type ProviderRequest, type Question, type RetrieverPort, type SearchHit } from '@multihop/core';
 import { loadDataset } from '@multihop/datasets';
 import {
   mergeRoundRobin,
@@ -33,7 +33,7 @@ import { CorpusStore, LlmReranker } from '@multihop/retriever';
 import { benchOpera } from './engineOpera';
 import { benchFlags } from './flags';
 
-const args = benchFlags();
+const args = benchFlags({ questions: 'count', rounds: 'count', 'fanout-runs': 'count' });
 const QUESTIONS = Number(args['questions'] ?? 200);
 const ROUNDS = Number(args['rounds'] ?? 3);
 const FANOUT_RUNS = Number(args['fanout-runs'] ?? 5);
@@ -41,8 +41,10 @@ const LATENCY_MS = 200;
 
 /**
  * A scripted model that answers every PAR² role for any question: five sub-queries cut from the
- * question, a fixed answer, and an ESC that asks for one more hop (CONTINUE) and then stops —
- * so every run takes the same path: plan, 5 retrievals, rerank, anchor, 2 × (write, ESC), 1 reformulate.
+ * question, a fixed answer, and an ESC that asks for one more hop (CONTINUE) and then stops. A run
+ * takes plan, 5 retrievals, rerank, anchor, write, ESC, reformulate, and then, when the follow-up
+ * adds a passage to C_t, write and ESC once more; in a question's ten paragraphs it mostly adds
+ * none (a no-progress stop, which the plain code takes as the graph does). Round 0 counts the calls.
  */
 function scriptedPar2(latencyMs = 0) {
   const escCalls = new Map<string, number>();
@@ -71,31 +73,50 @@ function scriptedPar2(latencyMs = 0) {
   });
 }
 
-/** Algorithm 1 as plain async code: the same prompts, model port, retriever and reranker; no graph, no trace. */
+/**
+ * Algorithm 1 as plain async code: the same prompts, model port, retriever and reranker, and the
+ * same stops as the graph (the ESC's STOP, H, a repeated query, a retrieval that adds no passage);
+ * no graph, no trace. Round 0 checks it answers as the graph does with as many model calls.
+ */
 async function par2Plain(question: Question, model: ModelPort, retriever: RetrieverPort, reranker: Reranker): Promise<string> {
   const { subQueries: m, retrieveK, rerankK, hopBudget } = PAR2_DEFAULTS;
   const plan = await model.call({ prompt: par2PlannerPrompt, vars: { question: question.text, count: m } });
-  const queries = plan.output.searches.slice(0, m).map((s) => s.query);
+  const seen = new Set<string>();
+  const queries = plan.output.searches.map((s) => s.query).filter((q) => {
+    const key = q.trim().toLowerCase();
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }).slice(0, m);
   const candidates = await Promise.all(queries.map((q) => retriever.search(q, { k: retrieveK })));
   const reranked = await Promise.all(candidates.map((hits, i) => reranker.rerank(queries[i] as string, hits, { k: rerankK })));
   let context: SearchHit[] = mergeRoundRobin(reranked);
   let answer = '';
-  for (let hop = 1; hop <= hopBudget; hop++) {
-    answer = (await model.call({ prompt: par2WriterPrompt, vars: { question: question.text, passages: context } })).output.answer;
-    const verdict = (await model.call({ prompt: par2EscPrompt, vars: { question: question.text, response: answer, passages: context, previousQueries: queries } })).output;
-    if (verdict.decision === 'STOP' || hop === hopBudget) break;
+  for (let hop = 1; ; hop++) {
+    const written = (await model.call({ prompt: par2WriterPrompt, vars: { question: question.text, passages: context } })).output;
+    answer = written.answer;
+    const verdict = (await model.call({ prompt: par2EscPrompt, vars: { question: question.text, response: answer, reasoning: written.reasoning, passages: context, previousQueries: [...queries] } })).output;
+    if (verdict.decision === 'STOP' || hop >= hopBudget) break;
     const next = (
       await model.call({
         prompt: par2QueryFormulatorPrompt,
-        vars: { question: question.text, response: answer, rationale: verdict.rationale, suggestion: verdict.query, previousQueries: queries },
+        vars: { question: question.text, response: answer, reasoning: written.reasoning, rationale: verdict.rationale, suggestion: verdict.query, previousQueries: [...queries] },
       })
-    ).output.query;
+    ).output.query.trim();
+    if (!loopProgress({ query: next, earlierQueries: queries }).progress) break;
     queries.push(next);
     const hits = await reranker.rerank(next, await retriever.search(next, { k: retrieveK }), { k: rerankK });
     const known = new Set(context.map((h) => h.id));
+    if (!loopProgress({ query: next, earlierQueries: [], retrievedIds: hits.map((h) => h.id), seenIds: known }).progress) break;
     context = [...context, ...hits.filter((h) => !known.has(h.id))];
   }
   return answer;
+}
+
+/** A model port that counts the calls that go through it. */
+function counted(model: ModelPort): { port: ModelPort; calls: () => number } {
+  let calls = 0;
+  return { port: { modelFor: (role) => model.modelFor(role), call: (request) => ((calls += 1), model.call(request)) } as ModelPort, calls: () => calls };
 }
 
 const scoped = (retriever: RetrieverPort, question: Question): RetrieverPort => ({
@@ -119,22 +140,34 @@ async function main(): Promise<void> {
     const engine: number[] = [];
     const plain: number[] = [];
     const answers = { engine: 0, plain: 0 };
+    let callsPerRun = 0;
     for (let round = 0; round <= ROUNDS; round++) {
-      // Round 0 warms both paths up (JIT, LanceDB caches) and is not counted.
+      // Round 0 warms both paths up (JIT, LanceDB caches), is not counted, and checks both do the same work.
       let t = performance.now();
       const m1 = createModel({ provider: scriptedPar2() });
+      const byEngine = new Map<string, { answer: string; calls: number }>();
       for (const q of questions) {
         const result = await workflow.run(q, { model: m1, retriever: scoped(retriever, q) });
-        if (result.status !== 'ok') throw new Error(`engine run failed: ${result.error?.message ?? result.status}`);
+        // A no-progress stop (a follow-up that adds no passage) is the method's own end, as in plain.
+        if (result.status === 'error') throw new Error(`engine run failed: ${result.error?.message ?? result.status}`);
+        if (round === 0) byEngine.set(q.id, { answer: result.answer, calls: result.usage.llmCalls });
         if (round > 0) answers.engine++;
       }
       if (round > 0) engine.push((performance.now() - t) / questions.length);
       t = performance.now();
       const m2 = createModel({ provider: scriptedPar2() });
+      let calls = 0;
       for (const q of questions) {
-        await par2Plain(q, m2, scoped(retriever, q), reranker);
+        const port = round === 0 ? counted(m2) : undefined;
+        const answer = await par2Plain(q, port?.port ?? m2, scoped(retriever, q), reranker);
+        if (port) {
+          const same = byEngine.get(q.id)!;
+          if (answer !== same.answer || port.calls() !== same.calls) throw new Error(`plain PAR² and the workflow disagree on ${q.id}: ${JSON.stringify(answer)} in ${port.calls()} calls vs ${JSON.stringify(same.answer)} in ${same.calls}`);
+          calls += port.calls();
+        }
         if (round > 0) answers.plain++;
       }
+      if (round === 0) callsPerRun = calls / questions.length;
       if (round > 0) plain.push((performance.now() - t) / questions.length);
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -162,10 +195,9 @@ async function main(): Promise<void> {
     console.log(`| plain async, same model port + retriever | ${p.toFixed(2)} | ${answers.plain} |`);
     console.log(`| **ratio engine / plain** | **${(e / p).toFixed(2)}×** | |`);
     console.log(`| of which the RunContext alone (13 traced node visits + decisions, no graph) | ${contextMs.toFixed(2)} | ${ROUNDS * questions.length} |`);
-    // Each run makes 6 model calls (plan, 2 writes, 2 ESC, 1 reformulation): at 200 ms a call the
-    // same absolute overhead is this share of a run.
-    const withLatency = p + 6 * LATENCY_MS;
-    console.log(`(engine adds ${(e - p).toFixed(2)} ms per run: LangGraph supersteps, trace events, metering, budget checks;`);
+    // At 200 ms a model call (as many a run as round 0 counted), the same absolute overhead is this share of a run.
+    const withLatency = p + callsPerRun * LATENCY_MS;
+    console.log(`(engine adds ${(e - p).toFixed(2)} ms per run: LangGraph supersteps, trace events, metering, budget checks; ${callsPerRun.toFixed(2)} model calls a run, the same on both sides;`);
     console.log(` with ${LATENCY_MS} ms per model call that is ${((100 * (e - p)) / withLatency).toFixed(1)}% of a ${withLatency.toFixed(0)} ms run)\n`);
 
     // 2. Fan-out with 200 ms per model call: planner → 5 retrievals → 5 LLM reranks → writer.

@@ -20,10 +20,11 @@ import { operaPlain } from './operaPlain';
 import { benchFlags, median } from './flags';
 
 /**
- * A scripted model that answers every OPERA role for any question, so every run takes the same
- * path through the machine: a two-step plan whose second step has a placeholder, and per
- * sub-goal an insufficient first analysis, one rewrite, and a sufficient second analysis
- * (8 model calls and 4 sentence retrievals a run). Fresh per pass: it counts analyses per sub-goal.
+ * A scripted model that answers every OPERA role for any question: a two-step plan whose second
+ * step has a placeholder, and per sub-goal an insufficient first analysis, one rewrite, and a
+ * sufficient second analysis, unless the rewrite finds no sentence the sub-goal has not read (a
+ * no-progress stop, as the machine and the plain code both take it). The calls and retrievals a
+ * run makes are counted in round 0 and printed. Fresh per pass: it counts analyses per sub-goal.
  */
 function scriptedOpera(): ModelPort {
   const analyses = new Map<string, number>();
@@ -85,7 +86,8 @@ export async function benchOpera(options: { questions: number; rounds: number })
       const m1 = scriptedOpera();
       for (const q of questions) {
         const result = await workflow.run(q, { model: m1, retriever: scoped(q) });
-        if (result.status !== 'ok') throw new Error(`OPERA run on ${q.id} ended ${result.status}: ${result.error?.message ?? result.stopReason ?? ''}`);
+        // A no-progress stop (a rewrite that finds no new sentence) is the method's own end, as in plain.
+        if (result.status === 'error') throw new Error(`OPERA run on ${q.id} ended ${result.status}: ${result.error?.message ?? ''}`);
         if (round === 0) results.push(result);
       }
       if (round > 0) engine.push((performance.now() - t) / questions.length);
@@ -95,8 +97,8 @@ export async function benchOpera(options: { questions: number; rounds: number })
         const out = await operaPlain(q, m2, scoped(q));
         if (round === 0) {
           const machine = results[i]!;
-          if (out.answer !== machine.answer || !isDeepStrictEqual(out.memory, machine.data?.['memory'] as TrajectoryEntry[])) {
-            throw new Error(`plain OPERA and the workflow disagree on ${q.id}: "${out.answer}" vs "${machine.answer}"`);
+          if (out.answer !== machine.answer || out.stopReason !== machine.stopReason || !isDeepStrictEqual(out.memory, machine.data?.['memory'] as TrajectoryEntry[])) {
+            throw new Error(`plain OPERA and the workflow disagree on ${q.id}: "${out.answer}" (${out.stopReason ?? 'ok'}) vs "${machine.answer}" (${machine.stopReason ?? 'ok'})`);
           }
         }
       }
@@ -133,7 +135,7 @@ export async function benchOpera(options: { questions: number; rounds: number })
 }
 
 if (require.main === module) {
-  const args = benchFlags();
+  const args = benchFlags({ questions: 'count', rounds: 'count' });
   benchOpera({ questions: Number(args['questions'] ?? 100), rounds: Number(args['rounds'] ?? 3) })
     .then((markdown) => console.log(markdown))
     .catch((error: unknown) => {

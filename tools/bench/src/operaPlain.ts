@@ -4,9 +4,10 @@
  * no machine, no RunContext and no trace. Its trajectory memory must equal the workflow's on
  * every question (engineOpera.ts checks), or the comparison would not be of one algorithm.
  */
-import { findPlaceholders, readySteps, substitutePlaceholders, type ModelPort, type PlanStep, type Query, type RetrieverPort } from '@multihop/core';
+import { findPlaceholders, loopProgress, readySteps, substitutePlaceholders, type ModelPort, type NoProgressKind, type PlanStep, type Query, type RetrieverPort } from '@multihop/core';
 import {
   analyseEvidence,
+  lastStepAnswer,
   memoryLines,
   OPERA_DEFAULTS,
   planSubGoals,
@@ -55,18 +56,33 @@ export async function operaPlain(query: Query, model: ModelPort, retriever: Retr
     );
     const subGoal = substitutePlaceholders(step.question, answers);
 
-    // Retrieve top-k sentences, analyse, rewrite while the evidence is insufficient and rewrites are left.
+    // Retrieve top-k sentences, analyse, rewrite while the evidence is insufficient and rewrites are
+    // left; a rewrite that repeats a query, or a retrieval after one that finds no sentence this
+    // sub-goal has not read, ends the loop with the best guess (the machine's no-progress stops).
     const attempts: Attempt[] = [];
     let searchQuery = subGoal;
     let pendingRewrite: Attempt['rewrite'];
-    for (let rewrites = 0; ; rewrites++) {
+    let rewrites = 0;
+    let noProgress: NoProgressKind | undefined;
+    for (;;) {
       const found = await retriever.search(searchQuery, { level: 'sentence', k: settings.topK });
       const hits = found.map((h) => ({ id: h.id, title: h.title, text: h.text, rank: h.rank, score: h.score, ...(h.passageId ? { passageId: h.passageId } : {}) }));
+      if (rewrites > 0 && !loopProgress({ query: searchQuery, earlierQueries: [], retrievedIds: hits.map((h) => h.id), seenIds: attempts.flatMap((a) => a.hits.map((h) => h.id)) }).progress) {
+        noProgress = 'no-new-passage';
+        break;
+      }
       const verdict = await analyseEvidence(model, { question: query.text, subGoal, memory: memoryLines(memory), hits });
       attempts.push({ query: searchQuery, hits, status: verdict.status, answer: verdict.answer, analysis: verdict.analysis, ...(pendingRewrite ? { rewrite: pendingRewrite } : {}) });
+      pendingRewrite = undefined;
       if ((verdict.status === 'yes' && verdict.answer !== '') || rewrites >= settings.maxRewrites) break;
       const next = await rewriteQuery(model, { subGoal, query: searchQuery, analysis: verdict.analysis, previousQueries: attempts.map((a) => a.query) });
-      searchQuery = next.query || searchQuery;
+      const nextQuery = next.query || searchQuery;
+      rewrites += 1;
+      if (!loopProgress({ query: nextQuery, earlierQueries: attempts.map((a) => a.query) }).progress) {
+        noProgress = 'repeated-query';
+        break;
+      }
+      searchQuery = nextQuery;
       pendingRewrite = { strategy: next.strategy, keywords: next.keywords };
     }
     const last = attempts.at(-1)!;
@@ -78,11 +94,15 @@ export async function operaPlain(query: Query, model: ModelPort, retriever: Retr
       attempts,
       answer: last.answer,
       status: last.status === 'yes' && last.answer !== '' ? 'yes' : 'no',
+      rewrites,
+      ...(noProgress ? { noProgress } : {}),
     };
     memory.push(entry);
+    if (noProgress) stopReason = 'no-progress';
+    else if (entry.status === 'no' && !stopReason) stopReason = 'step-unresolved';
   }
 
-  const synthesis = await synthesizeAnswer(model, query.text, memory);
-  const answer = synthesis.answer || ([...memory].reverse().find((e) => e.answer)?.answer ?? '');
+  // The paper's final answer (synthesis 'last-step'), or this project's synthesis call.
+  const answer = settings.synthesis === 'llm' ? (await synthesizeAnswer(model, query.text, memory)).answer || ([...memory].reverse().find((e) => e.answer)?.answer ?? '') : (lastStepAnswer(memory)?.answer ?? '');
   return { answer, plan, memory, ...(stopReason ? { stopReason } : {}) };
 }

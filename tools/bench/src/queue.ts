@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { sharedDatasetsDir, startOpenAICompatibleServer, startRedis } from '@multihop/testing';
 import { benchFlags } from './flags';
 
-const args = benchFlags();
+const args = benchFlags({ questions: 'count', concurrency: 'count', latency: 'number' });
 const QUESTIONS = Number(args['questions'] ?? 200);
 const LATENCY_MS = Number(args['latency'] ?? 200);
 const CONCURRENCY = Number(args['concurrency'] ?? 4);

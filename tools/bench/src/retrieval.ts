@@ -22,7 +22,7 @@ import { benchFlags } from './flags';
 
 type Table = Awaited<ReturnType<CorpusStore['table']>>;
 
-const args = benchFlags();
+const args = benchFlags({ datasets: 'text', dir: 'text', json: 'text', queries: 'count', 'compare-passages': 'number', 'scale-passages': 'number', 'vector-queries': 'count' });
 const scalePassages = Number(args['scale-passages'] ?? 1_000_000);
 const datasetNames = (args.datasets ?? 'hotpotqa-dev,2wiki-dev,musique-dev').split(',');
 const queryLimit = args.queries ? Number(args.queries) : Infinity;
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     if (vectorQueries > 0) {
       const v = await vectorIndex(await store.table('synthetic'), questions.slice(0, vectorQueries).map((q) => q.text), embedder);
       results.vectorIndex = v;
-      console.log(`\n### Vector index at ${v.rows.toLocaleString('en-US')} rows: ${v.index}, cosine, k = 10, ${v.queries} real HotpotQA questions\n`);
+      console.log(`\n### Vector index at ${v.rows.toLocaleString('en-US')} rows: ${v.index}, cosine, k = 10, ${v.queries} real ${datasetNames[0] ?? 'hotpotqa-dev'} questions\n`);
       console.log('| nprobes | build s | recall@10 vs exact | indexed p50 ms | indexed p95 ms | exact (flat) p50 ms | exact p95 ms | exact/indexed p50 |\n|---|---|---|---|---|---|---|---|');
       for (const p of v.probes) {
         console.log(`| ${p.nprobes} | ${(v.buildMs / 1000).toFixed(1)} | ${pct(p.recallAt10)}% | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(v.exactP50)} | ${ms(v.exactP95)} | ${(v.exactP50 / p.p50).toFixed(1)}× |`);

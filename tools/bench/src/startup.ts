@@ -2,7 +2,8 @@
  * `npm run bench:startup`: how long the `multihop` bin takes to start, and how many modules it
  * loads, for `multihop workflows` and `multihop run` (one question on an ingested corpus, the
  * offline model), run from the TypeScript sources and, when `npm run build` has been run, from
- * dist/. Each command is spawned as a user would; medians of --runs (default 5).
+ * dist/. Each command is spawned as a user would; medians of --runs (default 5), each also as a
+ * ratio to a bare `node -e 0` started in the same run (the floor, which the machine sets).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchFlags, median } from './flags';
 
-const args = benchFlags();
+const args = benchFlags({ runs: 'count' });
 const RUNS = Number(args['runs'] ?? 5);
 const root = join(__dirname, '..', '..', '..');
 const bin = join(root, 'apps', 'runner', 'bin', 'multihop.js');
@@ -35,24 +36,38 @@ function time(argv: string[], env: Record<string, string>): { ms: number; module
 }
 
 
-function measure(label: string, argv: string[], env: Record<string, string>): string {
+/** A bare `node -e 0`: the floor any command's start sits on, measured in this run, which the ratios are taken to. */
+function bareNode(): number {
+  const once = () => {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return performance.now() - t;
+  };
+  once();
+  return median(Array.from({ length: RUNS }, once));
+}
+
+function measure(label: string, argv: string[], env: Record<string, string>, floor: number): string {
   time(argv, env); // warm the file cache and the corpus
   const runs = Array.from({ length: RUNS }, () => time(argv, env));
-  return `| ${label} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${runs[0]!.modules} |`;
+  const ms = median(runs.map((r) => r.ms));
+  return `| ${label} | ${ms.toFixed(0)} | ${(ms / floor).toFixed(1)}× | ${runs[0]!.modules} |`;
 }
 
 const db = join(dir, 'db');
 const run = ['run', '--workflow', 'par2-rag', '--dataset', 'hotpotqa-dev', '--id', '5a8c7595554299585d9e36b6', '--db', db];
 console.log(`# bench:startup — ${new Date().toISOString()}`);
 console.log(`machine: ${cpus().length} cores, node ${process.version}; median of ${RUNS} runs after one warm-up\n`);
-console.log('| command | ms | modules loaded |');
-console.log('|---|---|---|');
+console.log('| command | ms | × a bare `node -e 0` | modules loaded |');
+console.log('|---|---|---|---|');
 try {
-  console.log(measure('`multihop workflows` (sources)', ['workflows'], { MULTIHOP_FROM_SOURCE: '1' }));
-  console.log(measure('`multihop run` par2-rag, one HotpotQA question (sources)', run, { MULTIHOP_FROM_SOURCE: '1' }));
+  const floor = bareNode();
+  console.log(`| \`node -e 0\` | ${floor.toFixed(0)} | 1.0× | 0 |`);
+  console.log(measure('`multihop workflows` (sources)', ['workflows'], { MULTIHOP_FROM_SOURCE: '1' }, floor));
+  console.log(measure('`multihop run` par2-rag, one HotpotQA question (sources)', run, { MULTIHOP_FROM_SOURCE: '1' }, floor));
   if (existsSync(join(root, 'apps', 'runner', 'dist', 'cli.js'))) {
-    console.log(measure('`multihop workflows` (dist)', ['workflows'], {}));
-    console.log(measure('`multihop run` par2-rag, one HotpotQA question (dist)', run, {}));
+    console.log(measure('`multihop workflows` (dist)', ['workflows'], {}, floor));
+    console.log(measure('`multihop run` par2-rag, one HotpotQA question (dist)', run, {}, floor));
   } else {
     console.log('\n(no apps/runner/dist: run `npm run build` first to time the built bin)');
   }
