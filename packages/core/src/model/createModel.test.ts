@@ -6,6 +6,7 @@ import { ModelOutputError, RunAbortedError } from '../errors';
 import { createModel, parseReply } from './createModel';
 import type { ChatMessage, PromptTemplate, Provider, ProviderRequest } from './port';
 import { createScriptedProvider } from './scripted';
+import { ConcurrencyLimiter } from './limiter';
 
 const answerSchema = z.object({ answer: z.string().min(1), confidence: z.number().min(0).max(1) });
 
@@ -252,6 +253,33 @@ describe('createModel', () => {
     const model = createModel({ provider, concurrency: 3 });
     await Promise.all(Array.from({ length: 10 }, (_, i) => model.call({ prompt: answerPrompt, vars: { question: String(i) } })));
     expect(peak).toBe(3);
+  });
+
+  it('hands a finished task\'s slot to the first waiter: a call made at that moment queues, and never runs beside it', async () => {
+    // Concurrency 1: a task holds the slot, one waits; a third call comes a few microtasks after the first ends.
+    for (let depth = 0; depth < 6; depth++) {
+      const limiter = new ConcurrencyLimiter(1);
+      const order: string[] = [];
+      let inFlight = 0;
+      let peak = 0;
+      const task = (name: string, until: Promise<unknown> = new Promise((r) => setTimeout(r, 5))) => async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        order.push(name);
+        await until;
+        inFlight--;
+      };
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const first = limiter.run(task('first', gate));
+      const queued = limiter.run(task('queued'));
+      let later: Promise<unknown> = gate;
+      for (let i = 0; i < depth; i++) later = later.then(() => undefined);
+      const newcomer = later.then(() => limiter.run(task('newcomer')));
+      release();
+      await Promise.all([first, queued, newcomer]);
+      expect({ depth, peak, order }).toEqual({ depth, peak: 1, order: ['first', 'queued', 'newcomer'] });
+    }
   });
 });
 

@@ -54,6 +54,9 @@ export class ConcurrencyLimiter {
    * does not wait for other runs' calls to finish first.
    */
   async run<T>(task: () => Promise<T>, signal?: AbortSignal, abortError: (reason: unknown) => Error = (reason) => (reason instanceof Error ? reason : new Error(String(reason)))): Promise<T> {
+    // A waiter is handed the slot of the task that finished (`active` keeps counting it): a call made
+    // between that task's end and the waiter's wake-up sees no free slot, and queues behind it.
+    let handed = false;
     if (this.active >= this.concurrency) {
       if (signal?.aborted) throw abortError(signal.reason);
       await new Promise<void>((resolve, reject) => {
@@ -69,13 +72,15 @@ export class ConcurrencyLimiter {
         this.waiting.push(wake);
         if (signal) this.watch(signal, onAbort);
       });
+      handed = true;
     }
-    this.active++;
+    if (!handed) this.active++;
     try {
       return await task();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
