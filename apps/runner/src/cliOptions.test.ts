@@ -84,6 +84,26 @@ describe('eval and sweep options a new user meets, through the CLI', () => {
     }
   });
 
+  it('checks the config file\'s cache before any pair runs, naming the field, and refuses an empty --cache', async () => {
+    const aFile = join(dir, 'a-file');
+    writeFileSync(aFile, 'x');
+    const config = join(dir, 'cache-through-a-file.config.json');
+    writeFileSync(config, JSON.stringify({ model: 'offline', cache: join(aFile, 'cache') }));
+    const saved = process.env['MULTIHOP_CONFIG'];
+    process.env['MULTIHOP_CONFIG'] = config;
+    try {
+      const refused = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--out', join(dir, 'never-cache'), '--db', db);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(`${config}: field cache ${join(aFile, 'cache')}: cannot read ${join(aFile, 'cache')}: a part of the path is a file, not a directory (ENOTDIR)`);
+    } finally {
+      if (saved === undefined) delete process.env['MULTIHOP_CONFIG'];
+      else process.env['MULTIHOP_CONFIG'] = saved;
+    }
+    const empty = await cli('eval', '--workflows', 'direct', '--dataset', csv, '--cache', '', '--out', join(dir, 'never-empty'), '--db', db);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain('--cache: give a directory (an empty path would fill the working directory)');
+  });
+
   it('says what is wrong with --offset, --set, --corpus in the closed setting, and sweep\'s --param', async () => {
     const fail = async (...argv: string[]) => {
       const r = await cli(...argv, '--db', db, ...(argv[0] === 'run' ? [] : ['--out', join(dir, 'never')]));

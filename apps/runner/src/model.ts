@@ -52,6 +52,12 @@ export function resolveModel(
     knownRoles,
     ...options,
   });
+  // The config file's cache is checked as --cache is (by the command, before any pair): a path through a
+  // file, or one that cannot be written, is one line naming the file's field, not a failure of every call.
+  if (resolved.cache && options.cacheDir === undefined) {
+    const { writableDir } = require('./eval/evaluate') as typeof import('./eval/evaluate');
+    writableDir(resolved.cache.dir, resolved.cache.source);
+  }
   const fingerprints = {
     default: masked(resolved.fingerprints.default),
     roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).filter(([role]) => role !== 'judge').map(([role, fingerprint]) => [role, masked(fingerprint)])),

@@ -487,6 +487,7 @@ function describeRetrieval(c: CorpusSummary): string {
  * be written. Nothing is created here.
  */
 export function writableDir(path: string, flag: string): void {
+  if (path.trim() === '') throw new ConfigError(`${flag}: give a directory (an empty path would fill the working directory)`);
   const full = resolve(path);
   for (let at = full; ; at = dirname(at)) {
     let stat;

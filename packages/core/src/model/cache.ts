@@ -42,6 +42,25 @@ export class ResponseCache {
     }
   }
 
+  private warned = false;
+
+  /**
+   * set(), a failure of which is reported once (a process warning naming the directory and the
+   * error) and otherwise ignored: the reply in hand is the caller's whether or not it is kept.
+   */
+  async trySet(key: ResponseCacheKey, response: CachedResponse): Promise<boolean> {
+    try {
+      await this.set(key, response);
+      return true;
+    } catch (error) {
+      if (!this.warned) {
+        this.warned = true;
+        process.emitWarning(`the response cache ${this.dir} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): replies are not kept in it, and are paid for again next time`, 'MultihopCacheWarning');
+      }
+      return false;
+    }
+  }
+
   async set(key: ResponseCacheKey, response: CachedResponse): Promise<void> {
     const hash = ResponseCache.keyOf(key);
     const file = this.pathOf(hash);

@@ -106,6 +106,8 @@ describe('model selection', () => {
     expectError({ model: { provider: 'openai', model: 'x', baseURL: 'localhost:8000' } }, /field model\.baseURL: expected an http\(s\) URL/);
     expectError({ settings: { 'par2-rag': { hopBudget: null } } }, /field settings\.par2-rag\.hopBudget: expected a number, a string or true\/false, got null$/);
     expectError({ concurrency: 0, cache: 3 }, /field concurrency: expected a positive integer, got number 0 \(and 1 more problem\)$/);
+    // An empty cache path would put the cache's shard folders in the working directory.
+    expectError({ cache: '' }, /field cache: expected a directory path \(a non-empty string\), got string ""$/);
     expectError([], /field \(top level\): expected a JSON object with the fields model, roles, .*, got an array$/);
   });
 

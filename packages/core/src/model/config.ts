@@ -52,7 +52,8 @@ const configSchema = z
     model: z.union([z.string(), specObject]).optional(),
     roles: z.record(z.string(), z.union([z.string(), specObject])).optional(),
     concurrency: z.number().int().positive().optional(),
-    cache: z.string().optional(),
+    // Empty would put the cache's shard folders in the working directory.
+    cache: z.string().min(1, 'give a directory (an empty path would fill the working directory)').optional(),
     /**
      * Workflow settings by workflow or method id (`{"par2-rag": {"hopBudget": 7}}`); the runner
      * checks each against the workflow's own settings schema.
@@ -134,7 +135,7 @@ const TOP_EXPECTS: Record<string, string> = {
   model: MODEL_EXPECTS,
   roles: 'an object of role names to models, e.g. {"par2-esc": "openai:o4-mini"}',
   concurrency: 'a positive integer',
-  cache: 'a directory path (a string)',
+  cache: 'a directory path (a non-empty string)',
   settings: 'an object of workflow ids to settings, e.g. {"par2-rag": {"hopBudget": 7}}',
 };
 
@@ -309,6 +310,8 @@ export interface ResolvedModel {
   fingerprints: { default: string; roles: Record<string, string> };
   /** True when every role is served by the offline model. */
   offline: boolean;
+  /** The response cache the port writes to, and where it was set (the config file's field, or the caller's cacheDir), for a check before any call. */
+  cache?: { dir: string; source: string };
 }
 
 /**
@@ -413,6 +416,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
         : (options.concurrency ?? config.concurrency ?? options.defaultConcurrency),
     cache: options.cacheDir ?? config.cache,
   });
+  const cacheDir = options.cacheDir ?? config.cache;
   const roleIds = Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, p.id]));
   const fingerprint = (p: Provider) => p.fingerprint ?? p.id;
   return {
@@ -420,5 +424,6 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
     describe: { default: provider.id, roles: roleIds },
     fingerprints: { default: fingerprint(provider), roles: Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, fingerprint(p)])) },
     offline: [provider, ...Object.values(roles)].every((p) => p.id === 'offline'),
+    ...(cacheDir !== undefined ? { cache: { dir: cacheDir, source: options.cacheDir !== undefined ? 'cacheDir' : `${where}: field cache` } } : {}),
   };
 }

@@ -283,6 +283,27 @@ describe('createModel', () => {
   });
 });
 
+describe('a response cache that cannot be written', () => {
+  it('keeps the paid reply: the call answers, and one warning names the cache directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-unwritable-'));
+    const file = join(dir, 'a-file');
+    require('node:fs').writeFileSync(file, 'not a directory');
+    const warnings: string[] = [];
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(((message: string, type: string) => void warnings.push(`${type}: ${message}`)) as typeof process.emitWarning);
+    try {
+      const provider = createScriptedProvider({ replies: { writer: ['{"answer":"A","confidence":1}', '{"answer":"B","confidence":1}'] }, usage: { promptTokens: 100, completionTokens: 10 } });
+      const model = createModel({ provider, cache: join(file, 'cache') });
+      const first = await model.call({ prompt: answerPrompt, vars: { question: 'q1' } });
+      const second = await model.call({ prompt: answerPrompt, vars: { question: 'q2' } });
+      expect([first.output.answer, second.output.answer]).toEqual(['A', 'B']);
+      expect(first.usage).toMatchObject({ promptTokens: 100, completionTokens: 10 });
+      expect(warnings).toEqual([expect.stringMatching(new RegExp(`^MultihopCacheWarning: the response cache .*a-file/cache cannot be written \\(ENOTDIR\\)`))]);
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+});
+
 describe('the response cache key', () => {
   it('keeps sampled candidates of one prompt apart and finds a repaired reply again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'multihop-cache-key-'));

@@ -139,7 +139,9 @@ export function createModel(options: ModelOptions): ModelPort {
           if (cache) {
             const temperature = request.temperature !== undefined ? { temperature: request.temperature } : {};
             // The mended round first: a replay that finds the first round's broken reply finds the mended one too.
-            for (const round of [...fresh].reverse()) await cache.set(cacheKey(provider, { messages: round.messages, jsonSchema, vars: request.vars, ...temperature }), round.response);
+            // Best effort: a cache that cannot be written (a full disk, a path through a file) must not
+            // throw away a reply that was paid for; it is said once, and the call returns its answer.
+            for (const round of [...fresh].reverse()) await cache.trySet(cacheKey(provider, { messages: round.messages, jsonSchema, vars: request.vars, ...temperature }), round.response);
           }
           usage.latencyMs = Date.now() - started;
           return {
