@@ -87,6 +87,12 @@ describe('scoreRun and summarize', () => {
     expect(summary.comparisons.find((c) => c.metric === 'em')).toMatchObject({ a: 'a', b: 'b', n: 2, diff: 0.5 });
     expect(summary.comparisons.every((c) => c.b !== 'down')).toBe(true);
     expect(summary.incomplete).toBeUndefined();
+    expect(renderSummary(summary)).not.toContain('From the response cache');
+    // Calls answered from the response cache are counted and said: their latency is a cache read.
+    const cachedRow = (q: string): ResultRow => ({ ...rowOf('c', q, 1), usage: { ...emptyUsage(), llmCalls: 2, byRole: { writer: { calls: 2, promptTokens: 40, completionTokens: 10, estimated: false, cachedCalls: 1 } } } });
+    const cachedSummary = summarize(ids.slice(0, 2).map(cachedRow), { dataset: 'd', setting: 'open', model: 'm', offline: true, workflows: ['c'], questionIds: ids.slice(0, 2) });
+    expect(cachedSummary.workflows['c']).toMatchObject({ cached_calls: 2, llm_calls: 2 });
+    expect(renderSummary(cachedSummary)).toContain('From the response cache (--cache): c 2 of 4 model calls.');
     // No judge, no correctness: not 0.000 from the failure scored as wrong.
     expect(Object.values(summary.workflows).map((w) => w.correctness)).toEqual([null, null]);
     expect(summary.comparisons.find((c) => c.metric === 'correctness')).toBeUndefined();

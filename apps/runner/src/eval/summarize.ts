@@ -40,6 +40,8 @@ export interface WorkflowSummary {
   tokens: number;
   /** True when any token count came from an estimate, not the provider. */
   tokens_estimated: boolean;
+  /** Model calls answered from the response cache (--cache), of all the runs' calls: their tokens are the first run's, their latency a cache read. Absent in summaries written before it. */
+  cached_calls?: number;
   retrieval_calls: number;
   latency_ms_p50: number;
   latency_ms_p95: number;
@@ -311,6 +313,7 @@ export function summarize(allRows: readonly ResultRow[], context: SummaryContext
       llm_calls: mean(mine.map((r) => r.usage.llmCalls)),
       tokens: mean(mine.map(rowTokens)),
       tokens_estimated: mine.some((r) => r.usage.estimated),
+      cached_calls: mine.reduce((n, r) => n + Object.values(r.usage.byRole ?? {}).reduce((m, role) => m + (role.cachedCalls ?? 0), 0), 0),
       retrieval_calls: mean(mine.map((r) => r.usage.retrievalCalls)),
       latency_ms_p50: percentile(latencies, 50),
       latency_ms_p95: percentile(latencies, 95),
@@ -718,6 +721,13 @@ export function renderSummary(summary: Summary): string {
   const estimated = Object.values(summary.workflows).some((w) => w.tokens_estimated) || summary.judge?.tokens_estimated;
   lines.push('', '## How these are measured', '');
   if (estimated) lines.push('\\* estimated token counts: the provider reported no usage (≈4 characters per token).', '');
+  const cached = Object.entries(summary.workflows).filter(([, w]) => (w.cached_calls ?? 0) > 0);
+  if (cached.length) {
+    lines.push(
+      `From the response cache (--cache): ${cached.map(([id, w]) => `${id} ${w.cached_calls} of ${Math.round(w.llm_calls * w.n)} model calls`).join(', ')}. A cached call reports the tokens of the run that paid for it, and its latency is a cache read: those workflows' tokens are what the calls cost once, their latency is not the model's.`,
+      '',
+    );
+  }
   lines.push(
     `Correct: ${summary.judge?.offline ? 'the offline judge’s lexical verdict (the gold contained in the answer, or token F1 ≥ 0.6), standing in for PAR² A.2’s LLM judge' : 'PAR² A.2’s LLM judge (Explanation:/Decision: reply; a decision containing “yes” counts)'}, mean over the judged answers. EM/F1/Acc: official HotpotQA normalisation, max over gold aliases. ${summary.retrieval_metrics} Intervals: seeded percentile bootstrap, 2000 resamples.`,
   );
