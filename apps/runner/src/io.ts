@@ -1,3 +1,7 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '@multihop/core';
+
 /** Where a command writes; tests pass their own to read what a command printed. */
 export interface Io {
   out(text: string): void;
@@ -98,4 +102,45 @@ export function sayOnInterrupt(io: Io, message: () => string): () => void {
   };
   process.on('SIGINT', onSigint);
   return () => process.off('SIGINT', onSigint);
+}
+
+/**
+ * A directory a command will write into (created later if missing): refused in one line when it
+ * is a file, when a part of its path is a file, or when it (or its nearest existing parent) cannot
+ * be written. Nothing is created here.
+ */
+export function writableDir(path: string, flag: string): void {
+  if (path.trim() === '') throw new ConfigError(`${flag}: give a directory (an empty path would fill the working directory)`);
+  const full = resolve(path);
+  for (let at = full; ; at = dirname(at)) {
+    let stat;
+    try {
+      stat = statSync(at);
+    } catch (error) {
+      if (isSystemError(error) && error.code === 'ENOENT' && dirname(at) !== at) continue;
+      throw refused(flag, full, error);
+    }
+    if (!stat.isDirectory()) {
+      throw new ConfigError(
+        at === full
+          ? `${flag} ${full} is a file, not a directory (ENOTDIR); give a directory (it is created if missing)`
+          : `${flag} ${full}: ${at} is a file, not a directory (ENOTDIR)`,
+      );
+    }
+    writable(at, flag, full);
+    return;
+  }
+}
+
+/** `path` can be written (or its nearest existing parent): else a one-line ConfigError naming `flag` and `given`. */
+export function writable(path: string, flag: string, given: string = path): void {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw refused(flag, given, error, path);
+  }
+}
+
+function refused(flag: string, given: string, error: unknown, path?: string): unknown {
+  return isSystemError(error) ? new ConfigError(`${flag} ${given}: ${describeSystemError(error, error.path ?? path ?? given)}`) : error;
 }

@@ -1,6 +1,7 @@
 import { ConfigError, createModelFromEnv, type OpenAIProviderSettings, type Provider, type ResolvedModel } from '@multihop/core';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { sharedPrompts } from '@multihop/prompts';
+import { writableDir } from './io';
 import { methodCatalog, methodOfflineHandlers } from './methods';
 
 /**
@@ -55,7 +56,6 @@ export function resolveModel(
   // The config file's cache is checked as --cache is (by the command, before any pair): a path through a
   // file, or one that cannot be written, is one line naming the file's field, not a failure of every call.
   if (resolved.cache && options.cacheDir === undefined) {
-    const { writableDir } = require('./eval/evaluate') as typeof import('./eval/evaluate');
     writableDir(resolved.cache.dir, resolved.cache.source);
   }
   const fingerprints = {

@@ -375,13 +375,12 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   } catch (thrown) {
     const caught = mainError(thrown);
     const error = budget.deadlineError() ?? caught;
-    // Where the run stopped: the node entered last that is still open, else the node the error (or what it wraps) left through.
-    const leftThrough = (e: unknown): string | undefined => (typeof e === 'object' && e !== null ? (failedAt.get(e) ?? (e instanceof RunAbortedError ? leftThrough(e.cause) : undefined)) : undefined);
     // An engine's RunAbortedError after a node's work already failed for the abort (traced ABORTED at that
     // node): the run's error is that one, at that node; not a second event at the workflow.
     const nodeAborted = caught instanceof RunAbortedError ? trace.events.findLast((e) => e.kind === 'error' && e.data['code'] === 'ABORTED' && e.data['restored'] !== true) : undefined;
-    if (nodeAborted && caught instanceof RunAbortedError) traced.add(caught);
-    const at = open.at(-1)?.name ?? leftThrough(caught) ?? nodeAborted?.node ?? here();
+    if (nodeAborted) traced.add(caught as RunAbortedError);
+    // Where the run stopped: the node entered last that is still open, else the node the error left through.
+    const at = open.at(-1)?.name ?? (typeof caught === 'object' && caught !== null ? failedAt.get(caught) : undefined) ?? nodeAborted?.node ?? here();
     if (error instanceof BudgetExceededError) {
       closeOpen(`budget:${error.kind}`);
       trace.emit(at, 'decision', { decision: 'STOP', reason: `budget:${error.kind}`, limit: error.limit, used: error.used });

@@ -5,12 +5,12 @@ import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
 import { resolveModel } from '../model';
-import { defaultRunDir, firstError, writableDir, type EvaluationOptions } from '../eval/evaluate';
+import { defaultRunDir, firstError, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
 import { claimLock, describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
 import { answerPair, modelIdOf, writeTrace, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
-import { onPath } from '../io';
+import { onPath, writableDir } from '../io';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
 

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { openCheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, writeFileWhole, type Budget, type Question, type RoutePrediction, type RunResult } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
-import { describeSystemError, isSystemError, type Io } from '../io';
+import { writable, writableDir, type Io } from '../io';
 import { openCorpus, searchedCorpus, type OpenedCorpus, type Setting } from '../corpus';
 import { resolveModel, type RunnerModel } from '../model';
 import { JudgeLog, judgeRetries } from './judging';
@@ -481,42 +481,3 @@ function describeRetrieval(c: CorpusSummary): string {
   return c.setting === 'closed-book' ? 'closed-book: nothing to retrieve' : `${c.setting}, ${c.passages} passages`;
 }
 
-/**
- * A directory a command will write into (created later if missing): refused in one line when it
- * is a file, when a part of its path is a file, or when it (or its nearest existing parent) cannot
- * be written. Nothing is created here.
- */
-export function writableDir(path: string, flag: string): void {
-  if (path.trim() === '') throw new ConfigError(`${flag}: give a directory (an empty path would fill the working directory)`);
-  const full = resolve(path);
-  for (let at = full; ; at = dirname(at)) {
-    let stat;
-    try {
-      stat = statSync(at);
-    } catch (error) {
-      if (isSystemError(error) && error.code === 'ENOENT' && dirname(at) !== at) continue;
-      throw refused(flag, full, error);
-    }
-    if (!stat.isDirectory()) {
-      throw new ConfigError(
-        at === full
-          ? `${flag} ${full} is a file, not a directory (ENOTDIR); give a directory (it is created if missing)`
-          : `${flag} ${full}: ${at} is a file, not a directory (ENOTDIR)`,
-      );
-    }
-    writable(at, flag, full);
-    return;
-  }
-}
-
-function writable(path: string, flag: string, given: string): void {
-  try {
-    accessSync(path, constants.W_OK);
-  } catch (error) {
-    throw refused(flag, given, error, path);
-  }
-}
-
-function refused(flag: string, given: string, error: unknown, path?: string): unknown {
-  return isSystemError(error) ? new ConfigError(`${flag} ${given}: ${describeSystemError(error, error.path ?? path ?? given)}`) : error;
-}

@@ -406,6 +406,7 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
   for (const [role, { model, source }] of Object.entries(options.roleModels ?? {})) {
     roles[role] = build(described(parseModelSpec(model, source)), source);
   }
+  const cacheDir = options.cacheDir ?? config.cache;
   const port = createModel({
     provider,
     roles,
@@ -414,9 +415,8 @@ export function createModelFromEnv(options: ModelFromEnvOptions = {}): ResolvedM
       options.concurrency !== undefined && config.concurrency !== undefined
         ? Math.min(options.concurrency, config.concurrency)
         : (options.concurrency ?? config.concurrency ?? options.defaultConcurrency),
-    cache: options.cacheDir ?? config.cache,
+    cache: cacheDir,
   });
-  const cacheDir = options.cacheDir ?? config.cache;
   const roleIds = Object.fromEntries(Object.entries(roles).map(([r, p]) => [r, p.id]));
   const fingerprint = (p: Provider) => p.fingerprint ?? p.id;
   return {
