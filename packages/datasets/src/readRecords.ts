@@ -137,9 +137,12 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const first = /\S/.exec(body);
   if (!first) throw new InputError(`${file} is empty`, { file, line: 1 });
+  // The first line with text, where a JSONL file's first record is.
+  const lineEnd = body.indexOf('\n', first.index);
+  const firstLine = body.slice(first.index, lineEnd < 0 ? undefined : lineEnd).trim();
   // A `.jsonl` file is JSONL even when it holds one record (which would also parse as one document);
   // one that is a JSON array (a .json file renamed, an export) is named as what it is.
-  if (first[0] === '[' && /\.jsonl$/i.test(file) && (tryParseWhole(body).ok || body.split('\n').find((l) => l.trim() !== '')!.trim() === '[')) {
+  if (first[0] === '[' && /\.jsonl$/i.test(file) && (firstLine === '[' || tryParseWhole(body).ok)) {
     throw new InputError(`${file} holds one JSON array, not JSON Lines (one record a line): name it .json, or write one record a line`, { file, line: lineAt(body, first.index) });
   }
   if ((first[0] === '[' || first[0] === '{') && !/\.jsonl$/i.test(file)) {
@@ -148,7 +151,7 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
     // A `{` start that does not parse as one document is JSONL (one object per line), unless its first
     // line is no JSON either: then it is one indented document (HippoRAG's {title: [sentences]} corpus)
     // broken further down, named at the line the parser stopped, not at its opening brace.
-    if (first[0] === '[' || !parsesAsJson(body.split('\n').find((line) => line.trim() !== '') ?? '')) throw jsonError(body, whole.error, file, 0);
+    if (first[0] === '[' || !tryParseWhole(firstLine).ok) throw jsonError(body, whole.error, file, 0);
   }
   // Not JSON: a CSV / TSV question table with a header (Bamboogle's CSV, FRAMES's TSV).
   const table = first[0] === '[' || first[0] === '{' ? undefined : tableFormat(body, file);
@@ -160,10 +163,6 @@ export function parseRecords(text: string, file: string, options: ReadRecordsOpt
     });
   }
   return parseJsonl(body, file, options.keepBrokenLines ?? false);
-}
-
-function parsesAsJson(text: string): boolean {
-  return tryParseWhole(text).ok;
 }
 
 function tryParseWhole(text: string): { ok: true; value: unknown } | { ok: false; error: Error } {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, makeDirectory } from '@multihop/core';
 import { inPart, parsePart } from '@multihop/datasets';
@@ -168,14 +168,14 @@ function existingRollouts(out: string, options: RolloutsCommandOptions, roles: r
   const largest = Math.max(0, ...[...samples.values()].map((g) => Math.max(...g.seen) + 1));
   if (largest !== options.group) throw new ConfigError(`--out ${out} holds groups of ${largest} candidates, and this run asks --group ${options.group}: --resume adds groups of the same size; give --group ${largest}, or another --out`);
   // A write a kill cut short: the question named in the torn line, and any with a group short of G candidates.
-  const raw = readFileSync(out, 'utf8');
-  const tail = raw.slice(raw.lastIndexOf('\n') + 1);
   const torn = new Set<string>();
-  const named = /"question_id":"((?:[^"\\]|\\.)*)"/.exec(tail)?.[1] ?? /^\{"group_id":"((?:[^"\\/]|\\.)*)\//.exec(tail)?.[1];
+  const named = /"question_id":"((?:[^"\\]|\\.)*)"/.exec(log.torn)?.[1] ?? /^\{"group_id":"((?:[^"\\/]|\\.)*)\//.exec(log.torn)?.[1];
   if (named !== undefined) torn.add(JSON.parse(`"${named}"`) as string);
   for (const group of samples.values()) if (group.seen.size < options.group) torn.add(group.question);
-  log.repair();
-  if (torn.size === 0) return rows;
+  if (torn.size === 0) {
+    log.repair();
+    return rows;
+  }
   const kept = rows.filter((r) => !torn.has(r.question_id));
   onPath(out, () => writeFileSync(out, kept.map((r) => `${JSON.stringify(r)}\n`).join('')));
   return kept;

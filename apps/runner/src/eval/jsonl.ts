@@ -18,8 +18,8 @@ export function readJsonlLog<T>(file: string, required: readonly (keyof T & stri
  * Reads and checks a JSONL log (as readJsonlLog) without writing to it: `repair()` cuts the torn
  * tail off afterwards, for a writer that must check everything before it writes anything.
  */
-export function checkJsonlLog<T>(file: string, required: readonly (keyof T & string)[]): { rows: T[]; repair(): void } {
-  if (!existsSync(file)) return { rows: [], repair: () => {} };
+export function checkJsonlLog<T>(file: string, required: readonly (keyof T & string)[]): { rows: T[]; torn: string; repair(): void } {
+  if (!existsSync(file)) return { rows: [], torn: '', repair: () => {} };
   const raw = readFileSync(file, 'utf8');
   const complete = raw.lastIndexOf('\n') + 1;
   const rows: T[] = [];
@@ -41,6 +41,8 @@ export function checkJsonlLog<T>(file: string, required: readonly (keyof T & str
     });
   return {
     rows,
+    // The text after the last newline: a line a kill tore mid-write (empty when the log ends whole).
+    torn: raw.slice(complete),
     repair: () => {
       if (complete < raw.length) truncateSync(file, Buffer.byteLength(raw.slice(0, complete)));
     },
