@@ -84,6 +84,22 @@ describe('eval and sweep options a new user meets, through the CLI', () => {
     }
   });
 
+  it('--set takes a workflow id holding : or + (MAO-ARAG\'s fixed workflows), and an API key no HTTP header can carry is refused by its variable', async () => {
+    const chart = await cli('chart', 'mao-arag-fixed:R+AG', '--set', 'mao-arag-fixed:R+AG.retrievalK=3', '--format', 'json');
+    expect(chart.code).toBe(0);
+    expect(JSON.parse(chart.out)).toMatchObject({ id: 'mao-arag-fixed:R+AG' });
+    const saved = process.env['OPENAI_API_KEY'];
+    process.env['OPENAI_API_KEY'] = 'sk-proj-ab…yz';
+    try {
+      const run = await cli('run', '--workflow', 'direct', '--question', 'Who wrote Hamlet?', '--model', 'openai:gpt-4o-mini', '--db', db);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('OPENAI_API_KEY holds a character an HTTP header cannot carry ("…", U+2026, at character 11)');
+    } finally {
+      if (saved === undefined) delete process.env['OPENAI_API_KEY'];
+      else process.env['OPENAI_API_KEY'] = saved;
+    }
+  });
+
   it('checks the config file\'s cache before any pair runs, naming the field, and refuses an empty --cache', async () => {
     const aFile = join(dir, 'a-file');
     writeFileSync(aFile, 'x');
