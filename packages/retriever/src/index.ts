@@ -7,7 +7,7 @@ export { HashingEmbedder, type HashingEmbedderOptions } from './HashingEmbedder'
 // The LLM reranker lives beside its prompt, in @multihop/prompts (methods rerank with it without LanceDB); re-exported here, where it was first.
 export { LlmReranker, type LlmRerankerOptions } from '@multihop/prompts';
 export { reciprocalRankFusion } from './reciprocalRankFusion';
-export { rankByBm25 } from './questionBm25';
+export { bm25Collection, rankByBm25, type Bm25Collection } from './questionBm25';
 export { sqlString } from './sqlString';
 export { checkStorageOptions, type StorageOptions } from './storageOptions';
 export { CorpusNotFoundError, CorpusStoreBusyError, CorpusStoreDamagedError, IngestError, SearchError } from './errors';
