@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
+import { checkpointStoreExists, DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
 import type { Io } from './io';
 import type { RunCommandOptions } from './commands/run';
@@ -39,6 +39,18 @@ export function checkpointsLocation(flag: string | undefined): string {
 
 export function openStore(flag: string | undefined): Promise<CheckpointStore> {
   return openCheckpointStore(checkpointsLocation(flag));
+}
+
+/**
+ * The store of earlier `run --thread` runs, for a command that reads it (resume, threads): one that
+ * does not exist is named, never made (a mistyped path is not left behind as an empty store).
+ */
+export function openExistingStore(flag: string | undefined, runs: 'run' | 'runs'): Promise<CheckpointStore> {
+  const location = checkpointsLocation(flag);
+  if (!checkpointStoreExists(location)) {
+    throw new ConfigError(`no checkpoint store at ${location}: no run with --thread has used it${flag ? '' : `; give --checkpoints (or MULTIHOP_CHECKPOINTS) if the ${runs} used another store`}`);
+  }
+  return openCheckpointStore(location);
 }
 
 /** Where the runner's corpora live when no --db is given: relative to the directory it runs in. */
@@ -97,21 +109,22 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
         `thread "${threadId}" in ${store.location} belongs to another run (workflow ${was.workflow}, ${was.question ? `question "${was.question}"` : `question ${was.id} of ${was.dataset}`}, started ${existing.createdAt}; ${optionChanges(runOptionsOf(was), runOptionsOf(spec))}); continue it with \`multihop resume ${threadId}\`, or give a new --thread`,
       );
     }
+    const finished = existing?.status === 'done';
     // Its completed calls were one model's: continuing on another would mix two models in one run.
     // (A finished thread makes no call: it answers again whatever the model.)
     const was = (existing?.spec as ThreadSpec | undefined)?.resolvedModel;
-    if (was && existing?.status !== 'done' && modelKey(was) !== modelKey(model)) {
+    if (was && !finished && modelKey(was) !== modelKey(model)) {
       throw new ConfigError(
         `thread "${threadId}" ran with the model ${modelText(was)}, but this would continue it with ${modelText(model)}: a thread keeps one model; set the one it ran with (--model, MULTIHOP_MODEL or multihop.config.json) to continue it, or give a new --thread`,
       );
     }
-    if (existing) io.err(`thread ${threadId}: ${existing.status === 'done' ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
+    if (existing) io.err(`thread ${threadId}: ${finished ? 'already finished; its result again, with no model call' : 'continuing from its last checkpoint'} (${store.location})`);
     // A finished thread stays recorded as finished while it answers again.
-    if (existing?.status !== 'done') await store.startThread(threadId, spec);
+    if (!finished) await store.startThread(threadId, spec);
     // Fenced by the lease: once another process has taken the thread, this one writes nothing more of it.
     // A thread that stopped at its deadline ended after its last checkpoint: its whole time is
     // counted again, so the deadline it reached stops it again, with no call.
-    const ended = existing?.status === 'done' ? (existing.result as { stopReason?: unknown; wallMs?: unknown } | undefined) : undefined;
+    const ended = finished ? (existing!.result as { stopReason?: unknown; wallMs?: unknown } | undefined) : undefined;
     const durable: DurableRunOptions = {
       ...lease.durable(),
       ...(ended?.stopReason === 'budget:deadline' && typeof ended.wallMs === 'number' ? { elapsedMs: ended.wallMs } : {}),
@@ -131,7 +144,7 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
         if (!(await lease.confirm())) throw lease.signal.reason;
         // A finished thread answers again with no call: an error now is this process's (its
         // checkpoints unreadable, say), not the run's, and the result the run recorded stays.
-        if (existing?.status === 'done' && result.status === 'error') return;
+        if (finished && result.status === 'error') return;
         await store.endThread(threadId, result.status === 'error' ? 'error' : 'done', {
           answer: result.answer,
           status: result.status,

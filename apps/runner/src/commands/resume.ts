@@ -1,7 +1,6 @@
-import { checkpointStoreExists } from '@multihop/checkpoint';
 import { ConfigError, MultihopError } from '@multihop/core';
 import type { Io } from '../io';
-import { checkpointsLocation, openStore, runOptionsOf, type ThreadSpec } from '../threads';
+import { checkpointsLocation, openExistingStore, runOptionsOf, type ThreadSpec } from '../threads';
 import { runCommand } from './run';
 
 export interface ResumeCommandOptions {
@@ -17,12 +16,7 @@ export interface ResumeCommandOptions {
  */
 export async function resumeCommand(io: Io, options: ResumeCommandOptions): Promise<number> {
   if (!options.thread) throw new ConfigError('resume needs a thread id: multihop resume <thread id> (threads are started with multihop run ... --thread <id>)');
-  // Reading a store never makes one: a mistyped path is named, not left behind as an empty store.
-  const location = checkpointsLocation(options.checkpoints);
-  if (!checkpointStoreExists(location)) {
-    throw new ConfigError(`no checkpoint store at ${location}: no run with --thread has used it${options.checkpoints ? '' : '; give --checkpoints (or MULTIHOP_CHECKPOINTS) if the run used another store'}`);
-  }
-  const store = await openStore(options.checkpoints);
+  const store = await openExistingStore(options.checkpoints, 'run');
   let spec: ThreadSpec;
   try {
     const thread = await store.getThread(options.thread);

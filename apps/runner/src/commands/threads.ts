@@ -1,7 +1,7 @@
-import { checkpointStoreExists, holdThread, type ThreadRecord } from '@multihop/checkpoint';
+import { holdThread, type ThreadRecord } from '@multihop/checkpoint';
 import { ConfigError } from '@multihop/core';
 import type { Io } from '../io';
-import { checkpointsLocation, openStore, type ThreadSpec } from '../threads';
+import { openExistingStore, type ThreadSpec } from '../threads';
 
 export interface ThreadsCommandOptions {
   checkpoints?: string;
@@ -19,11 +19,7 @@ export interface ThreadsCommandOptions {
  * removed: its lease is taken first, and a live holder is named.
  */
 export async function threadsCommand(io: Io, options: ThreadsCommandOptions): Promise<number> {
-  const location = checkpointsLocation(options.checkpoints);
-  if (!checkpointStoreExists(location)) {
-    throw new ConfigError(`no checkpoint store at ${location}: no run with --thread has used it${options.checkpoints ? '' : '; give --checkpoints (or MULTIHOP_CHECKPOINTS) if the runs used another store'}`);
-  }
-  const store = await openStore(options.checkpoints);
+  const store = await openExistingStore(options.checkpoints, 'runs');
   try {
     const threads = await store.listThreads();
     const removing = options.delete?.length || options.deleteFinished;
