@@ -239,6 +239,28 @@ describe('an eval against an OpenAI-compatible endpoint', () => {
   });
 });
 
+describe('a per-role model for a role the eval\'s workflows never call', () => {
+  it('is not part of the eval\'s model: it neither labels it, nor refuses its resume when added; a role they call still does', async () => {
+    const config = join(dir, 'roles.config.json');
+    const out = join(dir, 'roles');
+    const env = { MULTIHOP_CONFIG: config, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    writeFileSync(config, JSON.stringify({ model: 'offline' }));
+    expect((await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', out))).code).toBe(0);
+    // The config gains a model for PAR²-RAG's planner, which `direct` never calls: the directory resumes, all offline.
+    writeFileSync(config, JSON.stringify({ model: 'offline', roles: { 'par2-planner': 'openai:m' } }));
+    const again = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', out));
+    expect(again.code).toBe(0);
+    const summary = read<Summary>(join(out, 'summary.json'));
+    expect({ model: summary.model, offline: summary.offline, partly: summary.offline_partly }).toEqual({ model: expect.not.stringContaining('par2-planner'), offline: true, partly: undefined });
+    expect(read<RunConfig>(join(out, 'run.json')).model).toBe('offline');
+    // A model for a role `direct` calls is a change of the eval's model, named by role.
+    writeFileSync(config, JSON.stringify({ model: 'offline', roles: { direct: 'openai:m' } }));
+    const changed = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', out));
+    expect(changed.code).not.toBe(0);
+    expect(changed.err).toContain('(role direct was offline, now openai:m)');
+  });
+});
+
 describe('an eval whose roles the offline model serves in part', () => {
   it('is marked partly offline in summary.json and the report, though its default model is a language model', async () => {
     // The default is an endpoint that is never called: every role `direct` calls is the offline model's.

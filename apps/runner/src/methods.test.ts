@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createOfflineProvider } from '@multihop/offline-model';
 import { PromptRegistry } from '@multihop/prompts';
 import { z } from 'zod';
-import { buildWorkflow, findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, loadOrder, methodCatalog, methodOfflineHandlers } from './methods';
+import { buildWorkflow, findMethodPackages, loadManifest, loadMethods, loadOfflineHandlers, loadOrder, methodCatalog, methodOfflineHandlers, rolesCalled } from './methods';
 
 describe('methods found by their manifests', () => {
   it('finds every method package of the workspace by its "multihop" field, and only those', () => {
@@ -28,6 +28,18 @@ describe('methods found by their manifests', () => {
     const missing = registry.roles().filter((role) => !handled.has(role));
     expect(missing).toEqual([]);
     expect(registry.list().length).toBe(catalog.prompts.length);
+  });
+
+  it('tells which roles workflows may call: their methods\' prompts\' roles, a router\'s candidates\' too, and nothing ruled out for a workflow it does not know', () => {
+    const catalog = methodCatalog();
+    const roles = (ids: string[]) => rolesCalled(ids.map((id) => ({ id })));
+    const par2 = [...new Set(catalog.get('par2-rag').method.prompts.map((p) => p.role))].sort();
+    expect([...roles(['par2-rag'])!].sort()).toEqual(par2);
+    expect(par2).toEqual(expect.arrayContaining(['par2-planner', 'reranker']));
+    expect(roles(['par2-rag'])!.has('opera-plan')).toBe(false);
+    // A router calls no prompt of its own: what its candidates call.
+    expect([...rolesCalled([{ id: 'router', candidates: ['par2-rag', 'opera'] }])!].sort()).toEqual([...new Set([...par2, ...roles(['opera'])!])].sort());
+    expect(roles(['par2-rag', 'not-installed'])).toBeUndefined();
   });
 
   it('names the package and the field when a method package is malformed', () => {

@@ -290,3 +290,22 @@ export function methodOfflineHandlers(): OfflineHandler[] {
   }
   return offlineHandlers;
 }
+
+/**
+ * The roles the given workflows may call: each one's method's prompts' roles, and for a workflow
+ * that runs others (the router) those of its candidates. Undefined when one of them is not in the
+ * installed catalogue (a workflow built by a library caller): then no role can be ruled out.
+ */
+export function rolesCalled(workflows: ReadonlyArray<Pick<Workflow, 'id' | 'candidates'>>, catalog: MethodCatalog = methodCatalog()): Set<string> | undefined {
+  const roles = new Set<string>();
+  const seen = new Set<string>();
+  const add = (id: string, candidates: readonly string[] | undefined): boolean => {
+    if (seen.has(id)) return true;
+    seen.add(id);
+    const found = catalog.find(id);
+    if (!found) return false;
+    for (const prompt of found.method.prompts) roles.add(prompt.role);
+    return (candidates ?? []).every((candidate) => add(candidate, undefined));
+  };
+  return workflows.every((w) => add(w.id, w.candidates)) ? roles : undefined;
+}

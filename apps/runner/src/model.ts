@@ -63,18 +63,35 @@ export function resolveModel(
     roles: Object.fromEntries(Object.entries(resolved.fingerprints.roles).filter(([role]) => role !== 'judge').map(([role, fingerprint]) => [role, masked(fingerprint)])),
   };
   const judgeFingerprint = masked(resolved.fingerprints.roles['judge'] ?? resolved.fingerprints.default);
+  return { ...resolved, ...labelled(resolved.describe), fingerprints, judgeFingerprint };
+}
+
+/**
+ * The model as the runs of some workflows see it: a per-role model for a role none of them calls
+ * (a config file set up for every method, an eval of one) is left out of its description, its
+ * fingerprints and its label, so it neither names a model that served nothing nor makes a
+ * directory of those workflows' runs refuse a resume when it is added or changed. The port is
+ * the same. `roles` undefined (a workflow the catalogue does not know): every role is kept.
+ */
+export function modelFor(model: RunnerModel, roles: ReadonlySet<string> | undefined): RunnerModel {
+  if (!roles) return model;
+  const keep = <T>(byRole: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(byRole).filter(([role]) => role === 'judge' || roles.has(role)));
+  const describe = { default: model.describe.default, roles: keep(model.describe.roles) };
+  return { ...model, describe, ...labelled(describe), fingerprints: { default: model.fingerprints.default, roles: keep(model.fingerprints.roles) } };
+}
+
+/** Whether the runs' roles are all, some or none the offline model's, and the label printed figures carry. */
+function labelled(describe: { default: string; roles: Record<string, string> }): Pick<RunnerModel, 'offline' | 'partlyOffline' | 'label'> {
   // The runs' models: a run never calls the judge, which an eval describes apart (its Judge line).
-  const roles = Object.entries(resolved.describe.roles).filter(([role]) => role !== 'judge');
-  const offline = [resolved.describe.default, ...roles.map(([, m]) => m)].every((m) => m === 'offline');
-  const base = resolved.describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : resolved.describe.default;
+  const roles = Object.entries(describe.roles).filter(([role]) => role !== 'judge');
+  const offline = [describe.default, ...roles.map(([, m]) => m)].every((m) => m === 'offline');
+  const base = describe.default === 'offline' ? 'offline model (deterministic lexical stand-in, not a language model)' : describe.default;
   const offlineRoles = roles.filter(([, m]) => m === 'offline').map(([r]) => r);
   // A mixed run says which roles the offline model served, so its figures are never taken for a language model's.
-  const partlyOffline = !offline && (resolved.describe.default === 'offline' || offlineRoles.length > 0);
-  const mixed = partlyOffline
-    ? ` (offline model, a lexical stand-in, served: ${resolved.describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})`
-    : '';
+  const partlyOffline = !offline && (describe.default === 'offline' || offlineRoles.length > 0);
+  const mixed = partlyOffline ? ` (offline model, a lexical stand-in, served: ${describe.default === 'offline' ? 'every role not listed' : offlineRoles.join(', ')})` : '';
   const label = `${roles.length ? `${base}; per role: ${roles.map(([r, m]) => `${r}=${m}`).join(', ')}` : base}${mixed}`;
-  return { ...resolved, offline, partlyOffline, label, fingerprints, judgeFingerprint };
+  return { offline, partlyOffline, label };
 }
 
 /** A provider's fingerprint with any user:password in a URL masked. */

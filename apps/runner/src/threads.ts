@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkpointStoreExists, DEFAULT_CHECKPOINTS, holdThread, openCheckpointStore, type CheckpointStore } from '@multihop/checkpoint';
 import { ConfigError, type DurableRunOptions, type RunResult } from '@multihop/core';
+import { fingerprintChanges } from './eval/ResultsLog';
 import type { Io } from './io';
 import type { RunCommandOptions } from './commands/run';
 
@@ -12,9 +13,8 @@ import type { RunCommandOptions } from './commands/run';
  */
 export type ThreadSpec = Omit<RunCommandOptions, 'thread' | 'checkpoints' | 'json'> & { resolvedModel?: { default: string; roles: Record<string, string> } };
 
-/** The models a run's roles call, in a stable order; the judge's left out (a run calls no judge). */
-const modelKey = (m: { default: string; roles: Record<string, string> }): string =>
-  JSON.stringify([m.default, Object.entries(m.roles).filter(([role]) => role !== 'judge').sort(([a], [b]) => a.localeCompare(b))]);
+/** A model's per-role models without the judge's (a run calls no judge). */
+const runRoles = (m: { default: string; roles: Record<string, string> }) => ({ default: m.default, roles: Object.fromEntries(Object.entries(m.roles).filter(([role]) => role !== 'judge')) });
 
 const modelText = (m: { default: string; roles: Record<string, string> }): string =>
   `${m.default}${Object.keys(m.roles).length ? ` (${Object.entries(m.roles).map(([role, id]) => `${role}: ${id}`).join(', ')})` : ''}`;
@@ -90,7 +90,7 @@ export interface DurableThread {
  * a thread; an id already recorded for the same run continues it (as `resume` does); an id
  * recorded for another run is refused, naming both, so two runs never share a history.
  */
-export async function openThread(io: Io, options: RunCommandOptions, model: ThreadSpec['resolvedModel'] & object): Promise<DurableThread> {
+export async function openThread(io: Io, options: RunCommandOptions, model: ThreadSpec['resolvedModel'] & object, roles?: ReadonlySet<string>): Promise<DurableThread> {
   const threadId = options.thread!;
   if (!/^[\w.:-]{1,200}$/.test(threadId)) throw new ConfigError(`--thread "${threadId}": use letters, digits, and . _ : - (at most 200)`);
   const store = await openStore(options.checkpoints);
@@ -111,9 +111,10 @@ export async function openThread(io: Io, options: RunCommandOptions, model: Thre
     }
     const finished = existing?.status === 'done';
     // Its completed calls were one model's: continuing on another would mix two models in one run.
-    // (A finished thread makes no call: it answers again whatever the model.)
+    // (A finished thread makes no call: it answers again whatever the model.) Only the roles the
+    // workflow calls count: a per-role model added since for another method's role changes nothing.
     const was = (existing?.spec as ThreadSpec | undefined)?.resolvedModel;
-    if (was && !finished && modelKey(was) !== modelKey(model)) {
+    if (was && !finished && fingerprintChanges(runRoles(was), runRoles(model), roles).length) {
       throw new ConfigError(
         `thread "${threadId}" ran with the model ${modelText(was)}, but this would continue it with ${modelText(model)}: a thread keeps one model; set the one it ran with (--model, MULTIHOP_MODEL or multihop.config.json) to continue it, or give a new --thread`,
       );

@@ -4,12 +4,13 @@ import { ConfigError, makeDirectory, totalTokens, writeFileWhole, type Budget, t
 import { hasGold, inPart, parsePart } from '@multihop/datasets';
 import { openCorpus, type Setting } from '../corpus';
 import type { Io } from '../io';
-import { resolveModel } from '../model';
+import { rolesCalled } from '../methods';
+import { modelFor, resolveModel } from '../model';
 import { defaultRunDir, firstError, type EvaluationOptions } from '../eval/evaluate';
 import { readJsonlLog, runPool } from '../eval/jsonl';
 import { Progress } from '../eval/Progress';
 import { claimLock, describeBudget, fingerprintChanges, isRetryable, type ResultRow } from '../eval/ResultsLog';
-import { answerPair, modelIdOf, writeTrace, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
+import { answerPair, modelIdOf, parseModelId, writeTrace, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { onPath, writableDir } from '../io';
 import { parseWorkflowList } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
@@ -71,11 +72,12 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
   const selected = parseWorkflowList(options.workflows, settingAssignments(options.set));
   // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs (as eval).
   if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
-  const model = resolveModel(options.model, {
+  const roles = rolesCalled(selected.map((s) => s.workflow));
+  const model = modelFor(resolveModel(options.model, {
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.requestConcurrency !== undefined ? { concurrency: options.requestConcurrency } : {}),
     defaultConcurrency: Math.max(4, options.concurrency),
-  });
+  }), roles);
   const modelId = modelIdOf(model);
   // As eval's: a directory of its own for another corpus file, settings or budget.
   const out = resolve(options.out ?? defaultRunDir('predict', { ...options, modelId, workflows: selected.map((s) => ({ id: s.entry.id, overrides: s.overrides })) }));
@@ -84,7 +86,7 @@ export async function predictCommand(io: Io, options: PredictCommandOptions): Pr
 
   const identity = { setting: options.setting, model: modelId, fingerprints: model.fingerprints, ...(options.budget ? { budget: options.budget } : {}), settings };
   const before = earlierRun(out);
-  if (before) checkRun(out, before, { command: 'predict', ...identity });
+  if (before) checkRun(out, before, { command: 'predict', ...identity }, roles);
 
   const corpus = await openCorpus({ dataset: options.dataset, setting: options.setting, db: options.db, corpus: options.corpus, layout: options.layout, skipInvalid: options.skipInvalid, goldOptional: true });
   let release: (() => void) | undefined;
@@ -191,9 +193,11 @@ function earlierRun(out: string): Partial<PredictionRun> | undefined {
  * Refuses a directory made otherwise, what can be told before the corpus opens (an ingest can take
  * minutes): the setting, the model and its providers' settings, the budget, a workflow's settings.
  */
-function checkRun(out: string, before: Partial<PredictionRun>, run: Omit<PredictionRun, 'dataset' | 'corpus'>): void {
+function checkRun(out: string, before: Partial<PredictionRun>, run: Omit<PredictionRun, 'dataset' | 'corpus'>, roles: ReadonlySet<string> | undefined): void {
   for (const field of ['setting', 'model'] as const) {
-    if ((before[field] ?? null) !== (run[field] ?? null)) {
+    // The model of the roles these workflows call: a per-role model for another method's role may come and go.
+    const differs = field === 'model' && before.model !== undefined ? fingerprintChanges(parseModelId(before.model), parseModelId(run.model), roles).length > 0 : (before[field] ?? null) !== (run[field] ?? null);
+    if (differs) {
       throw new ConfigError(`${out} holds predictions made with ${field} ${JSON.stringify(before[field] ?? null)}, not ${JSON.stringify(run[field] ?? null)}: use another --out, or the same ${field}`);
     }
   }
@@ -201,7 +205,7 @@ function checkRun(out: string, before: Partial<PredictionRun>, run: Omit<Predict
     throw new ConfigError(`${out} holds predictions made under the budget ${describeBudget(before.budget)}, not ${describeBudget(run.budget)}: use another --out, or the same budget`);
   }
   // The same model id at another endpoint or temperature answers otherwise.
-  const changed = before.fingerprints ? fingerprintChanges(before.fingerprints, run.fingerprints) : [];
+  const changed = before.fingerprints ? fingerprintChanges(before.fingerprints, run.fingerprints, roles) : [];
   if (changed.length) throw new ConfigError(`${out} holds predictions of model "${run.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings`);
   for (const [workflow, settings] of Object.entries(run.settings)) {
     const earlier = before.settings?.[workflow];

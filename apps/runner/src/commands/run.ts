@@ -6,7 +6,8 @@ import { sayOnInterrupt, type Io } from '../io';
 import { openCorpus, type Setting } from '../corpus';
 import { scoreRun } from '../eval/scoreRun';
 import { DEFAULT_SETTING } from '../setting';
-import { resolveModel, type RunnerModel } from '../model';
+import { rolesCalled } from '../methods';
+import { modelFor, resolveModel, type RunnerModel } from '../model';
 import { formatRun } from '../print';
 import { findWorkflow } from '../workflows';
 import { settingAssignments } from '../workflowSettings';
@@ -42,14 +43,16 @@ export async function runCommand(io: Io, options: RunCommandOptions): Promise<nu
     throw new ConfigError('--setting closed gives a dataset question only its own paragraphs, but free text (--question) has none: it searches the open pool; drop --setting closed, or run a dataset question with --dataset <name> --id <question id>');
   }
   if (!options.question && !(options.dataset && options.id)) throw new ConfigError('give --question "..." [--corpus <name|path>], or --dataset <name> --id <question id>');
-  const model = resolveModel(options.model);
+  // The model as this workflow's run sees it: a per-role model for a role it never calls is not named.
+  const roles = rolesCalled([workflow]);
+  const model = modelFor(resolveModel(options.model), roles);
   // A corpus file only makes sense in a pool: free text, or a dataset question with --corpus, runs open.
   if (options.corpus && options.setting === 'closed') {
     throw new ConfigError('--corpus gives every question one shared corpus (the open setting); drop --setting closed, or drop --corpus to search the question\'s own paragraphs');
   }
   const setting: Setting = options.question || options.corpus ? 'open' : (options.setting ?? DEFAULT_SETTING);
   // A bad --thread or --checkpoints is one line now, before the corpus is opened (an ingest can take minutes).
-  const durable = options.thread ? await openThread(io, options, model.describe) : undefined;
+  const durable = options.thread ? await openThread(io, options, model.describe, roles) : undefined;
   const quiet = sayOnInterrupt(io, () =>
     options.thread
       ? `run: interrupted; the steps it finished are kept in thread ${options.thread} (${checkpointsLocation(options.checkpoints)}): multihop resume ${options.thread} continues it`

@@ -36,6 +36,21 @@ describe('ResultsLog', () => {
     writeFileSync(join(dir, 'run.json'), '{ broken');
     expect(() => ResultsLog.open(dir, config)).toThrow(/run\.json: not valid JSON/);
   });
+
+  it('compares the model of the roles the eval calls: a per-role model for another role neither refuses a resume nor hides a change', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-log-'));
+    const roles = new Set(['ircot', 'reranker']);
+    // A directory written before ids were cut to the roles called: it names a role no workflow here calls.
+    ResultsLog.open(dir, { ...config, model: 'offline;hera-answerer=openai:a', fingerprints: { default: 'offline', roles: { 'hera-answerer': 'openai:a@u' } } }, roles).append(row('a'));
+    expect(ResultsLog.open(dir, { ...config, fingerprints: { default: 'offline', roles: {} } }, roles).has('ircot', 'a')).toBe(true);
+    // Given no roles (a workflow outside the catalogue), every role counts, as before.
+    expect(() => ResultsLog.open(dir, config)).toThrow(/holds results for model "offline;hera-answerer=openai:a", not "offline" \(role hera-answerer was openai:a, now offline\)/);
+    // A role the workflows call: its model, or its endpoint, changed is refused, naming the role.
+    expect(() => ResultsLog.open(dir, { ...config, model: 'offline;ircot=openai:b' }, roles)).toThrow(/\(role ircot was offline, now openai:b\); use another --out/);
+    expect(() => ResultsLog.open(dir, { ...config, fingerprints: { default: 'offline', roles: { reranker: 'openai:b@u' } } }, roles)).toThrow(/set up otherwise: role reranker was offline, now openai:b@u/);
+    // And so is another default model, whatever the roles.
+    expect(() => ResultsLog.open(dir, { ...config, model: 'openai:c' }, roles)).toThrow(/default model was offline, now openai:c/);
+  });
 });
 
 it('lets one eval at a time write a directory, and takes over the lock of a killed one', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError, InputError, makeDirectory, processAlive, totalTokens, writeFileWhole, type Budget, type Usage } from '@multihop/core';
 import { onPath } from '../io';
 import { checkJsonlLog } from './jsonl';
-import { ENVIRONMENT_ERRNO, withoutJudge } from './runPair';
+import { ENVIRONMENT_ERRNO, parseModelId } from './runPair';
 
 export interface RowMetrics {
   em: number;
@@ -164,7 +164,12 @@ export class ResultsLog {
     return [...this.latest.values()];
   }
 
-  static open(dir: string, config: RunConfig): ResultsLog {
+  /**
+   * `roles`: the roles this eval's workflows call (`rolesCalled`). A resume compares the model of
+   * those roles and the default model, not a per-role model of a role none of them calls (an
+   * entry added to the config file for another method). Undefined: every role.
+   */
+  static open(dir: string, config: RunConfig, roles?: ReadonlySet<string>): ResultsLog {
     // Everything is checked before anything is written: a directory refused is left as it was.
     const configFile = join(dir, 'run.json');
     let previous: RunConfig | undefined;
@@ -178,17 +183,17 @@ export class ResultsLog {
       const command = (previous as { command?: unknown }).command;
       if (command !== undefined) throw new ConfigError(`${dir} holds ${command === 'predict' ? 'predictions (multihop predict)' : `a ${String(command)} directory`}, not an eval: use another --out`);
       for (const field of ['dataset', 'setting', 'model', 'corpus'] as const) {
-        // A model id of before also named the judge's role, which no run calls.
-        if (field === 'model' ? withoutJudge(previous.model) !== withoutJudge(config.model) : previous[field] !== config[field]) {
+        const changed = field === 'model' ? fingerprintChanges(parseModelId(previous.model), parseModelId(config.model), roles) : [];
+        if (field === 'model' ? changed.length : previous[field] !== config[field]) {
           throw new ConfigError(
-            `${configFile}: this directory holds results for ${field} "${previous[field] ?? '(none)'}", not "${config[field] ?? '(none)'}"; use another --out or the same ${field}`,
+            `${configFile}: this directory holds results for ${field} "${previous[field] ?? '(none)'}", not "${config[field] ?? '(none)'}"${changed.length ? ` (${changed.join('; ')})` : ''}; use another --out or the same ${field}`,
           );
         }
       }
       // The same model id at another endpoint, temperature or token limit answers otherwise. A
       // directory written before fingerprints were recorded gains them now (its runs are kept).
       if (previous.fingerprints && config.fingerprints) {
-        const changed = fingerprintChanges(previous.fingerprints, config.fingerprints);
+        const changed = fingerprintChanges(previous.fingerprints, config.fingerprints, roles);
         if (changed.length) {
           throw new ConfigError(
             `${configFile}: this directory holds results of model "${config.model}" set up otherwise: ${changed.join('; ')}; use another --out, or the same endpoint and settings (OPENAI_BASE_URL, multihop.config.json)`,
@@ -284,11 +289,15 @@ export class ResultsLog {
   }
 }
 
-/** What differs between two models' fingerprints, each as `<role>: <before>, now <after>`. */
-export function fingerprintChanges(before: NonNullable<RunConfig['fingerprints']>, now: NonNullable<RunConfig['fingerprints']>): string[] {
+/**
+ * What differs between two models' fingerprints (or two parsed model ids): the default model, and
+ * each role's model among `roles` (undefined: every role either names), a role without a model of
+ * its own taking the default's.
+ */
+export function fingerprintChanges(before: NonNullable<RunConfig['fingerprints']>, now: NonNullable<RunConfig['fingerprints']>, roles?: ReadonlySet<string>): string[] {
   const changes: string[] = [];
   if (before.default !== now.default) changes.push(`default model was ${before.default}, now ${now.default}`);
-  for (const role of [...new Set([...Object.keys(before.roles), ...Object.keys(now.roles)])]) {
+  for (const role of roles ? [...roles].sort() : [...new Set([...Object.keys(before.roles), ...Object.keys(now.roles)])]) {
     const [was, is] = [before.roles[role] ?? before.default, now.roles[role] ?? now.default];
     if (was !== is) changes.push(`role ${role} was ${was}, now ${is}`);
   }

@@ -6,7 +6,8 @@ import { ConfigError, writeFileWhole, type Budget, type Question, type RoutePred
 import { inPart, parsePart } from '@multihop/datasets';
 import { writable, writableDir, type Io } from '../io';
 import { openCorpus, searchedCorpus, type OpenedCorpus, type Setting } from '../corpus';
-import { resolveModel, type RunnerModel } from '../model';
+import { rolesCalled } from '../methods';
+import { modelFor, resolveModel, type RunnerModel } from '../model';
 import { JudgeLog, judgeRetries } from './judging';
 import { runPool } from './jsonl';
 import { Progress } from './Progress';
@@ -79,7 +80,9 @@ export async function evaluate(
   // A cache path through a file, or one that cannot be written, would fail every pair: one line now, before any runs.
   if (options.cacheDir !== undefined) writableDir(options.cacheDir, '--cache');
   // Under --judge the configuration's judge role is not built for the runs (which never call it), nor its key asked for.
-  const model = resolveModel(options.model, { cacheDir: options.cacheDir, ...requestLimit(options), ...judgeFlag(options) });
+  // The model as these workflows' runs see it: a per-role model no one of them calls is not part of the eval's model.
+  const roles = rolesCalled(workflows.map((w) => w.workflow));
+  const model = modelFor(resolveModel(options.model, { cacheDir: options.cacheDir, ...requestLimit(options), ...judgeFlag(options) }), roles);
   if (options.store !== undefined && options.queue === undefined) throw new ConfigError('--store is where queue workers record results: give it with --queue redis://HOST:PORT');
   const modelId = modelIdOf(model);
   const settings = Object.fromEntries(workflows.map((w) => [w.id, w.settings]));
@@ -124,7 +127,7 @@ export async function evaluate(
       ...(options.budget ? { budget: options.budget } : {}),
       ...(corpus.dataset.answerAliases ? { answerAliases: `${corpus.dataset.answerAliases.path}@${corpus.dataset.answerAliases.sha1}` } : {}),
       artifacts: Object.fromEntries(workflows.filter((w) => w.workflow.artifacts).map((w) => [w.id, { ...w.workflow.artifacts }])),
-    });
+    }, roles);
     log = results;
     const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
     for (const question of questions) {
@@ -191,6 +194,7 @@ export async function evaluate(
             ...(options.model ? { model: options.model } : {}),
             modelId,
             fingerprints: model.fingerprints,
+            ...(roles ? { roles: [...roles].sort() } : {}),
             answerAliases: corpus.dataset.answerAliases?.sha1 ?? null,
             searched: searchedCorpus(corpus),
             ...(options.budget ? { budget: options.budget } : {}),

@@ -172,13 +172,23 @@ function traceName(questionId: string): string {
 /**
  * The model a results directory's runs are for: the default model and each per-role model
  * (`offline`, `openai:gpt-4o;par2-esc=openai:o4-mini`). Not the judge's role: a run never calls
- * it, and the verdicts are kept by judge apart (directories written before kept it: `withoutJudge`).
+ * it, and the verdicts are kept by judge apart (directories written before kept it: `parseModelId`
+ * drops it). An eval names only the roles its workflows call (`modelFor`).
  */
 export function modelIdOf(model: { describe: { default: string; roles: Record<string, string> } }): string {
   return [model.describe.default, ...Object.entries(model.describe.roles).filter(([r]) => r !== 'judge').map(([r, m]) => `${r}=${m}`)].join(';');
 }
 
-/** A model id without a `judge=` part, as directories written before modelIdOf left it out recorded one. */
-export function withoutJudge(modelId: string | undefined): string | undefined {
-  return modelId?.split(';').filter((part) => !part.startsWith('judge=')).join(';');
+/**
+ * A model id's default model and per-role models, modelIdOf's inverse. A `judge=` part, which
+ * directories written before modelIdOf left it out recorded, is dropped.
+ */
+export function parseModelId(modelId: string): { default: string; roles: Record<string, string> } {
+  const [first = '', ...parts] = modelId.split(';');
+  const roles: Record<string, string> = {};
+  for (const part of parts) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at) !== 'judge') roles[part.slice(0, at)] = part.slice(at + 1);
+  }
+  return { default: first, roles };
 }

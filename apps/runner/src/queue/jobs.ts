@@ -16,6 +16,8 @@ export interface EvalSpec {
   modelId: string;
   /** The eval's providers' fingerprints (RunnerModel.fingerprints); a worker whose differ refuses the job. Absent from jobs of older evals. */
   fingerprints?: { default: string; roles: Record<string, string> };
+  /** The roles the eval's workflows call (`rolesCalled`): modelId and fingerprints name only those. Absent: every role (and from jobs of older evals). */
+  roles?: string[];
   /** Each run's budget (--max-llm-calls, --max-tokens, --timeout). */
   budget?: Budget;
   /** The sha1 of the id-aliases file the eval's gold answers gained aliases from, if any; a worker whose dataset loads other aliases (or none) refuses the job. Absent from jobs of older evals. */

@@ -6,7 +6,7 @@ import { ConfigError, MultihopError, type Question } from '@multihop/core';
 import type { Job, Worker } from 'bullmq';
 import type { Io } from '../io';
 import { openCorpus, searchedCorpus, type OpenedCorpus } from '../corpus';
-import { resolveModel } from '../model';
+import { modelFor, resolveModel } from '../model';
 import { evaluatedWorkflow, modelIdOf, pairThread, runPair, settlePair, type EvaluatedWorkflow, type PairContext } from '../eval/runPair';
 import { findWorkflow } from '../workflows';
 import { EVAL_ALIVE_MS, evalAliveKey, questionDigest, type EvalSpec, type PairJobData, type PairJobResult } from './jobs';
@@ -272,7 +272,7 @@ function openOnce<T>(opened: Map<string, Promise<T>>, key: string, open: () => P
 }
 
 async function openContext(spec: EvalSpec, options: WorkerOptions): Promise<EvalContext> {
-  const model = resolveModel(spec.model, { cacheDir: spec.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) });
+  const model = modelFor(resolveModel(spec.model, { cacheDir: spec.cacheDir, defaultConcurrency: Math.max(4, options.concurrency) }), spec.roles ? new Set(spec.roles) : undefined);
   const modelId = modelIdOf(model);
   if (modelId !== spec.modelId) {
     throw new ConfigError(`this worker's model is ${modelId}, the eval's is ${spec.modelId}: give the worker the same MULTIHOP_MODEL or multihop.config.json`);
