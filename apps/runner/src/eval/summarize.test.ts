@@ -248,6 +248,9 @@ describe('scoreRun and summarize', () => {
     // Without dear's runs there is nothing to replay a choice of dear from: the curve is left out, saying why.
     const without = summarize(rows.filter((r) => r.workflow !== 'dear'), { ...context, workflows: ['router', 'cheap'], router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
     expect(without.router_curve).toBeUndefined();
+    // With no curve to state the λ, its settings still read as what they stand for, not as bare −1 and "".
+    const bare = summarize(rows.filter((r) => r.workflow !== 'dear'), { ...context, workflows: ['router', 'cheap'], settings: { router: { lambda: -1, pool: '', candidates: '' } }, router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });
+    expect(renderSummary(bare)).toContain(`- router: lambda=-1 (the router file's λ), pool="" (as the router file says), candidates="" (every candidate in the router file installed here)`);
     expect(renderSummary(without)).toContain("The router across λ is left out: it replays router's choice at each λ from its candidates' own runs, and dear did not run in this eval (run it beside the router in one eval: eval --workflows router,cheap,dear).");
     // With none of its candidates run, there is no oracle to show (not a row of zeros over no question).
     const alone = summarize(rows.filter((r) => r.workflow === 'router'), { ...context, workflows: ['router'], router: { id: 'router', candidates: ['cheap', 'dear'], policy: { lambda: 0.1, lambdas: [0, 0.1, 1], predictions } } });

@@ -709,11 +709,15 @@ export function renderSummary(summary: Summary): string {
   }
   const configured = Object.entries(summary.settings).filter(([, s]) => Object.keys(s).length > 0);
   if (configured.length) {
-    // A router's "−1: the file's λ" and "": the shipped file" read as what they stand for.
+    // A router's "−1: the file's λ", "": the shipped file" and "": the file's pool" read as what they
+    // stand for (with the λ itself when the eval replayed the router's curve, which states it).
     const shown = (id: string, k: string, v: unknown): string => {
+      if (id !== 'router' && !id.startsWith('router[')) return '';
       const curve = summary.router_curve?.router === id ? summary.router_curve : undefined;
-      if (curve && k === 'lambda' && v === -1) return ` (the router file's λ: ${curve.lambda})`;
-      if (curve && k === 'file' && v === '') return ' (the router file the package ships)';
+      if (k === 'lambda' && v === -1) return ` (the router file's λ${curve ? `: ${curve.lambda}` : ''})`;
+      if (k === 'file' && v === '') return ' (the router file the package ships)';
+      if (k === 'pool' && v === '') return ' (as the router file says)';
+      if (k === 'candidates' && v === '') return ' (every candidate in the router file installed here)';
       return '';
     };
     lines.push('', '## Settings', '', ...configured.map(([id, s]) => `- ${id}: ${Object.entries(s).map(([k, v]) => `${k}=${JSON.stringify(v)}${shown(id, k, v)}`).join(', ')}`));
