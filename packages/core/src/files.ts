@@ -27,9 +27,12 @@ export function fileSha1(path: string): string {
   return createHash('sha1').update(readFileSync(path)).digest('hex');
 }
 
-/** Reads a JSON file (UTF-8), its syntax errors naming line and column (see parseJsonText). */
+/**
+ * Reads a JSON file (UTF-8), its syntax errors naming line and column (see parseJsonText). A
+ * byte-order mark at its start (Windows Notepad writes one) is not part of the JSON and is skipped.
+ */
 export function readJsonFile(path: string): unknown {
-  return parseJsonText(readFileSync(path, 'utf8'));
+  return parseJsonText(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
 }
 
 /**

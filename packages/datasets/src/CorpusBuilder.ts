@@ -90,7 +90,10 @@ export class CorpusBuilder {
    * them, so a fact's sentence index points at the sentence the dataset means. A passage that
    * already has a list of its own keeps it (two questions' copies of one paragraph: the first's).
    */
-  private put(title: string, text: string, sentences: string[], ownId?: string, ownSentences = false): string {
+  private put(rawTitle: string, rawText: string, rawSentences: string[], ownId?: string, ownSentences = false): string {
+    // One encoding of each text (NFC): a passage written with combining marks ("Malmo\u0308") is
+    // searched, matched and answered from as the same passage written with composed letters.
+    const [title, text, sentences] = [composed(rawTitle), composed(rawText), rawSentences.map(composed)];
     const content = passageId(title, text);
     const id = ownId ?? this.byContent.get(content) ?? content;
     const pooled = this.byId.get(id);
@@ -115,3 +118,9 @@ function push(map: Map<string, CorpusPassage[]>, key: string, passage: CorpusPas
   if (list) list.push(passage);
   else map.set(key, [passage]);
 }
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Non-ASCII text in Unicode's canonical composed form (NFC); ASCII text as it is. */
+export const composed = (text: string): string => (NON_ASCII.test(text) ? text.normalize('NFC') : text);

@@ -71,6 +71,21 @@ describe('bytes that are not UTF-8', () => {
     expect(ds.passages[0]?.title).toBe('Ωé 中 😀');
   });
 
+  it('reads a file saved as UTF-16 with its byte-order mark (a spreadsheet\'s "Unicode text"), either byte order', async () => {
+    const text = `${hotpot('a', [['Zürich', ['Zürich is a city.']]])}\n`;
+    const le = await write('le.jsonl', Buffer.from(`\ufeff${text}`, 'utf16le'));
+    expect((await loadDataset(le)).passages[0]?.title).toBe('Zürich');
+    const be = await write('be.jsonl', Buffer.from(`\ufeff${text}`, 'utf16le').swap16());
+    expect((await loadDataset(be)).passages[0]?.title).toBe('Zürich');
+  });
+
+  it('stores text in one Unicode encoding (NFC): a passage and a question written with combining marks read as composed letters', async () => {
+    const file = await write('nfd.jsonl', `${JSON.stringify({ _id: 'a', question: 'Which country is Malmo\u0308 in?', answer: 'Swe\u0301den', context: [['Malmo\u0308', ['Malmo\u0308 is in Sweden.']]], supporting_facts: [['Malmö', 0]] })}\n`);
+    const ds = await loadDataset(file);
+    expect([ds.questions[0]?.text, ds.questions[0]?.answer, ds.passages[0]?.title, ds.passages[0]?.text]).toEqual(['Which country is Malmö in?', 'Swéden', 'Malmö', 'Malmö is in Sweden.']);
+    expect(ds.questions[0]?.supportingIds).toEqual([ds.passages[0]?.id]);
+  });
+
   it('rejects an encoded surrogate and a truncated sequence at the end', async () => {
     const surrogate = await write('s.jsonl', Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}\n')]));
     await expect(loadDataset(surrogate)).rejects.toThrow(/:1: not UTF-8 text \(byte 0xED at byte 8 of the line\)/);

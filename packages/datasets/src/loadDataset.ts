@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { didYouMean, InputError, type Question } from '@multihop/core';
 import { ID_ALIASES_FILE, readAnswerAliases, type AnswerAliases } from './answerAliases';
-import { CorpusBuilder } from './CorpusBuilder';
+import { composed, CorpusBuilder } from './CorpusBuilder';
 import { describeLayouts, LAYOUTS, type CorpusFile, type Dataset, type Layout, type RecordProblem } from './Dataset';
 import { detectLayout } from './detectLayout';
 import { framesRecord } from './layouts/frames';
@@ -234,7 +234,8 @@ export async function loadDataset(nameOrPath: string, options: LoadDatasetOption
   warnings.push(...contentWarnings);
   const unresolvedGold = resolveGoldTitles(loaded, corpus, file, warnings);
   const answerAliases = applyAnswerAliases(loaded, file, options.answerAliases);
-  const questions = loaded.map((l) => l.question);
+  // Questions and gold answers in the passages' encoding (NFC, as CorpusBuilder stores them).
+  const questions = loaded.map((l) => composedQuestion(l.question));
   if (corpus.size === 0) {
     warnings.push(`${file}: closed-book: the questions bring no passages and no corpus file was given, so there is nothing to search (pass a corpus file to search one)`);
   }
@@ -350,4 +351,11 @@ function resolveGoldTitles(loaded: Array<{ question: Question; line: number; gol
     );
   }
   return unresolved;
+}
+
+/** A question's text, gold answers and decomposition in NFC (see `composed`). */
+function composedQuestion(question: Question): Question {
+  const out: Question = { ...question, text: composed(question.text), answer: composed(question.answer), aliases: question.aliases.map(composed) };
+  if (question.decomposition) out.decomposition = question.decomposition.map((step) => ({ ...step, question: composed(step.question), answer: composed(step.answer) }));
+  return out;
 }

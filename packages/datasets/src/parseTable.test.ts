@@ -11,6 +11,14 @@ describe('CSV and TSV question tables', () => {
     ]);
   });
 
+  it('keeps a line break inside a quoted cell as \\n in a file with Windows line ends, and counts its lines', () => {
+    const records = parseRecords('Question,Answer\r\n"A question\r\nover two lines?",Paris\r\nq2,Rome\r\n', 'windows.csv');
+    expect(records).toEqual([
+      { value: { Question: 'A question\nover two lines?', Answer: 'Paris' }, line: 2, table: 'csv' },
+      { value: { Question: 'q2', Answer: 'Rome' }, line: 4, table: 'csv' },
+    ]);
+  });
+
   it('tells TSV from CSV by a tab in the header when the name does not say', () => {
     const records = parseRecords('\tPrompt\tAnswer\n0\tWhich city, of all?\tRome\n', 'frames-download');
     expect(records).toEqual([{ value: { index: '0', Prompt: 'Which city, of all?', Answer: 'Rome' }, line: 2, table: 'tsv' }]);

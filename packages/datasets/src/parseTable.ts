@@ -74,6 +74,8 @@ function splitRows(text: string, delimiter: string, file: string): Array<{ cells
           cell += '"';
           i++;
         } else quoted = false;
+      } else if (c === '\r' && text[i + 1] === '\n') {
+        // A line break inside a quoted cell is kept as \n, whatever line ends the file uses.
       } else {
         if (c === '\n') line++;
         cell += c;

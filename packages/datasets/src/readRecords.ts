@@ -79,8 +79,20 @@ export function describeReadError(file: string, error: NodeJS.ErrnoException): s
   }
 }
 
-/** UTF-8 text of `bytes`; the first byte that is not UTF-8 is an InputError with its line and column. */
+/**
+ * UTF-8 text of `bytes`; the first byte that is not UTF-8 is an InputError with its line and column.
+ * A file that starts with a UTF-16 byte-order mark (what spreadsheet programs save as "Unicode
+ * text") is read as UTF-16.
+ */
 export function decodeUtf8(bytes: Uint8Array, file: string): string {
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  if (utf16) {
+    try {
+      return new TextDecoder(utf16, { fatal: true }).decode(bytes);
+    } catch {
+      throw new InputError(`${file}: starts with a UTF-16 byte-order mark but is not valid UTF-16 text; save the file as UTF-8`, { file });
+    }
+  }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -1,5 +1,5 @@
 import { capitalisedSpans, quotedTitles } from './entities';
-import { STOP_WORDS, terms } from './text';
+import { canonicalText, STOP_WORDS, terms } from './text';
 
 /** Nouns that name a person: a sub-question about one asks "Who". */
 export const PERSON_NOUNS: ReadonlySet<string> = new Set([
@@ -89,7 +89,8 @@ interface Description {
  * last step itself. Purely lexical: no rule knows a dataset or a question.
  */
 export function decomposeQuestion(question: string): string[] {
-  let body = question.trim().replace(/[?.!]+$/, '');
+  // Canonical text first: a no-break space or a zero-width character would hide the spaces the rules read.
+  let body = canonicalText(question).trim().replace(/[?.!？]+$/, '');
   const steps: string[] = [];
   for (let guard = 0; guard < 5; guard++) {
     const found = innermost(body).find((d) => hasContent(`${body.slice(0, d.start)} ${body.slice(d.end)}`));
@@ -118,7 +119,7 @@ function anchorAt(text: string, at: number): { end: number; placeholder: boolean
   const s = rest.trimStart();
   const placeholder = /^\[[^\]]+ from step \d+\]/.exec(s);
   if (placeholder) return { end: at + lead + placeholder[0].length, placeholder: true };
-  const quoted = /^["“][^"”]{1,80}["”]/.exec(s);
+  const quoted = /^["“«„「『][^"”»“」』]{1,80}["”»“」』]/.exec(s);
   if (quoted) return { end: at + lead + quoted[0].length, placeholder: false };
   if (!/^[\p{Lu}\d]/u.test(s)) return undefined;
   // "The Jewel of the Nile": the span finder drops a leading "The", the name keeps it.
@@ -221,7 +222,7 @@ function ownerBefore(body: string, at: number): number | undefined {
   const before = body.slice(0, at);
   const placeholder = /\[[^\]]+ from step \d+\]$/.exec(before);
   if (placeholder) return placeholder.index;
-  const quoted = /["“][^"”]{1,80}["”]$/.exec(before);
+  const quoted = /["“«„「『][^"”»“」』]{1,80}["”»“」』]$/.exec(before);
   if (quoted) return quoted.index;
   const spans = capitalisedSpans(before).map((s) => s.replace(/['’]s$/, ''));
   const span = spans.filter((s) => before.endsWith(s)).sort((a, b) => b.length - a.length)[0];
@@ -286,7 +287,7 @@ function contactAnchor(body: string, from: number): boolean {
  * for "who/which/that" clauses, whose first word is their verb.
  */
 function clauseEnd(body: string, from: number, subjectIsPronoun: boolean): number {
-  const re = /\[[^\]]+ from step \d+\]|["“][^"”]{1,80}["”]|[\p{L}\p{N}][\p{L}\p{N}'’.\-&]*|[,;:()–—]/gu;
+  const re = /\[[^\]]+ from step \d+\]|["“«„「『][^"”»“」』]{1,80}["”»“」』]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’.\-&]*|[,;:()–—]/gu;
   re.lastIndex = from;
   let end = from;
   let verbSeen = false;

@@ -27,9 +27,9 @@ export function capitalisedSpans(text: string): string[] {
     if (current.length) spans.push(current.join(' ').replace(/[.’']+$/, ''));
     current = [];
   };
-  const pieces = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.\-&]*|[()\[\],;:–—"“”!?]/gu) ?? [];
+  const pieces = text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}'’.\-&]*|[()\[\],;:–—"“”«»„!?]/gu) ?? [];
   for (const raw of pieces) {
-    if (/^[()\[\],;:–—"“”!?]$/.test(raw)) {
+    if (/^[()\[\],;:–—"“”«»„!?]$/.test(raw)) {
       flush();
       continue;
     }
@@ -50,9 +50,12 @@ export function capitalisedSpans(text: string): string[] {
  */
 export function quotedTitles(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push((m[1] ?? '').trim());
+  for (const m of text.matchAll(QUOTED)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim());
   return out.filter(Boolean);
 }
+
+/** A title in quotes: straight or curly double quotes, guillemets, German „…“, or Japanese 「…」 and 『…』. */
+const QUOTED = /["“＂]([^"”＂]{2,80})["”＂]|«\s*([^«»]{2,80}?)\s*»|„([^„“”]{2,80})[“”]|[「『]([^「」『』]{2,80})[」』]/g;
 
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 const DATE_PATTERNS = [

@@ -12,12 +12,15 @@ const ABBREVIATIONS = new Set([
  */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
-  const re = /[.!?]["'”’)\]]*\s+(?=["'“‘(\[]?[A-Z0-9])/g;
+  // A sentence ends at . ! ? (or the danda, the Arabic question mark) before a space and a capital,
+  // a letter of a script without case, or a digit ("Bern. Über …"), or at the ideographic full stop
+  // and its kin, which take no space after them ("他住在北京。后来…").
+  const re = /[.!?।؟]["'”’»)\]]*\s+(?=["'“‘«„(\[]?[\p{Lu}\p{Lt}\p{Lo}\p{N}])|[。！？]["'”’」』)）]*\s*(?=\S)/gu;
   let start = 0;
   for (let match = re.exec(text); match; match = re.exec(text)) {
     const end = match.index + match[0].trimEnd().length;
     const candidate = text.slice(start, end);
-    const lastWord = /([A-Za-z.]+)[.!?]["'”’)\]]*$/.exec(candidate)?.[1]?.toLowerCase() ?? '';
+    const lastWord = /([\p{L}.]+)[.!?]["'”’»)\]]*$/u.exec(candidate)?.[1]?.toLowerCase() ?? '';
     // A single capital letter before the period is an initial ("J. R. R. Tolkien"), not a sentence end.
     if (ABBREVIATIONS.has(lastWord) || /^[a-z]$/.test(lastWord)) continue;
     const trimmed = candidate.trim();

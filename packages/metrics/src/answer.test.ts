@@ -92,6 +92,12 @@ describe('opera-lenient scheme', () => {
     expect(exactMatch('French', 'France')).toBe(0);
   });
 
+  it('is never stricter than mmoa on typography or encodings: curly quotes, dashes, full-width digits, decomposed letters', () => {
+    for (const [p, g] of [['Ireland’s', "Ireland's"], ['“The Beatles”', 'The Beatles'], ['1914–1918', '1914-1918'], ['１９８０', '1980'], ['Zu\u0308rich', 'Zürich']]) {
+      expect([p, exactMatch(p!, g!, lenient), exactMatch(p!, g!, { normalization: 'mmoa' })]).toEqual([p, 1, 1]);
+    }
+  });
+
   it('uses the demonym table for partial F1 too', () => {
     // [united, states, president, lincoln] vs [president, of, united, states]: 3 common → P = R = 3/4.
     // Under squad only "president" is shared: F1 = 2/7.

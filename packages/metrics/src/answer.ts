@@ -1,6 +1,6 @@
 import { InputError } from '@multihop/core';
 import { COUNTRY_DEMONYMS, demonymsToCountries } from './demonyms';
-import { extractFinalAnswer, mmoaNormalize, squadNormalize, type NormalizationName } from './normalize';
+import { extractFinalAnswer, lenientNormalize, mmoaNormalize, squadNormalize, type NormalizationName } from './normalize';
 
 /** Scores of one prediction against its gold answer(s); every field is in [0, 1]. */
 export interface AnswerScore {
@@ -134,8 +134,17 @@ function namesTheSame(shorter: readonly string[], longer: readonly string[]): bo
  * strict one.
  */
 function lenientScore(rawPrediction: string, rawGold: string): AnswerScore {
-  const prediction = squadNormalize(rawPrediction);
-  const gold = squadNormalize(rawGold);
+  // Folding can only add matches, except where it empties an answer ("–" folds to "-", which the
+  // SQuAD rules delete): the official reading's score is the floor.
+  const folded = foldedLenientScore(rawPrediction, rawGold);
+  const official = strictScore(squadNormalize(rawPrediction), squadNormalize(rawGold));
+  const overlap = official.f1 > folded.f1 ? official : folded;
+  return { em: Math.max(folded.em, official.em), f1: overlap.f1, precision: overlap.precision, recall: overlap.recall, accuracy: Math.max(folded.accuracy, official.accuracy) };
+}
+
+function foldedLenientScore(rawPrediction: string, rawGold: string): AnswerScore {
+  const prediction = lenientNormalize(rawPrediction);
+  const gold = lenientNormalize(rawGold);
   const strict = strictScore(prediction, gold);
   // A yes/no inside a longer answer is as likely a negation as an agreement: closed answers
   // keep HotpotQA's exact rule under every scheme.

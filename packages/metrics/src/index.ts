@@ -2,6 +2,7 @@ export {
   NORMALIZATIONS,
   extractFinalAnswer,
   foldUnicodePunctuation,
+  lenientNormalize,
   mmoaNormalize,
   normalizeAnswer,
   squadNormalize,

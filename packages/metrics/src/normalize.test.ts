@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { extractFinalAnswer, foldUnicodePunctuation, mmoaNormalize, normalizeAnswer, squadNormalize } from './normalize';
+import { extractFinalAnswer, foldUnicodePunctuation, lenientNormalize, mmoaNormalize, normalizeAnswer, squadNormalize } from './normalize';
 
 describe('squadNormalize (official SQuAD/HotpotQA rules)', () => {
   it('lower-cases, deletes punctuation, drops articles and collapses whitespace', () => {
@@ -33,6 +33,12 @@ describe('squadNormalize (official SQuAD/HotpotQA rules)', () => {
   it('is idempotent', () => {
     fc.assert(fc.property(fc.string(), (s) => squadNormalize(squadNormalize(s)) === squadNormalize(s)));
   });
+
+  it('reads the same text in its two Unicode encodings (a letter and a combining mark, or one letter) as one answer, and changes nothing else', () => {
+    expect(squadNormalize('Zu\u0308rich')).toBe(squadNormalize('Zürich'));
+    expect(squadNormalize('Zürich')).not.toBe(squadNormalize('Zurich'));
+    expect(squadNormalize('１９８０')).toBe('１９８０');
+  });
 });
 
 describe('mmoaNormalize', () => {
@@ -45,6 +51,13 @@ describe('mmoaNormalize', () => {
     expect(foldUnicodePunctuation('“Ireland’s” 1914–1918 — 5′ 9″')).toBe('"Ireland\'s" 1914-1918 - 5\' 9"');
     expect(mmoaNormalize('Ireland’s')).toBe(mmoaNormalize("Ireland's"));
     expect(mmoaNormalize('1914–1918')).toBe('1914 1918');
+  });
+
+  it('folds compatibility forms and invisible characters: full-width digits, ligatures, a soft hyphen; a zero-width space is a space', () => {
+    expect(mmoaNormalize('１９８０')).toBe('1980');
+    expect(mmoaNormalize('ﬁnance')).toBe('finance');
+    expect(mmoaNormalize('so\u00adft')).toBe('soft');
+    expect(mmoaNormalize('New\u200bYork')).toBe('new york');
   });
 
   it('is what normalizeAnswer uses for the mmoa scheme', () => {
@@ -69,5 +82,15 @@ describe('extractFinalAnswer', () => {
 
   it('returns the whole text when there is no marker', () => {
     expect(extractFinalAnswer('Paris')).toBe('Paris');
+  });
+});
+
+describe('lenientNormalize (opera-lenient)', () => {
+  it('folds what mmoa folds before the SQuAD rules, so it is never stricter than mmoa on typography', () => {
+    expect(lenientNormalize('Ireland’s')).toBe(lenientNormalize("Ireland's"));
+    expect(lenientNormalize('“The Beatles”')).toBe('beatles');
+    expect(lenientNormalize('1914–1918')).toBe('19141918');
+    expect(lenientNormalize('１９８０')).toBe('1980');
+    expect(normalizeAnswer('Ireland’s', 'opera-lenient')).toBe('irelands');
   });
 });

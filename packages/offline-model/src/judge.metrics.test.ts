@@ -30,4 +30,21 @@ describe('judgeCorrectness with the registered prompt and the offline model', ()
     expect(await verdict('No. Yes would need both to be board games.', 'yes')).toMatchObject({ decision: 'no' });
     expect(await verdict('Both are games.', 'yes')).toMatchObject({ decision: 'no' });
   });
+
+  it('reads past typography, encodings and scripts without spaces, as a language model would, and still says no to another answer', async () => {
+    const question = 'q';
+    const decision = async (prediction: string, gold: string) => (await judgeCorrectness(model, { question, prediction, gold }, { prompt: judgeCorrectnessPrompt })).decision;
+    const same: Array<[string, string]> = [
+      ['Ireland’s', "Ireland's"],
+      ['Jean–Pierre Jeunet', 'Jean-Pierre Jeunet'],
+      ['Zu\u0308rich', 'Zürich'],
+      ['１９８０', '1980'],
+      ['New\u200bYork', 'New York'],
+      ['«Война и мир»', 'Война и мир'],
+      ['中华人民共和国。', '中华人民共和国'],
+      ['北京是中华人民共和国的首都', '中华人民共和国'],
+    ];
+    for (const [prediction, gold] of same) expect([prediction, await decision(prediction, gold)]).toEqual([prediction, 'yes']);
+    for (const [prediction, gold] of [['北京', '上海'], ['东京', '北京'], ['Zürich', 'Bern']] as const) expect([prediction, await decision(prediction, gold)]).toEqual([prediction, 'no']);
+  });
 });

@@ -23,6 +23,14 @@ describe('LlmReranker', () => {
     expect(request.messages.at(-1)?.content).toContain('[1] Ilse Varga: Ilse Varga was a Hungarian film director');
   });
 
+  it('cuts a long passage at maxChars without sending half a character (an emoji is two UTF-16 units)', async () => {
+    const provider = createScriptedProvider({ replies: { reranker: ['{"ranking": [0]}'] } });
+    await new LlmReranker(createModel({ provider }), { maxChars: 5 }).rerank('q', [hit('e', 'Pizza', 'abcd😀efg', 1)]);
+    const sent = provider.requests[0]!.messages.at(-1)!.content;
+    expect(sent).toContain('[0] Pizza: abcd\n');
+    expect(sent).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
   it('drops out-of-range and repeated indices', async () => {
     const provider = createScriptedProvider({ replies: { reranker: ['{"ranking": [7, 1, 1, 0]}'] } });
     const out = await new LlmReranker(createModel({ provider })).rerank('q', candidates);

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, InputError, MultihopError } from '@multihop/core';
 import type { CorpusPassage, Dataset } from '@multihop/datasets';
 import { sentenceId } from '@multihop/datasets';
-import { splitSentences } from '@multihop/lexical';
+import { indexableText, splitSentences } from '@multihop/lexical';
 import type { ChunkLevel, CorpusManifest, CorpusSetting, SearchMode } from './CorpusManifest';
 import type { Embedder } from '@multihop/core';
 import { datasetCorpusName } from './corpusName';
@@ -463,7 +463,8 @@ export class CorpusStore {
           const batch = rows.filter((r) => (seen.has(r.row_key) ? false : (seen.add(r.row_key), true)));
           if (batch.length === 0) continue;
           const embedStarted = performance.now();
-          const vectors = options.embedder ? await embedFlat(options.embedder, batch.map((r) => r.search_text)) : undefined;
+          // The embedder reads the row's own words (title and text), not the index's folded form of them.
+          const vectors = options.embedder ? await embedFlat(options.embedder, batch.map(embeddedText)) : undefined;
           embedMs += performance.now() - embedStarted;
           const data = arrowBatch(batch, vectors, options.embedder?.dimensions);
           if (fresh) {
@@ -669,7 +670,7 @@ export function chunkRows(passage: IngestedPassage, level: ChunkLevel, questionI
         text: passage.text,
         sentence: -1,
         question_id: questionId,
-        search_text: `${passage.title}. ${passage.text}`,
+        search_text: indexableText(embeddedText(passage)),
       },
     ];
   }
@@ -678,7 +679,7 @@ export function chunkRows(passage: IngestedPassage, level: ChunkLevel, questionI
   const sentences = given.length ? given : [passage.text];
   return sentences.map((text, i) => {
     const id = sentenceId(passage.id, i);
-    return { row_key: key(id), id, passage_id: passage.id, title: passage.title, text, sentence: i, question_id: questionId, search_text: `${passage.title}. ${text}` };
+    return { row_key: key(id), id, passage_id: passage.id, title: passage.title, text, sentence: i, question_id: questionId, search_text: indexableText(embeddedText({ title: passage.title, text })) };
   });
 }
 
@@ -688,12 +689,18 @@ export function chunkRows(passage: IngestedPassage, level: ChunkLevel, questionI
  */
 function fingerprint(setting: CorpusSetting, embedder: Embedder | undefined, rows: ReadonlyMap<ChunkLevel, ChunkRow[]>): string {
   const hash = createHash('sha256');
-  hash.update(`multihop-ingest-v1\0${setting}\0${embedder?.id ?? ''}\0`);
+  // v2: search_text is indexableText (accents folded, unspaced scripts cut into words): a table of v1 is written again.
+  hash.update(`multihop-ingest-v2\0${setting}\0${embedder?.id ?? ''}\0`);
   for (const [level, list] of rows) {
     hash.update(`${level}\0${list.length}\0`);
     for (const r of list) hash.update(`${r.row_key}\0${r.id}\0${r.passage_id}\0${r.sentence}\0${r.question_id}\0${r.title}\0${r.text}\0`);
   }
   return hash.digest('hex');
+}
+
+/** What a row's vector embeds: its title and its text. */
+function embeddedText(row: { title: string; text: string }): string {
+  return `${row.title}. ${row.text}`;
 }
 
 /** The batch's vectors, row after row, as one Float32Array (what the vector column stores). */

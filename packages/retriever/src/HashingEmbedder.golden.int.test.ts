@@ -6,18 +6,23 @@ import { datasetsDir } from '../test/sharedData';
 // sha256 (first 16 hex) of the vectors of every passage and sentence of the shared dev sets, as
 // `${title}. ${text}` (what the store embeds), computed by the first implementation (md5 per term,
 // Math.hypot over the vector) before it was made faster: stored corpora rely on identical vectors.
+// hotpotqa-dev's and musique-dev's hashes were taken again on 2026-12-06, when splitSentences
+// learnt that a sentence may start with a capital outside A–Z, and that a word ending in a letter
+// outside A–Z before its full stop is no initial ("… of Finnøy. The …"): some of their paragraphs
+// are split otherwise, so some sentence texts differ. The old splitter's texts
+// gave the old hashes with the embedder of that day, which is unchanged.
 const GOLDEN: Record<string, Record<string, { float64: string; float32: string }>> = {
   'hotpotqa-dev': {
-    'hashing-v1:512': { float64: 'fb57f99fd35c4822', float32: '8dca4a634f0dc28a' },
-    'hashing-v1:64:bigrams': { float64: '97ec21cdf69aa0ac', float32: 'd430d1e9491619c4' },
+    'hashing-v1:512': { float64: '80378e0cafdd9900', float32: 'f5d2faf1cf5465eb' },
+    'hashing-v1:64:bigrams': { float64: '6f9c0d145e399e7d', float32: 'c131d74bc6a096ba' },
   },
   '2wiki-dev': {
     'hashing-v1:512': { float64: 'f8b3f9e33dd232ca', float32: 'c9e2a380c0183976' },
     'hashing-v1:64:bigrams': { float64: '4c9722ad9eae4a92', float32: '363f2654a32afbf5' },
   },
   'musique-dev': {
-    'hashing-v1:512': { float64: '04777b06e9a54d9c', float32: 'f25a0f2ad9a99f2c' },
-    'hashing-v1:64:bigrams': { float64: '4582c5a15a3fb61a', float32: '583e8d9d8a6866be' },
+    'hashing-v1:512': { float64: '3f98f4381bf45090', float32: '21e47c3ff04194b4' },
+    'hashing-v1:64:bigrams': { float64: '06b968dc68749a24', float32: '0805a90a53a7d675' },
   },
 };
 

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Embedder } from '@multihop/core';
-import { STOP_WORDS, stem, tokens } from '@multihop/lexical';
+import { STOP_WORDS, stem } from '@multihop/lexical';
 
 export interface HashingEmbedderOptions {
   /** Vector size (default 512). */
@@ -9,6 +9,20 @@ export interface HashingEmbedderOptions {
   bigrams?: boolean;
 }
 
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The words `hashing-v1` hashes: `@multihop/lexical`'s tokens as they were when its vectors were
+ * fixed (every combining mark dropped, no word segmentation of scripts written without spaces).
+ * The lexical tokens have since learnt those scripts; this embedder keeps its own copy so that a
+ * corpus or experience store embedded with `hashing-v1` keeps matching the queries embedded now.
+ */
+function v1Tokens(text: string): string[] {
+  if (!NON_ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
 
 /** Entries each cache keeps at most (a long-running process embeds an open vocabulary). */
 const CACHE_LIMIT = 200_000;
@@ -72,7 +86,7 @@ export class HashingEmbedder implements Embedder {
     const counts = this.counts;
     counts.fill(0);
     let previous: string | undefined;
-    for (const token of tokens(text)) {
+    for (const token of v1Tokens(text)) {
       let code = this.words.get(token);
       if (code === undefined) code = this.learn(token);
       if (code < 0) continue;

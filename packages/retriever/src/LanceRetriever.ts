@@ -5,6 +5,7 @@ import { lancedb, type Table } from './lance';
 import type { Reranker } from '@multihop/core';
 import { sqlString } from './sqlString';
 import { bm25Collection, rankByBm25, type Bm25Collection } from './questionBm25';
+import { indexableText } from '@multihop/lexical';
 import { fuseRanks } from './reciprocalRankFusion';
 import { CorpusStoreDamagedError, SearchError } from './errors';
 import { damageReason, isMissingFile, plainLanceMessage } from './storeHealth';
@@ -249,7 +250,8 @@ interface Scope {
  * like `"Spanish Harlem" songwriter` failed. A MatchQuery is never parsed.
  */
 function matchWords(query: string) {
-  return new lancedb.MatchQuery(query, 'search_text');
+  // The query in the index's form (accents folded, unspaced scripts cut into words), as search_text is written.
+  return new lancedb.MatchQuery(indexableText(query), 'search_text');
 }
 
 function toHit(row: Record<string, unknown>, level: ChunkLevel, mode: SearchMode): SearchHit {

@@ -8,10 +8,13 @@ export const obj = (value: unknown): Data | undefined => (value && typeof value 
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 export const strings = (value: unknown): string[] => list(value).filter((item): item is string => typeof item === 'string');
 
+/** `text` cut short without half a character: a high surrogate left at its end (half an emoji) is dropped. */
+const whole = (text: string): string => (/[\uD800-\uDBFF]$/.test(text) ? text.slice(0, -1) : text);
+
 /** A short one-line rendering of any value. */
 export function brief(value: unknown, max = 90): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${whole(text.slice(0, max - 1))}…` : text;
 }
 
 export function pretty(value: unknown): string {

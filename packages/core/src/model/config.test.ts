@@ -84,6 +84,11 @@ describe('model selection', () => {
     expect(() => loadModelConfig(broken)).toThrow(/multihop.config.json: not valid JSON \(Unexpected end of JSON input\)/);
   });
 
+  it('reads a config file saved with a byte-order mark and Windows line ends, as Notepad saves it', () => {
+    const path = configFile('\uFEFF{\r\n  "model": "offline",\r\n  "roles": { "esc": "openai:gpt-5-mini" }\r\n}\r\n');
+    expect(loadModelConfig(path)).toMatchObject({ model: 'offline', roles: { esc: 'openai:gpt-5-mini' } });
+  });
+
   it('gives a nested field\'s full path, what it expects and what it got, from the union branch the value fits', () => {
     const expectError = (content: unknown, message: RegExp) => {
       const path = configFile(content);

@@ -1,4 +1,4 @@
-import { scoreAnswer, squadNormalize } from '@multihop/metrics';
+import { foldUnicodePunctuation, scoreAnswer, squadNormalize } from '@multihop/metrics';
 import { defineOfflineHandler } from '../OfflineHandler';
 import { judgeCorrectnessPrompt } from '@multihop/prompts';
 import { MultihopError } from '@multihop/core';
@@ -10,6 +10,24 @@ function golds(vars: Record<string, unknown>): string[] {
   if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as string[];
   if (Array.isArray(value)) throw new MultihopError('OFFLINE_VARS', 'offline model, role judge: variable "gold" must be a string or a non-empty list of strings');
   return [text(vars, 'gold', 'judge')];
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * A text as the judge reads it, before the SQuAD normalisation: compatibility forms folded (NFKC:
+ * "１９８０" is "1980"), a zero-width space a space and other invisible characters removed, typographic quotes and dashes as ASCII
+ * ("Ireland’s" is "Ireland's"), any other script's punctuation a space ("中华人民共和国。"), and each
+ * Chinese character or kana a word of its own, as MLQA scores Chinese, so a Chinese or Japanese
+ * gold answer is found inside a longer answer and overlaps it in part. ASCII text is as it is: the
+ * judge stands in for a language model, which reads past such differences.
+ */
+function readable(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  return foldUnicodePunctuation(text.normalize('NFKC').replace(/\u200b/gu, ' ').replace(/\p{Cf}/gu, ''))
+    .replace(/(?![\x00-\x7f])\p{P}/gu, ' ')
+    .replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, ' $& ');
 }
 
 /** The first "yes" or "no" among the normalised words of a text, if any: how a closed answer reads. */
@@ -25,8 +43,8 @@ function firstYesOrNo(text: string): 'yes' | 'no' | undefined {
  * stand-in for PAR² A.2's LLM judge, stricter than a real judge on paraphrases.
  */
 export const judge = defineOfflineHandler(judgeCorrectnessPrompt, (vars) => {
-  const prediction = text(vars, 'prediction', 'judge');
-  const gold = golds(vars);
+  const prediction = readable(text(vars, 'prediction', 'judge'));
+  const gold = golds(vars).map(readable);
   const closed = gold.map(squadNormalize);
   if (closed.every((g) => g === 'yes') || closed.every((g) => g === 'no')) {
     const answered = firstYesOrNo(prediction);
