@@ -1,6 +1,6 @@
 import { chartFromXState, createModel, createScriptedProvider, defineWorkflow, type RunOptions, type RetrieverPort, type TraceEvent } from '@multihop/core';
 import { firstThenWait } from '@multihop/testing';
-import { createActor, setup, waitFor } from 'xstate';
+import { createActor, fromPromise, setup, waitFor, type AnyStateMachine } from 'xstate';
 import { hopActors, hopLoop, hotpotQuestions, overlapRetriever, reply, transitionsOf, walkProblems } from '../test/hopLoop';
 import { runMachine, type MachineRunOptions, type MachineRunResult } from './runMachine';
 
@@ -193,6 +193,10 @@ describe('runMachine', () => {
     // A new actor from the persisted state: no start edge, the first move leaves where the old one stopped.
     expect(transitionsOf(resumed.result.trace)[0]).toEqual({ from: 'retrieve', to: 'reason', label: 'done: search' });
     expect(walkProblems(chart, resumed.result.trace)).toEqual([]);
+    // A snapshot of a state the machine no longer has (renamed since) is refused naming it, not a TypeError inside XState.
+    const stale = await run({ snapshot: { ...snapshot, value: 'lookup' } }, { model: scripted(reply(question.answer, true)) });
+    expect(stale.result).toMatchObject({ status: 'error', error: { code: 'CHECKPOINT' } });
+    expect(stale.result.error?.message).toContain('the snapshot to resume from is in state "lookup", which machine "hopLoop" does not have');
   });
 
   it('serves concurrent runs from one machine, each actor with its own runtime', async () => {
@@ -212,5 +216,30 @@ describe('runMachine', () => {
     const bare = await waitFor(createActor(hopLoop, { input: { question: question.text } }).start(), (s) => s.status === 'done');
     expect(bare.value).toBe('failed');
     expect(bare.context.error).toContain('ran without a runtime');
+  });
+
+  it('fails a run whose machine stops in a state that is not final and waits on nothing, naming the state, where it would hang; a delayed transition is waited for', async () => {
+    const build = (review: Record<string, unknown>) =>
+      setup({ actors: { work: fromPromise(async () => 'drafted') } }).createMachine({
+        id: 'deadEnd',
+        initial: 'draft',
+        states: { draft: { invoke: { src: 'work', onDone: 'review' } }, review, done: { type: 'final' } },
+      } as never);
+    const runIt = (machine: ReturnType<typeof build>) =>
+      defineWorkflow({
+        id: 'deadEnd',
+        title: 'dead end',
+        paper: 'test',
+        chart: () => chartFromXState(machine, { id: 'deadEnd' }),
+        async execute(_query, ctx) {
+          const outcome = await runMachine(machine as unknown as AnyStateMachine, ctx, { input: {} });
+          return { answer: String(outcome.state) };
+        },
+      }).run(question, { model: scripted(reply('x', true)), retriever: overlapRetriever(passages) });
+    const stuck = await runIt(build({}));
+    expect(stuck).toMatchObject({ status: 'error', error: { code: 'XSTATE_STUCK' } });
+    expect(stuck.error?.message).toContain('stopped in state "review", which is not final and waits on nothing');
+    const waited = await runIt(build({ after: { 20: 'done' } }));
+    expect(waited).toMatchObject({ status: 'ok', answer: 'done' });
   });
 });

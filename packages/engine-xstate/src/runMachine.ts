@@ -79,6 +79,7 @@ export async function runMachine<TMachine extends AnyStateMachine>(
       snapshot = latest;
     }
   }
+  if (snapshot !== undefined) checkRestorable(machine, snapshot, options.snapshot === undefined);
   try {
     return await runActor(machine, ctx, { ...options, ...(snapshot !== undefined ? { snapshot } : {}) }, checkpoints);
   } finally {
@@ -187,6 +188,27 @@ async function runActor<TMachine extends AnyStateMachine>(
           if (!ctx.trace.isClosed) ctx.trace.emit(state, 'decision', { decision: 'paused', state });
           resolve({ status: 'paused', state, context: snapshot.context, snapshot: paused });
         });
+        return;
+      }
+      // A state that is not final and waits on nothing (no invoked actor running, no delayed
+      // transition) is never left: no one sends a run's machine events. Without this the run's
+      // promise would never settle, and a process with nothing else to do would exit as if it had
+      // succeeded. Checked once what is already under way (a child's done event) has been delivered.
+      if (snapshot.status === 'active' && waitsOnNothing(snapshot)) {
+        setImmediate(() => {
+          const now = actor.getSnapshot();
+          if (settled || now !== snapshot || !waitsOnNothing(now)) return;
+          const state = t.state;
+          settle(() => {
+            actor.stop();
+            reject(
+              new MultihopError(
+                'XSTATE_STUCK',
+                `machine "${machine.id}" stopped in state "${state}", which is not final and waits on nothing (no invoked actor, no delayed transition), and no event is sent to a run's machine: give "${state}" a transition out (onDone of an invoke, always, after) or make it a final state`,
+              ),
+            );
+          });
+        });
       }
     };
     const subscription = actor.subscribe({
@@ -197,6 +219,42 @@ async function runActor<TMachine extends AnyStateMachine>(
     // A thread that had already finished: its restored snapshot is done and no event will come.
     if (actor.getSnapshot().status === 'done') onSnapshot(actor.getSnapshot(), true);
   });
+}
+
+/**
+ * A snapshot to resume from names only states the machine has: a checkpoint written before the
+ * machine changed (a state renamed or removed) would otherwise fail deep inside XState with a bare
+ * TypeError. `fromCheckpoint`: it came from the thread's checkpoints (else the caller handed it over).
+ */
+function checkRestorable(machine: AnyStateMachine, snapshot: unknown, fromCheckpoint: boolean): void {
+  const value = (snapshot as { value?: unknown } | null)?.value;
+  const missing = (node: { states?: Record<string, unknown> }, v: unknown, path: string[]): string | undefined => {
+    if (typeof v === 'string') return node.states?.[v] ? undefined : [...path, v].join('.');
+    if (!v || typeof v !== 'object') return path.join('.') || '(no state)';
+    for (const [key, child] of Object.entries(v)) {
+      const next = node.states?.[key] as { states?: Record<string, unknown> } | undefined;
+      if (!next) return [...path, key].join('.');
+      const inner = missing(next, child, [...path, key]);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const state = missing(machine.root as unknown as { states?: Record<string, unknown> }, value, []);
+  if (state === undefined) return;
+  throw new MultihopError(
+    'CHECKPOINT',
+    `${fromCheckpoint ? 'the thread\'s latest checkpoint' : 'the snapshot to resume from'} is in state "${state}", which machine "${machine.id}" does not have (the machine has changed since it was written): it cannot be resumed; start the run afresh${fromCheckpoint ? ' (a new thread, or an eval directory without its checkpoints.sqlite)' : ''}`,
+  );
+}
+
+/** An active snapshot with no running child actor and no delayed transition in any of its states (XState's `_nodes`). */
+function waitsOnNothing(snapshot: { children?: Record<string, { getSnapshot(): { status: string } } | undefined> }): boolean {
+  const children = Object.values(snapshot.children ?? {});
+  if (children.some((child) => child?.getSnapshot().status === 'active')) return false;
+  const nodes = (snapshot as { _nodes?: ReadonlyArray<{ after?: readonly unknown[] }> })._nodes;
+  // Without XState's list of active state nodes, nothing can be concluded.
+  if (!Array.isArray(nodes)) return false;
+  return !nodes.some((node) => (node.after?.length ?? 0) > 0);
 }
 
 /** Core's reading of an aborted signal (BudgetTracker.check): the deadline's BudgetExceededError, else a RunAbortedError with the reason. */
