@@ -182,7 +182,30 @@ function methodGenerator(tree, options) {
     // The engine's library is the package's peer, as in the workspace's own method packages.
     __PEERS__: engine === 'xstate' ? '    "xstate": "^5.33.3",' : '    "@langchain/langgraph": "^1.7.3",',
   };
-  const fill = (/** @type {string} */ text) => text.replace(/__(?:name|Name|camel|CONST|family|paper|engine|GRAPH|SHAPE|PEERS)__/g, (token) => values[token] ?? token);
+  const TOKENS = /__(?:name|Name|camel|CONST|family|paper|engine|GRAPH|SHAPE|PEERS)__/g;
+  /**
+   * The template with the values in, each written as the file's syntax needs it at that place: the
+   * family and paper (free text: "Press et al.'s …", "O'Brien") escaped inside a TypeScript string
+   * literal and inside a JSON string, as they are in comments and Markdown.
+   */
+  const fill = (/** @type {string} */ text, /** @type {string} */ path = '') => {
+    const free = (/** @type {string} */ token) => token === '__family__' || token === '__paper__';
+    if (path.endsWith('.json')) return text.replace(TOKENS, (token) => (values[token] === undefined ? token : free(token) ? JSON.stringify(values[token]).slice(1, -1) : values[token]));
+    if (!path.endsWith('.ts')) return text.replace(TOKENS, (token) => values[token] ?? token);
+    return text
+      .split('\n')
+      .map((line) =>
+        line.replace(TOKENS, (token, /** @type {number} */ at) => {
+          const value = values[token];
+          if (value === undefined || !free(token)) return value ?? token;
+          // Inside a single-quoted literal when an odd number of unescaped quotes precede it on a line of code (not a comment's).
+          const comment = /^\s*(\/\/|\/?\*)/.test(line);
+          const quotes = (line.slice(0, at).match(/(?<!\\)'/g) ?? []).length;
+          return !comment && quotes % 2 === 1 ? value.replace(/[\\']/g, (c) => `\\${c}`) : value;
+        }),
+      )
+      .join('\n');
+  };
 
   // Files shared by both engines, then the engine's own (graph.ts or machine.ts and the workflow).
   /** @type {Map<string, string>} */
@@ -190,7 +213,7 @@ function methodGenerator(tree, options) {
   for (const root of [join(__dirname, 'files', 'common'), join(__dirname, 'files', engine)]) {
     for (const file of templateFiles(root)) {
       const path = relative(root, file).split(sep).join('/').replace(/\.template$/, '');
-      files.set(fill(path), fill(readFileSync(file, 'utf8')));
+      files.set(fill(path), fill(readFileSync(file, 'utf8'), path));
     }
   }
   // The README's usage example is examples/usage.ts verbatim (its sync test holds them together).

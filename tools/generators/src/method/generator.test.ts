@@ -65,6 +65,27 @@ describe('the method generator', () => {
     expect(tree.files.get('packages/mao-arag-two/src/manifest.ts')).toContain("family: 'MAO-ARAG'");
   });
 
+  it('writes a family and paper with quotes and backslashes into valid TypeScript and JSON, as given', () => {
+    const ts = require('typescript') as typeof import('typescript');
+    const family = "O'Self";
+    const paper = 'Press et al.\'s "Self-Ask" (2023), \\ and more';
+    const tree = workspaceTree();
+    methodGenerator(tree, { name: 'quote-test', family, paper });
+    for (const [path, content] of tree.files) {
+      if (!path.startsWith('packages/quote-test/') || !path.endsWith('.ts')) continue;
+      const { diagnostics } = ts.transpileModule(content, { reportDiagnostics: true, fileName: path });
+      expect({ path, errors: (diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')) }).toEqual({ path, errors: [] });
+    }
+    expect(JSON.parse(tree.files.get('packages/quote-test/package.json')!).description).toContain(paper);
+    // The constants hold the text as given.
+    const variants = ts.transpileModule(tree.files.get('packages/quote-test/src/variants.ts')!, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+    const exported: Record<string, string> = {};
+    new Function('exports', variants)(exported);
+    expect(exported['QUOTE_TEST_PAPER']).toBe(paper);
+    expect(exported['QUOTE_TEST_TITLE']).toBe(`${family} (retrieve, then answer)`);
+    expect(tree.files.get('packages/quote-test/src/manifest.ts')).toContain("family: 'O\\'Self'");
+  });
+
   it('adds the one dependency line the runner needs to apps/runner/package.json, keeping its keys sorted and every other byte', () => {
     const tree = workspaceTree();
     const before = tree.files.get(RUNNER)!;
