@@ -253,6 +253,8 @@ describe('a per-role model for a role the eval\'s workflows never call', () => {
     const summary = read<Summary>(join(out, 'summary.json'));
     expect({ model: summary.model, offline: summary.offline, partly: summary.offline_partly }).toEqual({ model: expect.not.stringContaining('par2-planner'), offline: true, partly: undefined });
     expect(read<RunConfig>(join(out, 'run.json')).model).toBe('offline');
+    // And what `direct` was when it ran here (its chart and prompt versions), so a changed method is not resumed.
+    expect(read<RunConfig>(join(out, 'run.json')).definitions).toEqual({ direct: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // A model for a role `direct` calls is a change of the eval's model, named by role.
     writeFileSync(config, JSON.stringify({ model: 'offline', roles: { direct: 'openai:m' } }));
     const changed = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', out));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, MethodCatalog, MultihopError, type MethodManifest, type Workflow, type WorkflowContext, type WorkflowEntry } from '@multihop/core';
@@ -308,4 +309,15 @@ export function rolesCalled(workflows: ReadonlyArray<Pick<Workflow, 'id' | 'cand
     return (candidates ?? []).every((candidate) => add(candidate, undefined));
   };
   return workflows.every((w) => add(w.id, w.candidates)) ? roles : undefined;
+}
+
+/**
+ * What a workflow's runs depend on besides its settings and the files it was built from: its chart
+ * (states, nodes and edges) and its method's prompts by id and version, as a short sha1. A results
+ * directory records it, so its runs are not taken for those of a method changed since (a node
+ * added, a prompt reworded and its version bumped). Code inside a node that changes neither is not seen.
+ */
+export function workflowDefinition(workflow: Pick<Workflow, 'id' | 'chart'>, catalog: MethodCatalog = methodCatalog()): string {
+  const prompts = (catalog.find(workflow.id)?.method.prompts ?? []).map((p) => `${p.id}@${p.version}`).sort();
+  return createHash('sha1').update(JSON.stringify({ chart: workflow.chart(), prompts })).digest('hex').slice(0, 16);
 }

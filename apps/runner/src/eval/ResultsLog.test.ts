@@ -37,6 +37,14 @@ describe('ResultsLog', () => {
     expect(() => ResultsLog.open(dir, config)).toThrow(/run\.json: not valid JSON/);
   });
 
+  it('refuses to resume a workflow whose method changed since its runs here (its chart or prompt versions), and records a new one\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'multihop-log-'));
+    ResultsLog.open(dir, { ...config, definitions: { ircot: 'aaaa' } }).append(row('a'));
+    expect(ResultsLog.open(dir, { ...config, definitions: { ircot: 'aaaa', react: 'cccc' } }).has('ircot', 'a')).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).definitions).toEqual({ ircot: 'aaaa', react: 'cccc' });
+    expect(() => ResultsLog.open(dir, { ...config, definitions: { ircot: 'bbbb' } })).toThrow(/ircot ran here as its method was then \(definition aaaa\), and its chart or prompts have changed since \(now bbbb\)/);
+  });
+
   it('compares the model of the roles the eval calls: a per-role model for another role neither refuses a resume nor hides a change', () => {
     const dir = mkdtempSync(join(tmpdir(), 'multihop-log-'));
     const roles = new Set(['ircot', 'reranker']);

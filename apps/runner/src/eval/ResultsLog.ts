@@ -75,6 +75,12 @@ export interface RunConfig {
   answerAliases?: string;
   /** The files each workflow was built from (Workflow.artifacts: path → sha1): a resume after one was rewritten is refused. Absent from directories written before. */
   artifacts?: Record<string, Record<string, string>>;
+  /**
+   * Each workflow's definition (`workflowDefinition`: its chart and its method's prompt versions):
+   * a resume after the method changed is refused, as its runs here are the old method's. Absent
+   * from directories written before.
+   */
+  definitions?: Record<string, string>;
 }
 
 /**
@@ -235,6 +241,15 @@ export class ResultsLog {
           }
         }
       }
+      // A method changed since its runs here (a node added, a prompt's version bumped): those runs are the old method's.
+      for (const [workflow, definition] of Object.entries(config.definitions ?? {})) {
+        const before = previous.definitions?.[workflow];
+        if (before !== undefined && before !== definition) {
+          throw new ConfigError(
+            `${configFile}: ${workflow} ran here as its method was then (definition ${before}), and its chart or prompts have changed since (now ${definition}): its runs here are the old method's; use another --out for the method as it is now`,
+          );
+        }
+      }
       // Workflows may be added to a directory; one already in it must keep its settings.
       if (previous.datasetSha1 && config.datasetSha1 && previous.datasetSha1 !== config.datasetSha1) {
         throw new ConfigError(
@@ -257,9 +272,11 @@ export class ResultsLog {
     log.repair();
     if (previous) {
       const artifacts = { ...config.artifacts, ...previous.artifacts };
+      const definitions = { ...config.definitions, ...previous.definitions };
       const merged = {
         ...previous,
         settings: { ...previous.settings, ...config.settings },
+        ...(Object.keys(definitions).length ? { definitions } : {}),
         ...(previous.fingerprints || !config.fingerprints ? {} : { fingerprints: config.fingerprints }),
         ...(previous.datasetSha1 || !config.datasetSha1 ? {} : { datasetSha1: config.datasetSha1 }),
         ...(Object.keys(artifacts).length ? { artifacts } : {}),

@@ -6,7 +6,7 @@ import { ConfigError, writeFileWhole, type Budget, type Question, type RoutePred
 import { inPart, parsePart } from '@multihop/datasets';
 import { writable, writableDir, type Io } from '../io';
 import { openCorpus, searchedCorpus, type OpenedCorpus, type Setting } from '../corpus';
-import { rolesCalled } from '../methods';
+import { rolesCalled, workflowDefinition } from '../methods';
 import { modelFor, resolveModel, type RunnerModel } from '../model';
 import { JudgeLog, judgeRetries } from './judging';
 import { runPool } from './jsonl';
@@ -127,6 +127,7 @@ export async function evaluate(
       ...(options.budget ? { budget: options.budget } : {}),
       ...(corpus.dataset.answerAliases ? { answerAliases: `${corpus.dataset.answerAliases.path}@${corpus.dataset.answerAliases.sha1}` } : {}),
       artifacts: Object.fromEntries(workflows.filter((w) => w.workflow.artifacts).map((w) => [w.id, { ...w.workflow.artifacts }])),
+      definitions: Object.fromEntries(workflows.map((w) => [w.id, workflowDefinition(w.workflow)])),
     }, roles);
     log = results;
     const pending: Array<{ workflow: EvaluatedWorkflow; question: Question }> = [];
