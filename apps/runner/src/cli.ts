@@ -122,7 +122,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ingest: {
     summary: 'put a dataset, a corpus file, or both into the embedded LanceDB store',
     options: {
-      dataset,
+      // Not required alone: a corpus file alone (--corpus) is ingested too.
+      dataset: { ...dataset, required: false, help: `${dataset.help}; needed unless --corpus is given` },
       corpus,
       layout,
       setting,
@@ -525,6 +526,12 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     if (!value) throw new ConfigError(`${command} needs --${name}${spec.options[name]?.arg ? ` ${spec.options[name]!.arg}` : ''}; multihop ${command} --help lists its options`);
     return value;
   };
+  /** --`name`, or a message naming it and the `other` option that may stand in for it. */
+  const needOneOf = (name: string, other: string): string => {
+    const value = str(name);
+    if (!value) throw new ConfigError(`${command} needs --${name} ${spec.options[name]?.arg ?? ''} or --${other} ${spec.options[other]?.arg ?? ''}; multihop ${command} --help lists its options`.replace(/ +;/, ';'));
+    return value;
+  };
   const int = (name: string, min?: number): number | undefined => {
     const value = str(name);
     if (value === undefined) return undefined;
@@ -593,7 +600,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     case 'ingest':
       return await load.ingest().ingestCommand(io, {
         // A corpus file alone is ingested as `run --question ... --corpus FILE` searches it.
-        ...(str('corpus') !== undefined && str('dataset') === undefined ? {} : { dataset: need('dataset') }),
+        ...(str('corpus') !== undefined && str('dataset') === undefined ? {} : { dataset: needOneOf('dataset', 'corpus') }),
         setting: settingOf(),
         db: str('db'),
         corpus: str('corpus'),
