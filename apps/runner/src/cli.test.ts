@@ -76,6 +76,9 @@ describe('the multihop CLI', () => {
     expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--bogus'; multihop run --help lists its options") });
     expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (--out is an option of eval, predict, sweep,") });
     expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (did you mean --workflows? --workflow is an option of run,") });
+    // A command under the name other tools give it: pointed at this one's, which spelling alone would not find.
+    expect(await cli('list')).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "list" (did you mean workflows?)') });
+    expect(await cli('evaluate')).toMatchObject({ code: 2, err: expect.stringContaining('(did you mean eval?)') });
     // An option with no command before it (multihop -v): named, with the way to the version and the commands.
     expect(await cli('-v')).toMatchObject({ code: 2, err: "multihop: '-v' but no command: multihop <command> [options]; multihop --help lists the commands, multihop --version prints the version\n" });
     // Two thread ids for one resume: refused rather than one silently chosen.

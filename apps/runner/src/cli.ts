@@ -114,7 +114,10 @@ const evaluation: Record<string, OptionSpec> = {
 };
 
 /** Every command and its options: the one source of truth for parsing and for help. */
-export const COMMANDS: Record<string, CommandSpec> = {
+export /** Names other tools give these commands, for the "did you mean" of an unknown one (spelling alone would not find them). */
+const SYNONYMS: Readonly<Record<string, string>> = { list: 'workflows', ls: 'workflows', methods: 'workflows', evaluate: 'eval', index: 'ingest', serve: 'studio', ui: 'studio', continue: 'resume' };
+
+const COMMANDS: Record<string, CommandSpec> = {
   workflows: {
     summary: "list the installed workflows: engine, title, paper, settings with their defaults",
     options: { json: { type: 'boolean', help: 'print the list as JSON' } },
@@ -477,7 +480,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   const spec = COMMANDS[command];
   if (!spec) {
-    const guess = closest(command, Object.keys(COMMANDS));
+    const guess = SYNONYMS[command] ?? closest(command, Object.keys(COMMANDS));
     throw new ConfigError(`unknown command "${command}"${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${Object.keys(COMMANDS).join(', ')} (multihop --help)`);
   }
   let parsed;
@@ -500,7 +503,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (!COMMANDS[about]) {
-      const guess = closest(about, Object.keys(COMMANDS));
+      const guess = SYNONYMS[about] ?? closest(about, Object.keys(COMMANDS));
       throw new ConfigError(`help: unknown command "${about}"${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${Object.keys(COMMANDS).join(', ')}`);
     }
     if (rest.length > 1) throw new ConfigError(`help takes one command, got ${rest.length}: ${rest.join(' ')}`);

@@ -81,7 +81,7 @@ describe('the offline model', () => {
     const prompt = { ...judgeCorrectnessPrompt, role: 'no-such-role' };
     await expect(model.call({ prompt, vars: { question: 'q', prediction: 'p', gold: 'g' } })).rejects.toThrow(MultihopError);
     await expect(model.call({ prompt, vars: { question: 'q', prediction: 'p', gold: 'g' } })).rejects.toThrow(
-      /no handler for role "no-such-role" \(prompt judge.correctness\); it answers: judge, reranker \(pass a method's offlineHandlers from @multihop\/<method>\/offline\)/,
+      /no handler for role "no-such-role" \(prompt judge.correctness\); it answers: judge, reranker \(a library caller passes the method's offlineHandlers from @multihop\/<method>\/offline; a method's author defines one with defineOfflineHandler\(<the prompt>, …\) in the method's src\/offline\/ and lists it in its offlineHandlers\)/,
     );
   });
 });

@@ -53,7 +53,7 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Pro
       if (!handler) {
         throw new MultihopError(
           'OFFLINE_ROLE',
-          `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${[...handlers.keys()].sort().join(', ')} (pass a method's offlineHandlers from @multihop/<method>/offline)`,
+          `the offline model has no handler for role "${request.role}" (prompt ${request.promptId}); it answers: ${[...handlers.keys()].sort().join(', ')} (a library caller passes the method's offlineHandlers from @multihop/<method>/offline; a method's author defines one with defineOfflineHandler(<the prompt>, …) in the method's src/offline/ and lists it in its offlineHandlers)`,
         );
       }
       if (options.latencyMs) await pause(options.latencyMs, request.signal);

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Shaped like @multihop/core's Question and Passage (this package sits below core, so it cannot import them). */
 export interface SampleQuestion {
@@ -15,9 +15,28 @@ export interface SamplePassage {
   text: string;
 }
 
-/** Where the shared datasets are: MULTIHOP_DATASETS_DIR, else `../shared/datasets` beside the repo. */
+/**
+ * Where the shared datasets are: MULTIHOP_DATASETS_DIR, else the first `shared/datasets` found
+ * beside this folder or one above it, walking up (as the runner's resolver walks up from the
+ * working directory), so a clone anywhere below the folder that holds `shared/` finds them.
+ * Nothing found: `../shared/datasets` beside the repo, which the caller's error then names.
+ */
 export function sharedDatasetsDir(): string {
-  return process.env['MULTIHOP_DATASETS_DIR'] ?? resolve(__dirname, '../../../../shared/datasets');
+  const configured = process.env['MULTIHOP_DATASETS_DIR'];
+  if (configured) return configured;
+  for (let dir = resolve(__dirname, '../../..'); ; dir = dirname(dir)) {
+    for (const candidate of [join(dir, 'shared', 'datasets'), join(dir, '..', 'shared', 'datasets')]) if (isDirectory(candidate)) return resolve(candidate);
+    if (dirname(dir) === dir) break;
+  }
+  return resolve(__dirname, '../../../../shared/datasets');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
