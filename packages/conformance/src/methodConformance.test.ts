@@ -129,6 +129,24 @@ describe('runs of the conformance suite', () => {
     await expect(Promise.resolve(runCheck(broken)())).rejects.toThrow(/broken on \w+: UNEXPECTED: Cannot read properties of undefined/);
   });
 
+  it('fail, saying what to do, for a method that searches without charging a hop', async () => {
+    const uncharged = method(async (ctx) => {
+      await ctx.retriever.search('Paris', { k: 1 });
+      return 'Paris';
+    });
+    const tests = conformanceTests(uncharged, { handlers: [], model: {} as ModelPort, nodeRunQuestions: 2 });
+    const check = tests.get([...tests.keys()].find((n) => n.startsWith("honours a caller's Budget.maxHops"))!)!;
+    await expect(Promise.resolve(check())).rejects.toThrow(/searchedWithNoHopLeft_chargeAHopBeforeEachRound/);
+    // Charged first, it passes.
+    const charged = method(async (ctx) => {
+      ctx.budget.chargeHop();
+      await ctx.retriever.search('Paris', { k: 1 });
+      return 'Paris';
+    });
+    const passing = conformanceTests(charged, { handlers: [], model: {} as ModelPort, nodeRunQuestions: 2 });
+    await passing.get([...passing.keys()].find((n) => n.startsWith("honours a caller's Budget.maxHops"))!)!();
+  });
+
   it('fail for a run that takes an edge its chart does not draw', async () => {
     const astray = method(async (ctx) => {
       ctx.transition({ from: 'answer', to: 'answer' });

@@ -353,9 +353,11 @@ function streamRun(req: IncomingMessage, res: ServerResponse, runs: RunManager, 
 function questionPage(dataset: Dataset, params: URLSearchParams): StudioQuestionPage {
   const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
   const limit = Math.min(200, Math.max(1, Number(params.get('limit') ?? 50) || 50));
-  const q = (params.get('q') ?? '').trim().toLowerCase();
+  // Lower case with accents dropped on both sides: "Zurich" finds "Zürich", in either Unicode form.
+  const searchable = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const q = searchable((params.get('q') ?? '').trim());
   const titles = new Map(dataset.passages.map((p) => [p.id, p.title]));
-  const matching = q ? dataset.questions.filter((x) => x.text.toLowerCase().includes(q) || x.id.toLowerCase() === q) : dataset.questions;
+  const matching = q ? dataset.questions.filter((x) => searchable(x.text).includes(q) || searchable(x.id) === q) : dataset.questions;
   return {
     dataset: dataset.name,
     total: matching.length,

@@ -49,6 +49,15 @@ describe('the questions table', () => {
     expect(filterQuestions(data(), groups, '', 'none-right').map((g) => g.id)).toEqual(['q3']);
   });
 
+  it('finds an answer by its words with or without accents, in either Unicode form', () => {
+    const accented = [row('a', 'q1', 'Zürich', 1), row('a', 'q2', 'Malmo\u0308', 0), row('a', 'q3', 'Nice', 0)];
+    const groups = groupQuestions(accented);
+    const of = (text: string) => filterQuestions({ ...data(), rows: accented } as EvalData, groups, text, 'all').map((g) => g.id);
+    expect(of('zurich')).toEqual(['q1']);
+    expect(of('ZÜRICH')).toEqual(['q1']);
+    expect(of('malmö')).toEqual(['q2']);
+  });
+
   it('in a judged eval counts the judge’s verdict, and an answer without one (a judge error, not judged yet) as not right, whatever its EM', () => {
     const groups = groupQuestions(rows);
     // A judge, and no correctness figure (the judging was stopped): the verdicts still decide.

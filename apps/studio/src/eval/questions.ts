@@ -38,15 +38,18 @@ const haystacks = new WeakMap<QuestionGroup, string>();
 const haystackOf = (g: QuestionGroup): string => {
   let text = haystacks.get(g);
   if (text === undefined) {
-    text = [g.id, g.text, ...g.gold, ...[...g.rows.values()].map((r) => r.prediction)].join('\n').toLowerCase();
+    text = searchable([g.id, g.text, ...g.gold, ...[...g.rows.values()].map((r) => r.prediction)].join('\n'));
     haystacks.set(g, text);
   }
   return text;
 };
 
+/** Text as the filter compares it: lower case, accents and other combining marks dropped ("Zurich" finds "Zürich"). */
+export const searchable = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
 /** Which questions a filter keeps: the text matches (question, id, gold, any answer) and the outcome fits. */
 export function filterQuestions(data: EvalData, groups: readonly QuestionGroup[], text: string, outcome: Outcome): QuestionGroup[] {
-  const needle = text.trim().toLowerCase();
+  const needle = searchable(text.trim());
   return groups.filter((g) => {
     if (needle && !haystackOf(g).includes(needle)) return false;
     if (outcome === 'all') return true;

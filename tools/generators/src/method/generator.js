@@ -179,8 +179,12 @@ function methodGenerator(tree, options) {
     __engine__: engine,
     __GRAPH__: engine === 'xstate' ? 'machine.ts' : 'graph.ts',
     __SHAPE__: engine === 'xstate' ? 'state machine' : 'graph',
-    // The engine's library is the package's peer, as in the workspace's own method packages.
-    __PEERS__: engine === 'xstate' ? '    "xstate": "^5.33.3",' : '    "@langchain/langgraph": "^1.7.3",',
+    // The engine's library is the package's peer, as in the workspace's own method packages; in
+    // the order `npm run deps:sync` writes them (by name), so it finds nothing to rewrite.
+    __PEERS__: Object.entries({ '@multihop/offline-model': '^0.1.0', zod: '^4.2.0', ...(engine === 'xstate' ? { xstate: '^5.33.3' } : { '@langchain/langgraph': '^1.7.3' }) })
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, range]) => `    "${name}": "${range}"`)
+      .join(',\n'),
   };
   const TOKENS = /__(?:name|Name|camel|CONST|family|paper|engine|GRAPH|SHAPE|PEERS)__/g;
   /**
@@ -230,6 +234,7 @@ function methodGenerator(tree, options) {
     console.log('Next:');
     console.log(`  npm install                       links @multihop/${id} into node_modules: its own tests import it by name (run this before them); commit package-lock.json with the folder`);
     console.log(`  npx nx test @multihop/${id}        its tests, including the conformance suite (src/manifest.test.ts)`);
+    console.log(`  npx nx run @multihop/${id}:test:int  its end-to-end test on real HotpotQA questions and a LanceDB corpus`);
     console.log('  npx nx test @multihop/packaging   the package rules (exports, README example, declared dependencies)');
     console.log('  npm run typecheck');
     console.log(`To remove it: delete ${target}/ and the "@multihop/${id}" line of ${RUNNER_PACKAGE}, then \`npm install\` (\`git rm -r ${target}\` if it was committed).`);

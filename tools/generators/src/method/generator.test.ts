@@ -62,6 +62,8 @@ describe('the method generator', () => {
     const pkg = JSON.parse(tree.files.get('packages/mao-arag-two/package.json')!);
     expect(pkg).toMatchObject({ name: '@multihop/mao-arag-two', version: '0.1.0', multihop: { manifest: './manifest', offline: './offline' } });
     expect(pkg.peerDependencies).toHaveProperty('xstate');
+    // In the order `npm run deps:sync` writes, so it has nothing to rewrite in a fresh method.
+    expect(Object.keys(pkg.peerDependencies)).toEqual(['@multihop/offline-model', 'xstate', 'zod']);
     expect(tree.files.get('packages/mao-arag-two/src/manifest.ts')).toContain("family: 'MAO-ARAG'");
   });
 
