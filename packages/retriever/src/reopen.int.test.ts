@@ -76,9 +76,10 @@ describe('opening the same corpus again', () => {
     const dataset = await loadDataset('musique-dev', { datasetsDir, limit: 10 });
     const opened = await openDatasetCorpus(dataset, { uri, ingest: { embedder, levels: ['passage'] } });
     const table = await opened.store.table(opened.corpus);
-    const rows = await table.query().select(['id', 'search_text', 'vector']).toArray();
+    const rows = await table.query().select(['id', 'title', 'text', 'vector']).toArray();
     expect(rows).toHaveLength(dataset.passages.length);
-    const expected = await embedder.embed(rows.map((r) => String(r.search_text)));
+    // A vector embeds the row's own title and text (search_text is the index's folded form of them).
+    const expected = await embedder.embed(rows.map((r) => `${String(r.title)}. ${String(r.text)}`));
     rows.forEach((r, i) => expect([...(r.vector as Iterable<number>)]).toEqual([...new Float32Array(expected[i]!)]));
     opened.close();
   });
