@@ -1,4 +1,4 @@
-import { BudgetExceededError, RunAbortedError } from './errors';
+import { BudgetExceededError, ConfigError, RunAbortedError } from './errors';
 
 /** Limits of one run. Every field is optional; an absent field is no limit. */
 export interface Budget {
@@ -9,6 +9,21 @@ export interface Budget {
   maxTokens?: number;
   /** Wall time from the run's start. */
   timeoutMs?: number;
+}
+
+/**
+ * Refuses a budget that cannot mean what it says, naming the field: a count that is negative or
+ * not whole, a time that is negative or not a number (`timeoutMs: NaN` would be no deadline at all).
+ */
+export function checkBudget(budget: Budget): void {
+  for (const field of ['maxHops', 'maxLlmCalls', 'maxTokens', 'timeoutMs'] as const) {
+    const value: unknown = budget[field];
+    if (value === undefined) continue;
+    const whole = field !== 'timeoutMs';
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
+      throw new ConfigError(`budget.${field} must be ${whole ? 'a whole number' : 'a number of milliseconds'} ≥ 0, got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`);
+    }
+  }
 }
 
 /**
@@ -32,6 +47,7 @@ export class BudgetTracker {
     readonly budget: Budget = {},
     callerSignal?: AbortSignal,
   ) {
+    checkBudget(budget);
     this.signal = callerSignal ? AbortSignal.any([callerSignal, this.controller.signal]) : this.controller.signal;
     this.schedule();
   }

@@ -30,6 +30,29 @@ describe('TraceBus', () => {
     expect(() => bus.emit('d', 'enter')).toThrow(/closed/);
   });
 
+  it('catches an async listener that rejects (no unhandled rejection) and warns once, the run going on', async () => {
+    const bus = new TraceBus('run-async');
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      bus.on(async () => {
+        throw new Error('UI socket closed');
+      });
+      bus.emit('a', 'enter');
+      bus.emit('a', 'exit');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+      // Once per bus, though it failed on both events.
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/trace listener of run run-async failed .*UI socket closed/)]);
+      expect(bus.events).toHaveLength(2);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      warn.mockRestore();
+    }
+  });
+
   it('keeps running when a listener throws', () => {
     const bus = new TraceBus('run-3');
     bus.on(() => {

@@ -1,6 +1,7 @@
 import type { TraceEvent, TraceKind } from './types';
 
-export type TraceListener = (event: TraceEvent) => void;
+/** An observer of a run's events. It may be async: a promise it returns that rejects is caught like a throw. */
+export type TraceListener = (event: TraceEvent) => unknown;
 
 /**
  * The live event stream of one run. Events get a run-wide sequence number and a timestamp,
@@ -34,13 +35,26 @@ export class TraceBus {
     this.log.push(event);
     for (const listener of this.listeners) {
       try {
-        listener(event);
-      } catch {
+        const returned: unknown = listener(event);
+        // An async observer that rejects (a UI's socket closed) must not become an unhandled
+        // rejection, which ends a Node process by default.
+        if (returned && typeof (returned as PromiseLike<unknown>).then === 'function') (returned as Promise<unknown>).then(undefined, (error: unknown) => this.listenerFailed(error));
+      } catch (error) {
         // A failing observer must not break the run it observes.
+        this.listenerFailed(error);
       }
     }
     this.wake();
     return event;
+  }
+
+  private warned = false;
+
+  /** One process warning per bus for an observer that failed, so the failure is not silent; the run goes on. */
+  private listenerFailed(error: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    process.emitWarning(`a trace listener of run ${this.runId} failed (the run goes on; later failures of this run's listeners are not reported): ${error instanceof Error ? error.message : String(error)}`, { code: 'MULTIHOP_TRACE_LISTENER' });
   }
 
   /** Subscribes to events emitted from now on; returns the unsubscribe function. */

@@ -254,6 +254,21 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
     await consumer;
     expect(result.runId).toBe('my-run');
     expect(seen).toEqual(result.trace.map((e) => `${e.node}:${e.kind}`));
+    // A bus serves one run: reused, or given with another runId, the run is refused before it starts, naming why.
+    const model = createModel({ provider: createScriptedProvider({ replies: { reasoner: [reply('x', true)] } }) });
+    await expect(loop.run(question, { model, retriever: poolRetriever(passages), trace: bus })).rejects.toThrow(/the trace bus given \(run my-run\) is closed: a bus serves one run/);
+    await expect(loop.run(question, { model, retriever: poolRetriever(passages), trace: new TraceBus('a'), runId: 'b' })).rejects.toThrow(/runId "b" differs from the run id of the trace bus given \("a"\)/);
+  });
+
+  it('refuses a budget that cannot mean what it says, naming the field, before any call', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', true)] } });
+    const run = (budget: Record<string, unknown>) => loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages), budget });
+    await expect(run({ timeoutMs: Number.NaN })).rejects.toThrow('budget.timeoutMs must be a number of milliseconds ≥ 0, got NaN');
+    await expect(run({ maxLlmCalls: -1 })).rejects.toThrow('budget.maxLlmCalls must be a whole number ≥ 0, got -1');
+    await expect(run({ maxHops: 1.5 })).rejects.toThrow('budget.maxHops must be a whole number ≥ 0, got 1.5');
+    await expect(run({ maxTokens: '100' })).rejects.toThrow('budget.maxTokens must be a whole number ≥ 0, got "100"');
+    expect(provider.requests).toHaveLength(0);
+    expect((await run({ maxHops: 0, timeoutMs: 50_000 })).status).not.toBe('error');
   });
 
   it('gives the method the query only: a Question passed to run() reaches the body without its gold', async () => {

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { BudgetTracker, type Budget } from './budget';
+import { BudgetTracker, checkBudget, type Budget } from './budget';
 import type { Chart } from './chart';
 import { callKeyOf, checkThreadRun, type DurableContext, type DurableRunOptions, type RecordedCall, type RunDelta, type ThreadRun } from './durable';
-import { BudgetExceededError, ModelOutputError, MultihopError, ProviderError, RunAbortedError, spentOf } from './errors';
+import { BudgetExceededError, ConfigError, ModelOutputError, MultihopError, ProviderError, RunAbortedError, spentOf } from './errors';
 import type { ModelCallRequest, ModelCallResult, ModelPort } from './model/port';
 import type { RetrieverPort, SearchHit, SearchOptions } from './retriever';
 import { TraceBus, type TraceListener } from './trace';
@@ -179,6 +179,12 @@ export function defineWorkflow(definition: WorkflowDefinition): Workflow {
 const currentNode = new AsyncLocalStorage<string>();
 
 async function runWorkflow(definition: WorkflowDefinition, query: Query, options: RunOptions): Promise<RunResult> {
+  // A caller's mistakes, refused before the run starts (a run that started is never lost: it ends in a result).
+  if (options.trace?.isClosed) throw new ConfigError(`${definition.id}: the trace bus given (run ${options.trace.runId}) is closed: a bus serves one run; give each run its own`);
+  if (options.trace && options.runId !== undefined && options.runId !== options.trace.runId) {
+    throw new ConfigError(`${definition.id}: runId "${options.runId}" differs from the run id of the trace bus given ("${options.trace.runId}"); give one of them`);
+  }
+  if (options.budget) checkBudget(options.budget);
   const trace = options.trace ?? new TraceBus(options.runId ?? randomUUID());
   const runId = trace.runId;
   // Errors already put in the trace by a wrapper, at the node where they happened.
