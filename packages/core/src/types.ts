@@ -130,7 +130,11 @@ export interface RunResult {
    * Why the run failed; `stack` only for an UNEXPECTED error (a bug, not a failure the project
    * names), `status` the HTTP status of a PROVIDER error when the server answered with one.
    */
-  error?: { code: string; message: string; raw?: string[]; stack?: string; status?: number; setting?: string };
+  /**
+   * Why the run failed. `retryable` (a provider's failure): whether a later attempt may succeed
+   * (a 429, a 5xx, a dropped connection) or not (a 401, a 400). `status`: the HTTP status.
+   */
+  error?: { code: string; message: string; raw?: string[]; stack?: string; status?: number; setting?: string; retryable?: boolean };
   /** Ids of the passages the run used, in the order they were gathered, deduplicated. */
   evidenceIds: string[];
   evidence: Evidence[];

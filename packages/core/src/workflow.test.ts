@@ -240,7 +240,26 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
     const result = await loop.run(question, { model: createModel({ provider: failing }), retriever: poolRetriever(passages) });
     const errors = result.trace.filter((e) => e.kind === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ node: 'reason', data: { message: 'connection refused', role: 'reasoner' } });
+    // A caller's own provider throwing a plain error: a provider's failure (not a bug with a stack), named.
+    expect(errors[0]).toMatchObject({ node: 'reason', data: { code: 'PROVIDER', message: 'provider down: connection refused', role: 'reasoner', retryable: false } });
+    expect(result.error).toEqual({ code: 'PROVIDER', message: 'provider down: connection refused', retryable: false });
+  });
+
+  it('tells whether a failure of a caller\'s own provider may pass (HTTP status, a dropped connection), and reports its retriever\'s as a failed search', async () => {
+    const failWith = async (thrown: object) => {
+      const provider = { id: 'mine', generate: async () => Promise.reject(thrown) };
+      return (await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) })).error;
+    };
+    expect(await failWith(Object.assign(new Error('Service Unavailable'), { status: 503 }))).toMatchObject({ code: 'PROVIDER', status: 503, retryable: true });
+    expect(await failWith(Object.assign(new Error('Unauthorized'), { statusCode: 401 }))).toMatchObject({ code: 'PROVIDER', status: 401, retryable: false });
+    expect(await failWith(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toMatchObject({ code: 'PROVIDER', retryable: true });
+    // A ProviderError of the caller's own keeps its own verdict.
+    expect(await failWith(new ProviderError('quota', { provider: 'mine', status: 429, attempts: 3, retryable: false }))).toMatchObject({ code: 'PROVIDER', status: 429, retryable: false });
+    const broken: RetrieverPort = { search: async () => Promise.reject(Object.assign(new Error('vector store unreachable'), { code: 'ECONNREFUSED' })) };
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('x', true)] } });
+    const searched = await loop.run(question, { model: createModel({ provider }), retriever: broken });
+    expect(searched.error).toEqual({ code: 'SEARCH', message: 'retriever: vector store unreachable' });
+    expect(searched.trace.filter((e) => e.kind === 'error').map((e) => e.data['code'])).toEqual(['SEARCH']);
   });
 
   it('streams a run through a bus of the caller’s own, consumed with for-await while it runs', async () => {

@@ -196,7 +196,8 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     const code = error instanceof MultihopError ? error.code : budget.signal.aborted ? 'ABORTED' : 'UNEXPECTED';
     // An error no part of the project raised on purpose (a bug in a node): its stack says where.
     const stack = code === 'UNEXPECTED' && error instanceof Error && error.stack ? { stack: error.stack } : {};
-    trace.emit(at, 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...data });
+    const retryable = error instanceof ProviderError ? { retryable: error.details.retryable } : {};
+    trace.emit(at, 'error', { code, message: error instanceof Error ? error.message : String(error), ...stack, ...retryable, ...data });
   };
   // Nodes entered and not yet left, in the order entered. A run that ends while one is still open
   // (an engine that gives up on an abort without waiting for the node's body, a provider that
@@ -268,7 +269,13 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       let hits: SearchHit[];
       try {
         hits = await options.retriever.search(query, { ...searchOptions, signal: searchOptions.signal ?? budget.signal });
-      } catch (error) {
+      } catch (thrown) {
+        // A caller's own retriever throwing its client's error (a vector store's ECONNRESET) is a
+        // failed search (SEARCH, which an eval runs again), not a bug of the run's; the original is its cause.
+        const error =
+          thrown instanceof MultihopError || budget.signal.aborted
+            ? thrown
+            : new MultihopError('SEARCH', `retriever: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
         traceError(error, { query });
         throw error;
       }
@@ -405,7 +412,15 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
       answer: draft,
       status: 'error',
       ...(error instanceof RunAbortedError ? { stopReason: 'aborted' } : {}),
-      error: { code, message, ...(raw ? { raw } : {}), ...stack, ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}), ...(error instanceof ProviderError && error.details.setting !== undefined ? { setting: error.details.setting } : {}) },
+      error: {
+        code,
+        message,
+        ...(raw ? { raw } : {}),
+        ...stack,
+        ...(error instanceof ProviderError && error.details.status !== undefined ? { status: error.details.status } : {}),
+        ...(error instanceof ProviderError && error.details.setting !== undefined ? { setting: error.details.setting } : {}),
+        ...(error instanceof ProviderError ? { retryable: error.details.retryable } : {}),
+      },
     });
   }
 }
