@@ -63,6 +63,11 @@ describe('defineXStateWorkflow', () => {
     expect(resumed).toMatchObject({ status: 'ok', answer: uninterrupted.answer, data: { hops: 2 } });
     expect(resumed.usage.byRole['reasoner']?.calls).toBe(1);
     expect(walkProblems(hopWorkflow().chart(), resumed.trace)).toEqual([]);
+
+    // No snapshot (a mistyped data field) is refused, not a fresh run paid in full; nor is another question's.
+    await expect(hopWorkflow().resume(question, undefined, { model: scripted(reply(question.answer, true)), retriever })).rejects.toThrow(/resume needs the paused run's snapshot \(its result's data.snapshot\), got undefined/);
+    const other = { ...question, id: 'other', text: 'Who directed Jaws?' };
+    await expect(hopWorkflow().resume(other, stored, { model: scripted(reply(question.answer, true)), retriever })).rejects.toThrow(/the snapshot was paused on another question .*, not "Who directed Jaws\?"/);
   });
 
   it('fails a run clearly when the workflow gives the machine no runtime', async () => {

@@ -1,6 +1,7 @@
 import {
   chartFromXState,
   defineWorkflow,
+  MultihopError,
   type Chart,
   type Query,
   type RunContext,
@@ -73,5 +74,29 @@ export function defineXStateWorkflow<TMachine extends AnyStateMachine>(definitio
     });
 
   const fresh = workflowFrom(undefined);
-  return { ...fresh, resume: (query, snapshot, options) => workflowFrom(snapshot).run(query, options) };
+  return {
+    ...fresh,
+    resume: async (query, snapshot, options) => {
+      checkResumable(id, snapshot, definition.input(query) as Record<string, unknown>);
+      return workflowFrom(snapshot).run(query, options);
+    },
+  };
+}
+
+/**
+ * A snapshot `resume` can continue: one there is (an undefined one, a mistyped
+ * `result.data?.['snapshot']`, would start the run afresh and pay for every call again), paused on
+ * this question: a text field of the machine's input (the question) that its context holds
+ * otherwise means another question's run, whose answer would come back under this question's id.
+ */
+function checkResumable(workflow: string, snapshot: unknown, input: Record<string, unknown>): void {
+  if (snapshot === undefined || snapshot === null || typeof snapshot !== 'object') {
+    throw new MultihopError('CHECKPOINT', `${workflow}: resume needs the paused run's snapshot (its result's data.snapshot), got ${snapshot === undefined ? 'undefined' : JSON.stringify(snapshot)}`);
+  }
+  const context = (snapshot as { context?: Record<string, unknown> }).context ?? {};
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === 'string' && typeof context[key] === 'string' && context[key] !== value) {
+      throw new MultihopError('CHECKPOINT', `${workflow}: the snapshot was paused on another ${key} ("${String(context[key]).slice(0, 80)}"), not "${value.slice(0, 80)}": resume it with the query it was paused on`);
+    }
+  }
 }
