@@ -202,6 +202,23 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
     },
   });
 
+  it('names a parallel branch in its exit as in its enter, so a UI pairs them whatever order they finish in', async () => {
+    const branches = defineWorkflow({
+      id: 'branches',
+      title: 'three searches at once',
+      paper: 'test',
+      chart: () => chart,
+      async execute(q, ctx) {
+        const delays = [30, 0, 15];
+        await Promise.all(delays.map((ms, branch) => ctx.node('retrieve', async () => new Promise((r) => setTimeout(r, ms)), { branch })));
+        return { answer: q.text };
+      },
+    });
+    const result = await branches.run(question, { model: createModel({ provider: createScriptedProvider({ replies: {} }) }), retriever: poolRetriever(passages) });
+    expect(result.trace.filter((e) => e.kind === 'exit').map((e) => e.data['branch'])).toEqual([1, 2, 0]);
+    expect(result.trace.filter((e) => e.kind === 'enter').map((e) => e.data['branch'])).toEqual([0, 1, 2]);
+  });
+
   it('traces a bug in a node at that node, with its stack, and keeps the stack in the result', async () => {
     const buggy = defineWorkflow({
       id: 'buggy',

@@ -202,11 +202,14 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
   // Nodes entered and not yet left, in the order entered. A run that ends while one is still open
   // (an engine that gives up on an abort without waiting for the node's body, a provider that
   // ignores the abort) closes it itself, so every trace's enters and exits pair up on both engines.
-  const open: Array<{ name: string }> = [];
+  const open: Array<{ name: string; branch?: Record<string, unknown> }> = [];
   // The innermost node an error left through, so the run's end traces its STOP there too.
   const failedAt = new WeakMap<object, string>();
   const closeOpen = (reason: string, failed = true): void => {
-    while (open.length > 0) trace.emit(open.pop()!.name, 'exit', { ...(failed ? { failed: true } : {}), reason });
+    while (open.length > 0) {
+      const node = open.pop()!;
+      trace.emit(node.name, 'exit', { ...(failed ? { failed: true } : {}), reason, ...node.branch });
+    }
   };
   const unsubscribe = options.onEvent ? trace.on(options.onEvent) : undefined;
   const budget = new BudgetTracker(options.budget, options.signal);
@@ -304,14 +307,16 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     async node(name, body, data = {}) {
       return currentNode.run(name, async () => {
         trace.emit(name, 'enter', data);
-        const entry = { name };
+        // A parallel branch's exit names its branch, as its enter does, so each can be paired with its enter.
+        const branch = data['branch'] !== undefined ? { branch: data['branch'] } : {};
+        const entry = { name, branch };
         open.push(entry);
         // Left once: the run's end may have closed it already (then the trace is closed too).
         const leave = (exit: Record<string, unknown>): void => {
           const i = open.indexOf(entry);
           if (i < 0) return;
           open.splice(i, 1);
-          trace.emit(name, 'exit', exit);
+          trace.emit(name, 'exit', { ...exit, ...branch });
         };
         try {
           const out = await body();
