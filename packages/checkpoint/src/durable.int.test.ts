@@ -220,6 +220,16 @@ it('a thread of one engine is refused by the other, by name', async () => {
   expect(other.error?.message).toMatch(/^checkpoint store memory: thread shared: its latest checkpoint holds no XState snapshot/);
 });
 
+it('a checkpointer or call journal that is not one is refused before the run starts, naming what it lacks', async () => {
+  const store = await openCheckpointStore('memory');
+  const question = corpus.dataset.questions[0]!;
+  const model = countingModel();
+  const run = (durable: Record<string, unknown>) => par2Rag().run(question, { model: model.port, retriever: corpus.retriever.forQuestion(question.id), durable: { ...store.durable('bad'), ...durable } as never });
+  await expect(run({ checkpointer: new Map() })).rejects.toThrow(/durable.checkpointer must be a LangGraph BaseCheckpointSaver \(its getTuple, list, put, putWrites missing\)/);
+  await expect(run({ calls: {} })).rejects.toThrow(/durable.calls must be a CallJournal with get and put \(its get, put missing\)/);
+  expect(model.calls()).toBe(0);
+});
+
 it('a damaged checkpoint fails the resumed run naming the store file, the thread and the checkpoint', async () => {
   const file = join(dir, 'damaged.sqlite');
   const question = corpus.dataset.questions[0]!;

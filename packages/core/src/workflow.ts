@@ -185,6 +185,7 @@ async function runWorkflow(definition: WorkflowDefinition, query: Query, options
     throw new ConfigError(`${definition.id}: runId "${options.runId}" differs from the run id of the trace bus given ("${options.trace.runId}"); give one of them`);
   }
   if (options.budget) checkBudget(options.budget);
+  if (options.durable) checkDurable(definition.id, options.durable);
   const trace = options.trace ?? new TraceBus(options.runId ?? randomUUID());
   const runId = trace.runId;
   // Errors already put in the trace by a wrapper, at the node where they happened.
@@ -559,4 +560,18 @@ function durableContext(options: DurableRunOptions, thread: ThreadRun, run: RunS
       evidenceTaken = run.evidence.length;
     },
   };
+}
+
+/**
+ * Durable options a run can use, checked before it starts: a checkpointer with the methods of a
+ * LangGraph BaseCheckpointSaver and a call journal with get and put (the types are loose, so that
+ * core does not depend on LangGraph: a wrong object would otherwise fail mid-run as a bug).
+ */
+function checkDurable(workflow: string, durable: DurableRunOptions): void {
+  if (typeof durable.threadId !== 'string' || durable.threadId === '') throw new ConfigError(`${workflow}: durable.threadId must be a non-empty string`);
+  const lacks = (value: unknown, methods: readonly string[]) => methods.filter((m) => typeof (value as Record<string, unknown> | null)?.[m] !== 'function');
+  const saver = lacks(durable.checkpointer, ['getTuple', 'list', 'put', 'putWrites']);
+  if (saver.length) throw new ConfigError(`${workflow}: durable.checkpointer must be a LangGraph BaseCheckpointSaver (its ${saver.join(', ')} missing): @multihop/checkpoint's stores give one, as does LangGraph's MemorySaver`);
+  const journal = lacks(durable.calls, ['get', 'put']);
+  if (journal.length) throw new ConfigError(`${workflow}: durable.calls must be a CallJournal with get and put (its ${journal.join(', ')} missing)`);
 }
