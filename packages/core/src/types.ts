@@ -115,6 +115,72 @@ export interface TraceEvent {
   data: Record<string, unknown>;
 }
 
+/** The data of an `llm` event: one model call, its usage as CallUsage counts it, and its parsed output. */
+export interface LlmEventData {
+  promptId: string;
+  role: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  estimated: boolean;
+  cached: boolean;
+  attempts: number;
+  latencyMs: number;
+  output: unknown;
+}
+
+/** The data of a `retrieve` event: one search and the hits it gave. */
+export interface RetrieveEventData {
+  query: string;
+  k?: number;
+  level: 'passage' | 'sentence';
+  ms: number;
+  hits: Array<{ id: string; title: string; rank: number; score: number }>;
+}
+
+/** The data of a `decision` event: its name (`STOP`, `CONTINUE`, a route, `paused`) and what the method shows with it. */
+export interface DecisionEventData {
+  decision: string;
+}
+
+/** The data of an `error` event: the failure's code and message, a bug's stack, a schema failure's raw replies, a provider failure's retryable. */
+export interface ErrorEventData {
+  code: string;
+  message: string;
+  stack?: string;
+  raw?: string[];
+  retryable?: boolean;
+}
+
+/** The data of an `exit` event: `failed` when the node threw, `reason` when the run's end closed it, a parallel branch's `branch`. */
+export interface ExitEventData {
+  failed?: true;
+  reason?: string;
+  branch?: unknown;
+}
+
+/** Each kind's data, as the trace contract gives it (docs/architecture.md); every kind may carry more fields. */
+export interface TraceEventDataOf {
+  enter: Record<string, unknown>;
+  exit: ExitEventData;
+  llm: LlmEventData;
+  retrieve: RetrieveEventData;
+  decision: DecisionEventData;
+  transition: TransitionData;
+  error: ErrorEventData;
+}
+
+/** A trace event of one kind, its data typed: what `isTraceEvent(event, kind)` narrows to. */
+export type TraceEventOf<K extends TraceKind> = TraceEvent & { kind: K; data: TraceEventDataOf[K] };
+
+/**
+ * Whether `event` is of `kind`, narrowing its `data` to that kind's fields, so a UI reads
+ * `event.data.hits` of a `retrieve` event without a cast.
+ */
+export function isTraceEvent<K extends TraceKind>(event: TraceEvent, kind: K): event is TraceEventOf<K> {
+  return event.kind === kind;
+}
+
 export type RunStatus = 'ok' | 'partial' | 'error';
 
 export interface RunResult {

@@ -6,7 +6,7 @@ import { createModel } from './model/createModel';
 import type { PromptTemplate } from './model/port';
 import { createScriptedProvider } from './model/scripted';
 import type { RetrieverPort } from './retriever';
-import type { TraceEvent } from './types';
+import { isTraceEvent, type TraceEvent } from './types';
 import { TraceBus } from './trace';
 import { defineWorkflow, routeChoice, routeValue } from './workflow';
 
@@ -200,6 +200,23 @@ describe('runWorkflow accounting and tracing (review fixes)', () => {
       );
       return { answer: outputs[0]!.output.answer };
     },
+  });
+
+  it('narrows an event to its kind\'s data with isTraceEvent, so a UI reads fields without casts', async () => {
+    const provider = createScriptedProvider({ replies: { reasoner: [reply('a partial answer', false), reply('Chief of Protocol', true)] } });
+    const result = await loop.run(question, { model: createModel({ provider }), retriever: poolRetriever(passages) });
+    const searched: string[] = [];
+    const calls: Array<[string, number]> = [];
+    const decisions: string[] = [];
+    for (const event of result.trace) {
+      if (isTraceEvent(event, 'retrieve')) searched.push(`${event.data.query}:${event.data.hits.map((h) => h.rank).join(',')}`);
+      else if (isTraceEvent(event, 'llm')) calls.push([event.data.promptId, event.data.promptTokens + event.data.completionTokens]);
+      else if (isTraceEvent(event, 'decision')) decisions.push(event.data.decision);
+    }
+    expect(searched).toEqual([`${question.text}:1,2,3`, `${question.text} a partial answer:1,2,3`]);
+    expect(calls.map(([id]) => id)).toEqual(['test.step', 'test.step']);
+    expect(calls.every(([, tokens]) => tokens > 0)).toBe(true);
+    expect(decisions).toEqual(['CONTINUE', 'STOP']);
   });
 
   it('names a parallel branch in its exit as in its enter, so a UI pairs them whatever order they finish in', async () => {
