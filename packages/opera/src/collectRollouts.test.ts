@@ -87,6 +87,6 @@ it('refuses to turn a provider outage into zero-reward training data', async () 
   const down = createModel({ provider: { id: 'down', generate: () => Promise.reject(new Error('connection refused')) } });
   const q = corpus.questions[0]!;
   await expect(collectRollouts(q, { model: down, retriever: scopedTo(corpus, q), group: 2, dataset: 'musique-dev' })).rejects.toThrow(
-    /the plan-stage run failed \(connection refused\)/,
+    /the plan-stage run failed \(provider down: connection refused\)/,
   );
 });
