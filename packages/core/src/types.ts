@@ -1,3 +1,4 @@
+import type { CallUsage } from './usage';
 /**
  * What a workflow run is given: the question's id and text, and whatever metadata the caller
  * chooses to pass. Never the gold: answers and supporting facts stay with the dataset and the
@@ -116,16 +117,8 @@ export interface TraceEvent {
 }
 
 /** The data of an `llm` event: one model call, its usage as CallUsage counts it, and its parsed output. */
-export interface LlmEventData {
+export interface LlmEventData extends CallUsage {
   promptId: string;
-  role: string;
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  estimated: boolean;
-  cached: boolean;
-  attempts: number;
-  latencyMs: number;
   output: unknown;
 }
 
