@@ -76,6 +76,8 @@ describe('the multihop CLI', () => {
     expect(await cli('run', '--bogus')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--bogus'; multihop run --help lists its options") });
     expect(await cli('run', '--out', 'x')).toMatchObject({ code: 2, err: expect.stringContaining("run: unknown option '--out' (--out is an option of eval, predict, sweep,") });
     expect(await cli('eval', '--workflow', 'direct')).toMatchObject({ code: 2, err: expect.stringContaining("eval: unknown option '--workflow' (did you mean --workflows? --workflow is an option of run,") });
+    // ingest needs a dataset or a corpus file: the message names both.
+    expect(await cli('ingest')).toMatchObject({ code: 2, err: expect.stringContaining('ingest needs --dataset <name|path> or --corpus FILE; multihop ingest --help lists its options') });
     // A command under the name other tools give it: pointed at this one's, which spelling alone would not find.
     expect(await cli('list')).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "list" (did you mean workflows?)') });
     expect(await cli('evaluate')).toMatchObject({ code: 2, err: expect.stringContaining('(did you mean eval?)') });

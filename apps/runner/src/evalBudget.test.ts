@@ -255,6 +255,16 @@ describe('a per-role model for a role the eval\'s workflows never call', () => {
     expect(read<RunConfig>(join(out, 'run.json')).model).toBe('offline');
     // And what `direct` was when it ran here (its chart and prompt versions), so a changed method is not resumed.
     expect(read<RunConfig>(join(out, 'run.json')).definitions).toEqual({ direct: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    // A directory whose `direct` ran as another definition (the method changed since) is refused through the CLI, naming it.
+    const changedMethod = join(dir, 'roles-changed-method');
+    writeFileSync(config, JSON.stringify({ model: 'offline' }));
+    expect((await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', changedMethod))).code).toBe(0);
+    const runJson = read<RunConfig>(join(changedMethod, 'run.json'));
+    writeFileSync(join(changedMethod, 'run.json'), JSON.stringify({ ...runJson, definitions: { direct: '0000000000000000' } }));
+    const stale = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', changedMethod));
+    expect(stale.code).toBe(2);
+    expect(stale.err).toContain('direct ran here as its method was then (definition 0000000000000000), and its chart or prompts have changed since');
+    writeFileSync(config, JSON.stringify({ model: 'offline', roles: { 'par2-planner': 'openai:m' } }));
     // A model for a role `direct` calls is a change of the eval's model, named by role.
     writeFileSync(config, JSON.stringify({ model: 'offline', roles: { direct: 'openai:m' } }));
     const changed = await withEnv(env, () => cli('eval', '--workflows', 'direct', ...base, '--out', out));

@@ -1,8 +1,7 @@
-import { goldAnswers, totalTokens, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
+import { goldAnswers, sliceWhole, totalTokens, type Query, type Question, type RunResult, type TraceEvent } from '@multihop/core';
 import { scoreAnswer } from '@multihop/metrics';
 
-// Cut short without half a character: a high surrogate left at the end (half an emoji) is dropped.
-const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1).replace(/[\uD800-\uDBFF]$/, '')}…` : text);
+const clip = (text: string, n: number) => (text.length > n ? `${sliceWhole(text, n - 1)}…` : text);
 
 /** One line per trace event worth reading: node, what happened, tokens. */
 export function traceLines(trace: readonly TraceEvent[]): string[] {

@@ -22,6 +22,7 @@ export * from './plan';
 // Methods: manifests (one folder per method) and the trainer contract
 export * from './method';
 export { editDistance, nearest, didYouMean } from './suggest';
+export { sliceWhole } from './text';
 
 // Model port
 export type {

@@ -1,4 +1,4 @@
-import type { ModelPort, PromptTemplate, Reranker, SearchHit } from '@multihop/core';
+import { sliceWhole, type ModelPort, type PromptTemplate, type Reranker, type SearchHit } from '@multihop/core';
 import { rerankPrompt, type RerankCandidate, type RerankOutput } from './templates/rerank';
 
 export interface LlmRerankerOptions {
@@ -29,7 +29,7 @@ export class LlmReranker implements Reranker {
 
   async rerank(query: string, hits: SearchHit[], options: { k?: number; signal?: AbortSignal } = {}): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
-    const candidates: RerankCandidate[] = hits.map((h, index) => ({ index, title: h.title, text: h.text.slice(0, this.maxChars).replace(/[\uD800-\uDBFF]$/, '') }));
+    const candidates: RerankCandidate[] = hits.map((h, index) => ({ index, title: h.title, text: sliceWhole(h.text, this.maxChars) }));
     const { output } = await this.model.call({ prompt: this.prompt, vars: { query, candidates }, signal: options.signal });
     const order: number[] = [];
     for (const i of output.ranking) if (i < hits.length && !order.includes(i)) order.push(i);

@@ -1,3 +1,4 @@
+import { sliceWhole } from '@multihop/core';
 import { definePrompt } from '@multihop/prompts';
 import { z } from 'zod';
 
@@ -90,7 +91,7 @@ export const heraBlamePrompt = definePrompt({
     'Which agent of this run is most to blame for the wrong answer? Reply with JSON: {"agent": "<agent name>", "reason": "<one sentence>"}',
   ].join('\n'),
   schema: heraBlameSchema,
-  formatters: { steps: list, passages: (v) => (Array.isArray(v) && v.length > 0 ? v.map((p) => { const x = p as { title?: string; text?: string }; return `- ${x.title ?? ''}: ${(x.text ?? '').slice(0, 300).replace(/[\uD800-\uDBFF]$/, '')}`; }).join('\n') : '(none)') },
+  formatters: { steps: list, passages: (v) => (Array.isArray(v) && v.length > 0 ? v.map((p) => { const x = p as { title?: string; text?: string }; return `- ${x.title ?? ''}: ${sliceWhole(x.text ?? '', 300)}`; }).join('\n') : '(none)') },
 });
 
 export const heraContrastSchema = z.object({
