@@ -20,7 +20,8 @@ it('bench:engine runs PAR²-RAG and OPERA against their plain code, which answer
 
 it('bench:startup prints each command against a bare node start taken in the same run', () => {
   const run = bench('startup.ts', '--runs=1');
-  expect(run.status).toBe(0);
+  // The stderr is in the comparison so that a failure shows why (a command's own message).
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   expect(run.stdout).toMatch(/\| `multihop workflows` \(sources\) \| \d+ \| \d+\.\d+× \| \d+ \|/);
 }, 300_000);
 

@@ -31,7 +31,10 @@ function time(argv: string[], env: Record<string, string>): { ms: number; module
   const t = performance.now();
   const result = spawnSync(process.execPath, ['-r', counter, bin, ...argv], { cwd: root, env: { ...process.env, ...env, MODULE_COUNT_FILE: countFile }, encoding: 'utf8' });
   const ms = performance.now() - t;
-  if (result.status !== 0) throw new Error(`multihop ${argv.join(' ')} failed (${result.status}): ${result.stderr}`);
+  if (result.status !== 0) {
+    const how = result.error ? `could not run: ${result.error.message}` : result.signal ? `killed by ${result.signal}` : `exit code ${result.status}`;
+    throw new Error(`multihop ${argv.join(' ')} failed (${how}); its stderr:\n${result.stderr}\nits stdout:\n${result.stdout}`);
+  }
   return { ms, modules: Number(require('node:fs').readFileSync(countFile, 'utf8')) };
 }
 
