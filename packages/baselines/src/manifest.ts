@@ -31,8 +31,8 @@ export const manifest = defineMethod({
   paper: 'The baselines of PAR²-RAG §4.1, OPERA §4, MAO-ARAG §4 and HERA §5.1',
   workflows: [
     // Closed-book: the model answers from what it knows, so an evaluation gives them no retrieval scores.
-    entry('direct', 'direct', () => singleShot().directInference(), false),
-    entry('cot', 'cot', () => singleShot().chainOfThought(), false),
+    entry('direct', 'direct', (options) => singleShot().directInference(options as SingleShot.NoOptions), false),
+    entry('cot', 'cot', (options) => singleShot().chainOfThought(options as SingleShot.NoOptions), false),
     entry('rag', 'single-turn-rag', (options) => singleShot().singleTurnRag(options)),
     entry('ircot', 'ircot', (options) => ircot().ircot(options)),
     entry('react', 'react', (options) => react().react(options)),

@@ -1,13 +1,17 @@
 import { END, START } from '@langchain/langgraph';
-import { withDefaults, type Workflow } from '@multihop/core';
+import { checkOptionNames, withDefaults, type Workflow } from '@multihop/core';
 import { defineGraphWorkflow, workflowGraph } from '@multihop/engine-langgraph';
 import { chainOfThoughtPrompt, directPrompt, ragAnswerPrompt } from './prompts';
 import { BASELINES } from './variants';
 import { BASELINE_SETTINGS, SINGLE_TURN_RAG_DEFAULTS } from './settings';
 import { BaselineState, baselineInput, baselineOutput } from './state';
 
+/** Direct inference and chain-of-thought take no options: one given (from JavaScript, or a JSON file) is refused by name. */
+export type NoOptions = Record<string, never>;
+
 /** Direct inference: the model answers from its own knowledge, one call, no retrieval. */
-export function directInference(): Workflow {
+export function directInference(options: NoOptions = {}): Workflow {
+  checkOptionNames(BASELINES.direct.id, options, []);
   const graph = workflowGraph(BaselineState)
     .node('answer', async (state, { ctx }) => {
       const { output } = await ctx.model.call({ prompt: directPrompt, vars: { question: state.question } });
@@ -20,7 +24,8 @@ export function directInference(): Workflow {
 }
 
 /** Chain-of-thought: reason step by step from own knowledge, then answer; no retrieval. */
-export function chainOfThought(): Workflow {
+export function chainOfThought(options: NoOptions = {}): Workflow {
+  checkOptionNames(BASELINES.cot.id, options, []);
   const graph = workflowGraph(BaselineState)
     .node('reason', async (state, { ctx }) => {
       const { output } = await ctx.model.call({ prompt: chainOfThoughtPrompt, vars: { question: state.question } });

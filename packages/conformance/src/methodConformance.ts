@@ -222,6 +222,25 @@ export function describeMethodConformance(manifest: MethodManifest, options: Met
       }
     });
 
+    it('refuses, when a workflow is built, an option that is none of its settings (a misspelt one), naming it and the setting it is nearest', () => {
+      // JavaScript and JSON callers have no type check: par2CoverageAnchor({ hopBudget: 3 }) or opera({ maxRewrite: 1 }) must not run on the defaults in silence.
+      for (const entry of manifest.workflows.filter((e) => e.settings !== undefined)) {
+        const defaults = entry.settings!.parse({}) as Record<string, unknown>;
+        const key = Object.keys(entry.settings!.shape)[0];
+        const typo = key ? `${key}s` : 'k';
+        let thrown: unknown;
+        try {
+          entry.create({ ...defaults, [typo]: defaults[key ?? ''] ?? 1 }, options.context);
+        } catch (error) {
+          thrown = error;
+        }
+        expect({ workflow: entry.id, thrown: thrown instanceof Error ? thrown.message : thrown }).toEqual({
+          workflow: entry.id,
+          thrown: expect.stringContaining(`${entry.id}: no option "${typo}"${key ? ` (did you mean "${key}"` : ''}`),
+        });
+      }
+    });
+
     it('has an offline handler for every role its prompts use, and no handler for a role it does not', () => {
       const roles = new Set(manifest.prompts.map((p) => p.role));
       const handled = new Set(handlers.map((h) => h.role));

@@ -12,6 +12,13 @@ import { HERA_PAPER, variantId, variantTitle, type HeraVariant } from './variant
 
 export { HERA_DEFAULTS };
 
+/** HERA's options that are not settings (what a library caller or the learning loop passes). */
+const HERA_OPTIONS = ['state', 'embedder', 'experienceSource', 'experienceLibrary', 'library', 'evolvedPrompts', 'sample', 'topology'] as const satisfies readonly Exclude<keyof HeraOptions, keyof HeraSettings>[];
+
+/** Fails to compile when an option is added to HeraOptions and not to HERA_OPTIONS (it would be refused at run time). */
+type AllListed<Unlisted extends never> = Unlisted;
+type HeraOptionsListed = AllListed<Exclude<Exclude<keyof HeraOptions, keyof HeraSettings>, (typeof HERA_OPTIONS)[number]>>;
+
 export interface HeraOptions extends Partial<HeraSettings> {
   /** A state directory written by the learning loop: its library (the LanceDB table's latest round, or an older directory's JSON) and evolved prompts. */
   state?: string;
@@ -78,7 +85,7 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
     experienceCandidates: pick('experienceCandidates'),
   };
   // Every setting given is held to the schema `--set` is checked by, so a library caller's hera({ topK: 0 }) is refused here.
-  withDefaults(HERA_DEFAULTS, options, { workflow: variantId(variant), schema: variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema });
+  withDefaults(HERA_DEFAULTS, options, { workflow: variantId(variant), schema: variant === 'no-library' ? heraNoLibrarySettingsSchema : heraSettingsSchema, options: HERA_OPTIONS });
   // A state directory with the LanceDB library is searched there (opened at the first query);
   // an older one's experience-library.json, a library file or an in-memory library, in memory.
   const state = options.state ? loadHeraState(options.state) : undefined;

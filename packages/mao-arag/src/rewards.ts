@@ -100,11 +100,11 @@ export function evaluationScore(result: RunResult, question: Pick<Question, 'ans
   };
 }
 
-/** The workflows whose cost bounds the others': both decompositions with the fullest sub-workflow, and the fullest pipeline. */
-export const COSTLIEST_WORKFLOWS: ReadonlyArray<{ workflow: Workflow; subWorkflow: string }> = [
+/** The workflows whose cost bounds the others': both decompositions with the fullest sub-workflow, and the fullest pipeline (which has no sub-questions). */
+export const COSTLIEST_WORKFLOWS: ReadonlyArray<{ workflow: Workflow; subWorkflow?: string }> = [
   { workflow: ['QDS'], subWorkflow: 'R+DS+AG' },
   { workflow: ['QDP'], subWorkflow: 'R+DS+AG' },
-  { workflow: ['QR', 'R', 'DS', 'AG'], subWorkflow: 'R+AG' },
+  { workflow: ['QR', 'R', 'DS', 'AG'] },
 ];
 
 /**
@@ -120,11 +120,12 @@ export async function measureCostScale(options: {
 }): Promise<CostScale> {
   // Loaded here, not at the top: rewards.ts stays free of the engine for callers that only score.
   const { createMaoAragWorkflow } = require('./workflows') as typeof import('./workflows');
+  const { maxTurns, maxSubQuestions, retrievalK } = options.settings;
   let total = 0;
   for (const question of options.questions) {
     let most = 0;
     for (const costly of COSTLIEST_WORKFLOWS) {
-      const workflow = createMaoAragWorkflow({ kind: 'fixed', workflow: costly.workflow }, { ...options.settings, subWorkflow: costly.subWorkflow });
+      const workflow = createMaoAragWorkflow({ kind: 'fixed', workflow: costly.workflow }, { maxTurns, maxSubQuestions, retrievalK, ...(costly.subWorkflow ? { subWorkflow: costly.subWorkflow } : {}) });
       const result = await workflow.run(question, { model: options.model, retriever: options.retrieverFor(question) });
       most = Math.max(most, runCost(result).tokens);
     }

@@ -1,4 +1,4 @@
-import { fileSha1, parseSettings, withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
+import { checkOptionNames, fileSha1, parseSettings, withDefaults, type Workflow as RunnableWorkflow } from '@multihop/core';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { fixedPlanner, promptPlanner, type WorkflowPlanner } from './agents/Planner';
 import { buildMaoAragGraph, type MaoAragSettings } from './graph';
@@ -45,7 +45,9 @@ export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' },
   const { alpha, formatPenalty, costScaleTokens, policy: _policy, subWorkflow: _sub, planner: _planner, ...bounds } = options;
   // Held to the schema `--set` is checked by (a policy already loaded, rather than its file's path, is the library's own option).
   const policy = options.policy;
-  parseSettings(variantId(variant), maoAragSettingsSchemaFor(variant).partial(), {
+  const schema = maoAragSettingsSchemaFor(variant);
+  checkOptionNames(variantId(variant), options, Object.keys(schema.shape), ['planner']);
+  parseSettings(variantId(variant), schema.partial(), {
     ...bounds,
     alpha,
     formatPenalty,

@@ -36,7 +36,7 @@ const LABELS: Record<string, string> = {
 export function createMmoaRagWorkflow(variant: MmoaVariant = 'full', options: MmoaRagOptions = {}): MmoaRagWorkflow {
   const { varsFor, ...overrides } = options;
   const { id, title } = MMOA_VARIANTS[variant];
-  const settings: MmoaRagSettings = withDefaults(MMOA_RAG_DEFAULTS, overrides, { workflow: id, schema: MMOA_SETTINGS[variant] });
+  const settings: MmoaRagSettings = withDefaults(MMOA_RAG_DEFAULTS, overrides, { workflow: id, schema: MMOA_SETTINGS[variant], options: ['varsFor'] });
   const workflow = defineXStateWorkflow({
     id,
     title,

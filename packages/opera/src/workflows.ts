@@ -59,7 +59,7 @@ const LABELS: Record<string, string> = {
 export function createOperaWorkflow(variant: OperaVariant = 'full', options: OperaOptions = {}): OperaWorkflow {
   const { pauseWhen, varsFor, ...overrides } = options;
   const { id, title } = OPERA_VARIANTS[variant];
-  const settings: OperaSettings = withDefaults(OPERA_DEFAULTS, overrides, { workflow: id, schema: OPERA_SETTINGS[variant] });
+  const settings: OperaSettings = withDefaults(OPERA_DEFAULTS, overrides, { workflow: id, schema: OPERA_SETTINGS[variant], options: ['pauseWhen', 'varsFor'] });
   const workflow = defineXStateWorkflow({
     id,
     title,

@@ -14,6 +14,11 @@ describe('PAR²-RAG settings schemas', () => {
     expect(entry('par2-iterative-chain').settings!.parse({})).toEqual(chain);
   });
 
+  it('refuses, from a library caller, a setting the variant does not have rather than running without it', () => {
+    expect(() => entry('par2-coverage-anchor').create({ hopBudget: 3 })).toThrow('par2-coverage-anchor: no option "hopBudget"; it takes settings subQueries, retrieveK, rerankK, rerankWith; options reranker');
+    expect(() => entry('par2-iterative-chain').create({ subQueries: 3 })).toThrow(/^par2-iterative-chain: no option "subQueries"/);
+  });
+
   it('rejects what the graph cannot use', () => {
     const schema = entry('par2-rag').settings!;
     expect(schema.safeParse({ hopBudget: 0 }).success).toBe(false);

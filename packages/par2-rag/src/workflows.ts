@@ -26,7 +26,7 @@ export interface Par2Options extends Partial<Par2Settings> {
  */
 export function createPar2Workflow(variant: Par2Variant = 'full', options: Par2Options = {}): Workflow {
   const { reranker, ...overrides } = options;
-  const settings: Par2Settings = withDefaults(PAR2_DEFAULTS, overrides, { workflow: PAR2_VARIANTS[variant].id, schema: PAR2_SETTINGS[variant] });
+  const settings: Par2Settings = withDefaults(PAR2_DEFAULTS, overrides, { workflow: PAR2_VARIANTS[variant].id, schema: PAR2_SETTINGS[variant], options: ['reranker'] });
   return defineGraphWorkflow({
     ...PAR2_VARIANTS[variant],
     paper: PAR2_PAPER,

@@ -1,4 +1,4 @@
-import { ConfigError, fileSha1, parseSettings, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
+import { checkOptionNames, ConfigError, fileSha1, parseSettings, type Embedder, type Workflow, type WorkflowContext } from '@multihop/core';
 import { project } from './embedding';
 import { defineGraphWorkflow } from '@multihop/engine-langgraph';
 import { questionFeatures } from './features';
@@ -27,6 +27,7 @@ export interface RouterOptions {
  * workflow the context can build.
  */
 export function createRouterWorkflow(options: RouterOptions = {}, context?: WorkflowContext): Workflow {
+  checkOptionNames('router', options, Object.keys(routerSettingsSchema.shape));
   const settings = parseSettings('router', routerSettingsSchema, options);
   const path = settings.file || DEFAULT_ROUTER_FILE;
   const file = loadRouterFile(path);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MultihopError } from '../errors';
 import type { Workflow } from '../workflow';
-import { defineMethod, MethodCatalog, withDefaults, type WorkflowEntry } from './defineMethod';
+import { checkOptionNames, defineMethod, MethodCatalog, withDefaults, type WorkflowEntry } from './defineMethod';
 
 const prompt = (id: string) => ({ id, role: id, version: '1', schema: z.object({}), render: () => [] });
 const entry = (id: string): WorkflowEntry => ({ id, title: id, engine: 'plain', variant: 'full', create: () => ({ id }) as unknown as Workflow });
@@ -118,5 +118,17 @@ describe('method manifests', () => {
     expect(() => withDefaults({ topK: 5, maxRewrites: 2 }, { topK: 'x' as unknown as number }, check)).toThrow(/^demo: setting topK = "x" is not valid: /);
     // Keys the schema does not list (a variant's omitted settings) are let through.
     expect(withDefaults({ topK: 5, maxRewrites: 2, extra: 1 }, {}, { workflow: 'demo', schema: schema.omit({ maxRewrites: true }) })).toEqual({ topK: 5, maxRewrites: 2, extra: 1 });
+  });
+
+  it('refuses an option given that is none of the schema\'s settings nor the factory\'s other options, naming the nearest and what it takes', () => {
+    const schema = z.object({ topK: z.number().int().min(1), maxRewrites: z.number().int().min(0) });
+    const check = { workflow: 'demo', schema, options: ['reranker'] };
+    expect(() => withDefaults({ topK: 5, maxRewrites: 2 }, { maxRewrite: 1 } as object, check)).toThrow('demo: no option "maxRewrite" (did you mean "maxRewrites"?); it takes settings topK, maxRewrites; options reranker');
+    // Another variant's setting: the defaults hold it, but this variant's schema does not.
+    const variant = { workflow: 'demo-lite', schema: schema.omit({ maxRewrites: true }) };
+    expect(() => withDefaults({ topK: 5, maxRewrites: 2 }, { maxRewrites: 1 }, variant)).toThrow('demo-lite: no option "maxRewrites"; it takes settings topK');
+    // Given as undefined (a flag not set) it is not an option given.
+    expect(withDefaults({ topK: 5, maxRewrites: 2 }, { maxRewrites: undefined }, variant)).toEqual({ topK: 5, maxRewrites: 2 });
+    expect(() => checkOptionNames('direct', { k: 5 }, [])).toThrow('direct: no option "k"; it takes no settings');
   });
 });

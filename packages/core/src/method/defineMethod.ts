@@ -251,11 +251,30 @@ export class MethodCatalog {
  * by), so a library caller's `opera({ maxRewrites: -1 })` is refused when the workflow is built,
  * naming the workflow and the setting, as the CLI refuses `--set opera.maxRewrites=-1`.
  */
-export function withDefaults<T extends object>(defaults: T, overrides: Partial<T> = {}, check?: { workflow: string; schema: ZodType }): T {
+export function withDefaults<T extends object>(defaults: T, overrides: Partial<T> = {}, check?: { workflow: string; schema: ZodType; options?: readonly string[] }): T {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<T>;
+  if (check && isObjectSchema(check.schema)) checkOptionNames(check.workflow, given, Object.keys(check.schema.shape), check.options);
   const settings = { ...defaults, ...given };
   if (check) parseSettings(check.workflow, check.schema, settings);
   return settings;
+}
+
+const isObjectSchema = (schema: ZodType): schema is ZodObject => typeof (schema as Partial<ZodObject>).shape === 'object';
+
+/**
+ * Refuses an option a workflow's factory does not take: a misspelt setting from JavaScript or a
+ * JSON file (`opera({ maxRewrite: 1 })`), or another variant's (`par2CoverageAnchor({ hopBudget: 3 })`:
+ * the Coverage Anchor has no chain), which would otherwise run on the paper's default without a
+ * word. Names the option, the nearest one it takes and all it takes, as the CLI's `--set` does.
+ * `options` are the factory's other options (a reranker, a state directory), taken but not settings.
+ */
+export function checkOptionNames(workflow: string, given: object, settings: readonly string[], options: readonly string[] = []): void {
+  const known = [...settings, ...options];
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined || known.includes(key)) continue;
+    const takes = [settings.length ? `settings ${settings.join(', ')}` : 'no settings', options.length ? `options ${options.join(', ')}` : ''].filter(Boolean).join('; ');
+    throw new ConfigError(`${workflow}: no option "${key}"${didYouMean(key, known)}; it takes ${takes}`);
+  }
 }
 
 /**

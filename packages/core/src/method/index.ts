@@ -1,4 +1,4 @@
-export { defineMethod, parseSettings, shownValue, withDefaults, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type WorkflowContext, type EngineName } from './defineMethod';
+export { defineMethod, parseSettings, shownValue, withDefaults, checkOptionNames, MethodCatalog, type MethodManifest, type MethodNode, type WorkflowEntry, type WorkflowContext, type EngineName } from './defineMethod';
 export {
   groupAdvantages,
   candidateModel,
