@@ -1,5 +1,5 @@
 export { manifest } from './manifest';
-export { createHeraWorkflow, applyEvolvedPrompt, HERA_DEFAULTS, type HeraOptions } from './workflows';
+export { createHeraWorkflow, hera, heraNoLibrary, heraNoRope, applyEvolvedPrompt, HERA_DEFAULTS, type HeraOptions } from './workflows';
 export { heraSettingsSchema, heraNoLibrarySettingsSchema } from './settings';
 export { HERA_PAPER, HERA_VARIANTS, variantId, variantTitle, type HeraVariant } from './variants';
 export { buildHeraGraph, HeraState, type HeraSettings, type HeraRuntime, type TopologyAttempt, type TopologySource } from './graph';

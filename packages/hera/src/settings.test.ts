@@ -4,11 +4,17 @@ import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { offlineHandlers } from './offline';
 import { HERA_DEFAULTS } from './settings';
-import { createHeraWorkflow } from './workflows';
+import { createHeraWorkflow, hera, heraNoLibrary, heraNoRope } from './workflows';
 
 const entryOf = (id: string) => manifest.workflows.find((w) => w.id === id)!;
 
 describe('HERA settings', () => {
+  it('builds each variant by its own name too, as the other methods do (opera(), mmoaRag())', () => {
+    expect([hera(), heraNoLibrary(), heraNoRope()].map((w) => w.id)).toEqual(['hera', 'hera-no-library', 'hera-no-rope']);
+    expect(heraNoLibrary().chart().nodes.map((n) => n.id)).not.toContain('retrieve_experience');
+    expect(() => heraNoLibrary({ maxExperiences: 3 })).toThrow(/^hera-no-library: no option "maxExperiences"/);
+  });
+
   it('default to the paper’s settings (and the package’s for what the paper leaves open)', () => {
     expect(entryOf('hera').settings!.parse({})).toEqual(HERA_DEFAULTS);
     expect(entryOf('hera-no-rope').settings!.parse({})).toEqual(HERA_DEFAULTS);

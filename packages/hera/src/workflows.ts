@@ -144,3 +144,10 @@ export function createHeraWorkflow(variant: HeraVariant = 'full', options: HeraO
   };
   return Object.keys(artifacts).length ? { ...workflow, artifacts } : workflow;
 }
+
+/** `hera`: experience retrieved from the library, evolved prompts applied. */
+export const hera = (options?: HeraOptions) => createHeraWorkflow('full', options);
+/** `hera-no-library`: no experience retrieved (the ablation without the library). */
+export const heraNoLibrary = (options?: HeraOptions) => createHeraWorkflow('no-library', options);
+/** `hera-no-rope`: no evolved prompt applied (the ablation without RoPE). */
+export const heraNoRope = (options?: HeraOptions) => createHeraWorkflow('no-rope', options);

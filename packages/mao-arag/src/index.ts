@@ -1,5 +1,5 @@
 export { manifest } from './manifest';
-export { createMaoAragWorkflow, type MaoAragOptions } from './workflows';
+export { createMaoAragWorkflow, maoArag, maoAragNoTrain, maoAragFixed, type MaoAragOptions } from './workflows';
 export { MAO_ARAG_DEFAULTS, maoAragSettingsSchema, maoAragBaseSettingsSchema, maoAragFixedDecompositionSettingsSchema } from './settings';
 export { MAO_ARAG_PAPER, MAO_ARAG_ID, MAO_ARAG_NO_TRAIN_ID, FIXED_VARIANTS, fixedWorkflowId, variantId, variantTitle, type MaoVariant } from './variants';
 export {

@@ -3,10 +3,16 @@ import { conformanceSample, overlapRetriever } from '@multihop/conformance';
 import { manifest } from './manifest';
 import { MAO_ARAG_DEFAULTS } from './settings';
 import { TOP_LEVEL_WORKFLOWS } from './workflowSpace';
+import { maoArag, maoAragFixed, maoAragNoTrain } from './workflows';
 
 const entry = (id: string) => manifest.workflows.find((w) => w.id === id)!;
 
 describe('MAO-ARAG settings', () => {
+  it('builds each variant by its own name too, as the other methods do (opera(), mmoaRag())', () => {
+    expect([maoArag(), maoAragNoTrain(), maoAragFixed(['QR', 'R', 'AG'])].map((w) => w.id)).toEqual(['mao-arag', 'mao-arag-no-train', 'mao-arag-fixed:QR+R+AG']);
+    expect(() => maoAragFixed(['R', 'AG'], { subWorkflow: 'R+AG' })).toThrow(/^mao-arag-fixed:R\+AG: no option "subWorkflow"/);
+  });
+
   it('list the planner, the untrained planner and every valid fixed top-level workflow', () => {
     expect(manifest.workflows.map((w) => w.id)).toEqual(['mao-arag', 'mao-arag-no-train', ...TOP_LEVEL_WORKFLOWS.map((w) => `mao-arag-fixed:${w.join('+')}`)]);
   });

@@ -5,7 +5,7 @@ import { buildMaoAragGraph, type MaoAragSettings } from './graph';
 import { loadPolicy, POLICY_FORMAT, policyPlanner, type PlannerPolicy } from './policy/PlannerPolicy';
 import { MAO_ARAG_DEFAULTS, maoAragSettingsSchemaFor } from './settings';
 import { MAO_ARAG_PAPER, variantId, variantTitle, type MaoVariant } from './variants';
-import { FALLBACK_WORKFLOW, SUB_LEVEL_WORKFLOWS, workflowKey } from './workflowSpace';
+import { FALLBACK_WORKFLOW, SUB_LEVEL_WORKFLOWS, workflowKey, type Workflow as ExecutorWorkflow } from './workflowSpace';
 
 export { MAO_ARAG_DEFAULTS };
 
@@ -100,3 +100,10 @@ export function createMaoAragWorkflow(variant: MaoVariant = { kind: 'planner' },
   // A policy file retrained in place must not pass for the one an eval's earlier runs used.
   return policyFile ? { ...workflow, artifacts: { [policyFile]: fileSha1(policyFile) } } : workflow;
 }
+
+/** `mao-arag`: the planner (the policy file the `policy` option names, else the prompted planner). */
+export const maoArag = (options?: MaoAragOptions) => createMaoAragWorkflow({ kind: 'planner' }, options);
+/** `mao-arag-no-train`: the prompted planner, no policy. */
+export const maoAragNoTrain = (options?: MaoAragOptions) => createMaoAragWorkflow({ kind: 'no-train' }, options);
+/** `mao-arag-fixed:<workflow>`: one fixed workflow of executors for every question, e.g. `maoAragFixed(['QR', 'R', 'AG'])`. */
+export const maoAragFixed = (workflow: ExecutorWorkflow, options?: MaoAragOptions) => createMaoAragWorkflow({ kind: 'fixed', workflow }, options);
