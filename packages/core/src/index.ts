@@ -39,6 +39,7 @@ export type {
 export { createModel, parseReply, jsonSchemaOf, type ModelOptions } from './model/createModel';
 export { extractJson } from './model/json';
 export { ConcurrencyLimiter } from './model/limiter';
+export { retryingProvider, retryAfterMs, abortableSleep, type ProviderRetryOptions, type ProviderRetryNotice } from './model/retry';
 export { processAlive } from './process';
 export { ResponseCache } from './model/cache';
 export { createScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './model/scripted';

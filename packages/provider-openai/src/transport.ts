@@ -1,4 +1,4 @@
-import { ProviderError, RunAbortedError } from '@multihop/core';
+import { abortableSleep, ProviderError, retryAfterMs, RunAbortedError } from '@multihop/core';
 
 /**
  * What the chat provider and the embedder share: the checked fetch, the classification of a failed
@@ -105,7 +105,7 @@ export async function withRetries<T>(policy: RetryPolicy, site: CallSite, send: 
         if (Date.now() + waitMs >= deadlineAt) overDeadline(attempt + 1, failure.message, error);
       }
       policy.onRetry?.({ provider: site.provider, url: site.url, role: site.role, promptId: site.promptId, attempt: attempt + 1, maxAttempts, reason: failure.message, status: failure.status, waitMs });
-      await sleep(waitMs, site.signal);
+      await abortableSleep(waitMs, site.signal);
     } finally {
       clearTimeout(timer);
     }
@@ -160,7 +160,7 @@ export function classify(error: unknown, url?: string): Failure {
     // OpenAI names the field it refused (`param`): a sampling setting is the configuration's, the messages (a prompt over the context) the question's.
     const param = (withStatus as { param?: unknown }).param;
     const setting = status === 400 && typeof param === 'string' && param !== '' && !/^(messages|input|prompt)\b/.test(param) ? param : undefined;
-    return { retryable, status, message: `${message}${hint}`, retryAfterMs: retryAfter(withStatus.headers), ...(setting ? { setting } : {}) };
+    return { retryable, status, message: `${message}${hint}`, retryAfterMs: retryAfterMs(withStatus.headers), ...(setting ? { setting } : {}) };
   }
   const inner = chain.length > 1 ? (chain[chain.length - 1] as { message?: unknown; code?: unknown }) : undefined;
   const innerMessage = typeof inner?.message === 'string' ? inner.message.replace(/\s+/g, ' ').trim() : '';
@@ -198,20 +198,6 @@ function portOf(url: string): string | undefined {
   }
 }
 
-function retryAfter(headers: unknown): number | undefined {
-  const get = (name: string): string | null | undefined =>
-    headers && typeof (headers as Headers).get === 'function'
-      ? (headers as Headers).get(name)
-      : (headers as Record<string, string> | undefined)?.[name];
-  const ms = Number(get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms >= 0 && get('retry-after-ms') != null) return ms;
-  const raw = get('retry-after');
-  if (raw == null) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
 
 /**
  * An endpoint's 200 reply that is not what was asked for. Thrown from inside the client's fetch, it
@@ -367,16 +353,3 @@ function isAbort(error: unknown): boolean {
   return name === 'AbortError' || name === 'APIUserAbortError';
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new RunAbortedError(signal?.reason));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
