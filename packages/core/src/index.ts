@@ -3,6 +3,7 @@ export * from './errors';
 export { fileSha1, makeDirectory, parseJsonText, readJsonFile, writeFileWhole } from './files';
 export * from './types';
 export type { SearchHit, SearchOptions, RetrieverPort, Reranker, Embedder } from './retriever';
+export { limitSearches } from './retriever';
 export { UsageMeter, emptyUsage, estimateTokens, addUsage, totalTokens, type CallUsage } from './usage';
 
 // Workflows, charts, traces, budgets

@@ -1,3 +1,5 @@
+import { RunAbortedError } from './errors';
+import { ConcurrencyLimiter } from './model/limiter';
 import type { Passage } from './types';
 
 /** One ranked search hit. */
@@ -38,4 +40,19 @@ export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+/**
+ * A retriever that sends at most `concurrency` searches at once, the rest waiting in order: for a
+ * store of your own that rate-limits or slows under load (a hosted vector database), since a
+ * method's parallel branches (PAR²-RAG's five sub-queries, MAO-ARAG's parallel sub-questions) and
+ * an evaluation's concurrent runs all search at the same moment. Wrap it once and give the result
+ * to every run, so the bound holds across them. A run aborted while its search waits ends at once
+ * (a `RunAbortedError`), without waiting for other runs' searches.
+ */
+export function limitSearches(retriever: RetrieverPort, concurrency: number): RetrieverPort {
+  const limiter = new ConcurrencyLimiter(concurrency);
+  return {
+    search: (query, options) => limiter.run(() => retriever.search(query, options), options?.signal, (reason) => new RunAbortedError(reason)),
+  };
 }
