@@ -1,27 +1,18 @@
-import { abortableSleep, ProviderError, retryAfterMs, RunAbortedError } from '@multihop/core';
+import { abortableSleep, ProviderError, retryAfterMs, RunAbortedError, type ProviderRetryNotice } from '@multihop/core';
 
 /**
  * What the chat provider and the embedder share: the checked fetch, the classification of a failed
  * attempt, and the bounded retry loop with its notices and deadline.
  */
 
-/** What `onRetry` is told before a retry. */
-export interface RetryNotice {
-  /** `openai:<model>`. */
-  provider: string;
-  /** The endpoint called: base URL + `/chat/completions` (or `/embeddings` for the embedder). */
+/**
+ * What `onRetry` is told before a retry: core's notice (provider `openai:<model>`, the call's role
+ * and prompt, `embedder` and `embeddings` for the embedder; attempt n of m; why; the wait) and the
+ * endpoint called.
+ */
+export interface RetryNotice extends ProviderRetryNotice {
+  /** Base URL + `/chat/completions` (or `/embeddings` for the embedder). */
   url: string;
-  /** The call's role and prompt (`embedder` and `embeddings` for the embedder). */
-  role: string;
-  promptId: string;
-  /** The attempt that failed (1-based) and the most attempts the call may make. */
-  attempt: number;
-  maxAttempts: number;
-  /** Why it failed (`timed out after 60000 ms`, `429 rate limited`, ...). */
-  reason: string;
-  status?: number;
-  /** How long the provider waits before the next attempt. */
-  waitMs: number;
 }
 
 export interface RetryPolicy {
